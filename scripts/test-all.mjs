@@ -1,0 +1,71 @@
+// `npm test`: typecheck, lint, JSON-Schema-current check, unit tests, browser tests — in that order,
+// all of them even when one fails — then one closing line `N passed, N failed` for CI.
+// Static checks count as one test each; vitest and Playwright counts come from their JSON reports.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, mkdirSync, rmSync } from 'node:fs';
+
+mkdirSync('test-results', { recursive: true });
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function run(label, cmd, args, env = {}) {
+  console.log(`\n▶ ${label}: ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return r.status === 0;
+}
+
+function check(label, cmd, args) {
+  if (run(label, cmd, args)) passed++;
+  else {
+    failed++;
+    failures.push(label);
+  }
+}
+
+function countReport(label, file, ok) {
+  try {
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    const c = label === 'unit' ? countVitest(report) : countPlaywright(report);
+    passed += c.passed;
+    failed += c.failed;
+    if (c.failed > 0 || (!ok && c.failed === 0)) failures.push(label);
+    if (!ok && c.failed === 0) failed++; // the runner failed outside any test (e.g. a suite that did not load)
+  } catch {
+    failed++;
+    failures.push(`${label} (no report)`);
+  }
+}
+
+function countVitest(r) {
+  return { passed: r.numPassedTests ?? 0, failed: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0) };
+}
+
+function countPlaywright(r) {
+  const s = r.stats ?? {};
+  return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: (s.unexpected ?? 0) };
+}
+
+const npx = 'npx';
+check('typecheck', npx, ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+check('lint', npx, ['eslint', '.', '--max-warnings=0']);
+check('json-schema-current', npx, ['tsx', 'scripts/gen-schema.ts', '--check']);
+
+rmSync('test-results/vitest.json', { force: true });
+const unitOk = run('unit', npx, ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json']);
+countReport('unit', 'test-results/vitest.json', unitOk);
+
+if (run('chromium', 'node', ['scripts/ensure-chromium.mjs']) && run('build', npx, ['vite', 'build', '--logLevel', 'warn'])) {
+  rmSync('test-results/playwright.json', { force: true });
+  const e2eOk = run('e2e', npx, ['playwright', 'test', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: 'test-results/playwright.json',
+  });
+  countReport('e2e', 'test-results/playwright.json', e2eOk);
+} else {
+  failed++;
+  failures.push('e2e setup (chromium or build)');
+}
+
+if (failures.length) console.log(`\nFailed: ${failures.join(', ')}`);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

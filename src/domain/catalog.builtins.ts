@@ -1,0 +1,146 @@
+// The built-in node types' static descriptions (ports, config, docs). Their handlers live in
+// src/engine/nodes/; this file is pure data so the validator and the editor can use it anywhere.
+import { makeCatalog, type NodeSpecInput } from './catalog.schema.ts';
+
+const p = (name: string, wire_type = 'ANY', optional = true, description = '') => ({ name, wire_type, optional, description });
+
+const TEXT_INPUTS = ['scene', 'history', 'plan', 'instruction', 'context', 'system_prompt', 'prompt'];
+
+export const BUILTIN_NODE_SPECS: NodeSpecInput[] = [
+  {
+    type: 'iterIn', display_name: 'Iter In', category: 'control', icon: 'repeat',
+    description: 'Loop entry pivot. Paired with an iterOut; carries values between iterations.',
+    default_config: { version: 3, initPorts: [] },
+    ui_config: { color: '#0ea5e9', layout: 'block', config_fields: [], display_fields: [] },
+    output_ports: [p('step', 'ANY')],
+    docs: 'Ports: `init_<x>` for each initPort (run-start side), `iterout_<x>` for each carry port of the paired iterOut, and `step`.',
+  },
+  {
+    type: 'iterOut', display_name: 'Iter Out', category: 'control', icon: 'corner-down-left',
+    description: 'Loop exit pivot. A truthy `stop` ends the loop; `final_<x>` fire once when it ends.',
+    default_config: { ports: [{ name: 'value', wire_type: 'ANY', persist: true }] },
+    ui_config: { color: '#0ea5e9', layout: 'block', config_fields: [], display_fields: [] },
+    input_ports: [p('stop', 'BOOL')],
+    output_ports: [p('final_stop', 'BOOL')],
+  },
+  {
+    type: 'graphIn', display_name: 'Graph In', category: 'control', icon: 'log-in',
+    description: 'Input port of a composite (its name is config.portName).',
+    default_config: { portName: 'input' }, output_ports: [p('value')],
+  },
+  {
+    type: 'graphOut', display_name: 'Graph Out', category: 'control', icon: 'log-out',
+    description: 'Output port of a graph or composite; its value appears in nav_step under portName.',
+    default_config: { portName: 'output' }, input_ports: [p('value')],
+  },
+  {
+    type: 'nullSource', display_name: 'Null Source', category: 'control', icon: 'circle-dot',
+    description: 'Emits null on `value` once at run start (wire type from config.wire_type).',
+    default_config: { wire_type: 'ANY' }, output_ports: [p('value')],
+  },
+  {
+    type: 'constant', display_name: 'Constant', category: 'control', icon: 'hash',
+    description: 'Emits config.value once at run start.',
+    default_config: { value: '', wire_type: 'ANY' }, output_ports: [p('value')],
+  },
+  {
+    type: 'note', display_name: 'Note', category: 'annotation', icon: 'sticky-note',
+    description: 'A markdown note on the canvas; never executes.', default_config: { markdown: '' },
+  },
+  {
+    type: 'llmCall', display_name: 'LLM Call', category: 'llm', icon: 'sparkles', ports_mode: 'input',
+    description: 'Calls an OpenAI-compatible model (offline deterministic provider by default).',
+    default_config: { profile: '', template: '', system_prompt: '', temperature: 0, max_tokens: 256, mode: 'single_turn' },
+    ui_config: { color: '#a855f7', layout: 'block', config_fields: ['template', 'system_prompt', 'write_to_state'], display_fields: [] },
+    input_ports: [...TEXT_INPUTS.map((n) => p(n, 'TEXT')), p('pose', 'POSE'), p('rgb', 'LIST[IMAGE]'), p('image_labels', 'LIST[TEXT]')],
+    output_ports: [p('response', 'TEXT'), p('responses', 'LIST[TEXT]')],
+    docs: 'Unresolved `{var}` placeholders in the template are filled from granted `graph_state` slots. `write_to_state` writes the response to that graph_state slot.',
+  },
+  {
+    type: 'textParse', display_name: 'Text Parse', category: 'processing', icon: 'scan-text',
+    description: 'Extracts a choice, regex match or JSON field from text.',
+    default_config: { mode: 'choice', choices: 'STOP,FORWARD,LEFT,RIGHT', pattern: '', json_key: '' },
+    input_ports: [p('text', 'TEXT', false)],
+    output_ports: [p('value', 'TEXT'), p('index', 'ACTION'), p('rest', 'TEXT')],
+  },
+  {
+    type: 'historyLog', display_name: 'History Log', category: 'processing', icon: 'history',
+    description: 'Keeps the last N entries in node-local state and emits them as text.',
+    default_config: { max_entries: 20, template: 'Step {step}: {entry}' },
+    input_ports: [p('entry', 'TEXT')], output_ports: [p('history', 'TEXT')],
+  },
+  {
+    type: 'stateRead', display_name: 'State Read', category: 'state', icon: 'database',
+    description: 'Reads a slot of a granted container when triggered.',
+    default_config: { container: '', state: '' },
+    input_ports: [p('trigger', 'ANY')], output_ports: [p('value', 'ANY')],
+  },
+  {
+    type: 'stateWrite', display_name: 'State Write', category: 'state', icon: 'database',
+    description: 'Writes its input into a slot of a granted container, then passes the value on.',
+    default_config: { container: '', state: '' },
+    input_ports: [p('value', 'ANY', false)], output_ports: [p('value', 'ANY')],
+  },
+  {
+    type: 'emitSignal', display_name: 'Emit Signal', category: 'state', icon: 'radio',
+    description: 'Broadcasts a signal to every container when triggered (clears slots subscribed to it).',
+    default_config: { signal: 'my_signal' },
+    input_ports: [p('trigger', 'ANY')], output_ports: [p('trigger', 'ANY')],
+  },
+  {
+    type: 'gridEnv', display_name: 'Grid Env', category: 'environment', icon: 'grid-3x3',
+    description: 'A seeded grid-world navigation environment; emits episode_reset when an episode starts.',
+    default_config: { seed: 7, width: 12, height: 12, max_episode_steps: 40, obstacle_ratio: 0.18 },
+    input_ports: [p('action', 'ANY')],
+    output_ports: [p('observation', 'TEXT'), p('pose', 'POSE'), p('map', 'OCCUPANCY_MAP'), p('done', 'BOOL'), p('metrics', 'METRICS')],
+  },
+  {
+    type: 'gridPolicy', display_name: 'Grid Policy', category: 'environment', icon: 'compass',
+    description: 'A seeded heuristic that picks a grid action from the observation.',
+    default_config: { seed: 11, epsilon: 0.1 },
+    input_ports: [p('observation', 'TEXT', false), p('pose', 'POSE'), p('map', 'OCCUPANCY_MAP')],
+    output_ports: [p('action', 'DISCRETE_ACTION'), p('reason', 'TEXT')],
+  },
+  ...(['imageViewer', 'textViewer', 'textScroll', 'actionLog', 'metrics', 'trajectoryViewer', 'pointCloudViewer'] as const).map((type) => ({
+    type,
+    display_name: type.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()),
+    category: 'output',
+    icon: 'monitor',
+    ports_mode: 'sink',
+    description: 'Viewer sink: shows what it receives (emits viewer_data).',
+    input_ports: [p(viewerInput(type), viewerWire(type))],
+  })),
+];
+
+function viewerInput(type: string): string {
+  switch (type) {
+    case 'imageViewer': return 'image';
+    case 'metrics': return 'metrics';
+    case 'trajectoryViewer': return 'pose';
+    case 'pointCloudViewer': return 'points';
+    case 'actionLog': return 'action';
+    default: return 'text';
+  }
+}
+
+function viewerWire(type: string): string {
+  switch (type) {
+    case 'imageViewer': return 'IMAGE';
+    case 'metrics': return 'METRICS';
+    case 'trajectoryViewer': return 'POSE';
+    case 'actionLog': return 'ANY';
+    case 'pointCloudViewer': return 'ANY';
+    default: return 'TEXT';
+  }
+}
+
+export const BUILTIN_CATALOG = makeCatalog(BUILTIN_NODE_SPECS);
+
+/** Canvas-only types that never execute. */
+export const FRONTEND_ONLY_TYPES = ['stateContainer', 'compositeNode'] as const;
+/** Removed node types the validator rejects with a migration hint. */
+export const REMOVED_NODE_TYPES: Record<string, string> = {
+  initialize: 'removed: author ports on iterIn initPorts and wire seeds to init_<name>',
+  termination: 'removed: wire done/stop (BOOL) into the iterOut `stop` input',
+  outputPort: 'removed: use graphOut',
+};

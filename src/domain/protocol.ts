@@ -1,0 +1,182 @@
+// The live protocol: every event the engine emits, the server logs and broadcasts over socket.io,
+// `statewire run --json` prints, and the app applies. One schema per event type; names follow the
+// reference (REFERENCE.md 4.2) where it has them. Envelope: {type, runId, seq, ts, data}.
+import { z } from 'zod';
+
+export const RunStatusSchema = z.enum(['idle', 'running', 'paused', 'done', 'error', 'stopped', 'interrupted']);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+export const ClearedRefSchema = z.object({ container: z.string(), slot: z.string(), key: z.string().optional() });
+export type ClearedRef = z.infer<typeof ClearedRefSchema>;
+
+/** One slot in a snapshot: the reference's preview shape plus `lifetime` and the full `value`. */
+export const SlotSnapshotSchema = z.object({
+  type: z.string(),
+  value_type: z.string(),
+  lifetime: z.string(),
+  /** Full value (unkeyed template slot). */
+  value: z.unknown().optional(),
+  size: z.number().optional(),
+  preview: z.string().optional(),
+  /** Keyed partitions: count in `keys`, values in `keyed` (full values). */
+  keys: z.number().optional(),
+  keyed: z.record(z.string(), z.unknown()).optional(),
+});
+export type SlotSnapshot = z.infer<typeof SlotSnapshotSchema>;
+
+export const ContainerSnapshotSchema = z.object({
+  label: z.string(),
+  owner: z.string(),
+  states: z.record(z.string(), SlotSnapshotSchema),
+});
+export type ContainerSnapshot = z.infer<typeof ContainerSnapshotSchema>;
+
+export const NavStatusDataSchema = z.object({
+  status: RunStatusSchema,
+  step: z.number().int(),
+  error: z.string().optional(),
+});
+
+export const NavStepDataSchema = z
+  .object({
+    step: z.number().int(),
+    containers: z.record(z.string(), ContainerSnapshotSchema),
+    nodeStates: z.record(z.string(), z.unknown()),
+    cleared: z.array(ClearedRefSchema),
+    /** graphOut harvest keyed by portName (the reference puts these at top level; we keep both). */
+    outputs: z.record(z.string(), z.unknown()).default({}),
+    done: z.boolean().default(false),
+  })
+  .catchall(z.unknown());
+export type NavStepData = z.infer<typeof NavStepDataSchema>;
+
+export const NavCompleteDataSchema = z.object({
+  step: z.number().int(),
+  metrics: z.record(z.string(), z.unknown()).default({}),
+  terminated: z.boolean().default(true),
+});
+
+export const NodeStatusSchema = z.enum(['idle', 'queued', 'running', 'done', 'error']);
+export const NodeStatusDataSchema = z.object({
+  node_id: z.string(),
+  status: NodeStatusSchema,
+  step: z.number().int(),
+  duration_ms: z.number().optional(),
+  error: z.string().optional(),
+});
+
+export const SignalDataSchema = z.object({
+  signal: z.string(),
+  /** Scope id: the iterIn id of the loop scope that emitted it, "" for the graph scope. */
+  scope: z.string(),
+  payload: z.unknown().optional(),
+  cleared: z.array(ClearedRefSchema),
+});
+
+export const StateWrittenDataSchema = z.object({
+  node_id: z.string(),
+  grant_id: z.string().optional(),
+  container: z.string(),
+  slot: z.string(),
+  key: z.string().optional(),
+  reducer: z.string(),
+  step: z.number().int(),
+  before: z.unknown(),
+  after: z.unknown(),
+});
+
+export const ExecLogDataSchema = z.object({
+  step: z.number().int(),
+  node_id: z.string(),
+  node_type: z.string(),
+  node_label: z.string(),
+  duration_ms: z.number(),
+  queue_wait_ms: z.number().default(0),
+  compute_ms: z.number().default(0),
+  error: z.string().nullable().default(null),
+  has_inner_log: z.boolean().default(false),
+});
+
+export const ViewerDataSchema = z.object({
+  node_id: z.string(),
+  step: z.number().int(),
+  fields: z.record(z.string(), z.unknown()),
+});
+
+export const ErrorEnvelopeSchema = z.object({
+  id: z.string(),
+  ts: z.string(),
+  severity: z.enum(['error', 'warning', 'info', 'debug']),
+  source: z.enum(['node', 'graph', 'api', 'ws', 'frontend', 'plugin', 'eval', 'log']),
+  code: z.string(),
+  title: z.string(),
+  message: z.string(),
+  scope: z.record(z.string(), z.unknown()).default({}),
+  details: z.record(z.string(), z.unknown()).default({}),
+  hint: z.string().default(''),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
+/** Full run state at a step (what restore rebuilds and GET /api/runs/{id}/state returns). */
+export const RunStateSchema = z.object({
+  step: z.number().int(),
+  containers: z.record(z.string(), ContainerSnapshotSchema),
+  nodeStates: z.record(z.string(), z.unknown()),
+});
+
+export const RestoredDataSchema = RunStateSchema.extend({ restored_to: z.number().int() });
+export const GapDataSchema = z.object({ fromSeq: z.number().int(), toSeq: z.number().int() });
+export const EffectDataSchema = z.object({
+  node_id: z.string(),
+  step: z.number().int(),
+  key: z.string(),
+  /** `recorded`: a fresh call whose response was stored; `replayed`: a stored response reused. */
+  mode: z.enum(['recorded', 'replayed']),
+});
+export const LlmUsageDataSchema = z.object({
+  node_id: z.string(),
+  step: z.number().int(),
+  usage: z.record(z.string(), z.unknown()),
+});
+
+export const EVENT_DATA_SCHEMAS = {
+  nav_status: NavStatusDataSchema,
+  nav_step: NavStepDataSchema,
+  nav_complete: NavCompleteDataSchema,
+  node_status: NodeStatusDataSchema,
+  signal: SignalDataSchema,
+  state_written: StateWrittenDataSchema,
+  exec_log: ExecLogDataSchema,
+  viewer_data: ViewerDataSchema,
+  error_event: ErrorEnvelopeSchema,
+  restored: RestoredDataSchema,
+  gap: GapDataSchema,
+  effect: EffectDataSchema,
+  llm_usage: LlmUsageDataSchema,
+} as const;
+
+export type EventType = keyof typeof EVENT_DATA_SCHEMAS;
+export const EVENT_TYPES = Object.keys(EVENT_DATA_SCHEMAS) as EventType[];
+export type EventData<T extends EventType> = z.input<(typeof EVENT_DATA_SCHEMAS)[T]>;
+
+/** What the engine emits (the host stamps runId/seq/ts). */
+export type EngineEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+
+/** What travels on the socket, in the log and in `statewire run --json`. */
+export const EventEnvelopeSchema = z.object({
+  type: z.enum(EVENT_TYPES as [EventType, ...EventType[]]),
+  runId: z.string(),
+  seq: z.number().int().positive(),
+  ts: z.string(),
+  data: z.unknown(),
+});
+export type EventEnvelope = z.infer<typeof EventEnvelopeSchema>;
+
+// ---- client → server socket messages ----
+export const SubscribeMessageSchema = z.object({
+  runId: z.string().optional(),
+  afterSeq: z.number().int().nonnegative().optional(),
+  /** Ask for full slot values in nav_step (default: previews only, as the reference). */
+  fullValues: z.boolean().optional(),
+});
+export type SubscribeMessage = z.infer<typeof SubscribeMessageSchema>;

@@ -1,0 +1,59 @@
+// The engine's public contract: what the server's run manager and the `statewire run` CLI drive.
+// The engine is pure TypeScript over src/domain: no HTTP, sockets, database; clock and ids injected.
+import type { GraphDef } from '../domain/graph.schema.ts';
+import type { EngineEvent, RunStatus } from '../domain/protocol.ts';
+
+/** Receives every event in order. The host stamps runId/seq/ts and may persist before broadcasting. */
+export type EventSink = (event: EngineEvent) => void;
+
+/** Recorded external effects (seed 003): the server stores them durably, keyed by an idempotency key. */
+export interface EffectStore {
+  lookup(key: string): unknown | undefined;
+  record(key: string, request: unknown, response: unknown): void;
+}
+
+/** A complete, JSON-serializable run state after a root step (see checkpoint.ts). */
+export interface Checkpoint {
+  step: number;
+  /** Opaque to hosts beyond being JSON; unchanged sub-objects are shared between checkpoints. */
+  state: unknown;
+}
+
+export interface RunOptions {
+  runId: string;
+  /** Injected clock (ms); defaults to Date.now in hosts, a fake clock in tests. */
+  now?: () => number;
+  /** Overrides graph.step_budget. */
+  stepBudget?: number;
+  /** Max checkpoints kept in memory; default: keep all. */
+  retention?: number;
+  /** Recorded effects; when absent every call is fresh and nothing is recorded. */
+  effects?: EffectStore;
+  /** Ignore recorded responses (still record the new ones). */
+  freshEffects?: boolean;
+  /** Identity of the run's lineage for effect keys (root run id; forks keep their parent's lineage). */
+  lineage?: string;
+  /** Start from this checkpoint instead of run start (fork / restore-into-new-engine). */
+  fromCheckpoint?: Checkpoint;
+}
+
+export interface EngineRun {
+  readonly status: RunStatus;
+  /** Root steps completed so far. */
+  readonly step: number;
+  /**
+   * Advance exactly one root step (one iteration of the outermost loop; a DAG is one step),
+   * emitting its events. Resolves when the step is complete; `done` when the run ended.
+   */
+  stepOnce(): Promise<{ done: boolean }>;
+  /** Request a stop; the current fire completes, then status becomes `stopped`. */
+  stop(): void;
+  /** Steps with a checkpoint held in memory, ascending. */
+  checkpointSteps(): number[];
+  checkpoint(step: number): Checkpoint | undefined;
+  /** Rewind to a checkpoint (from memory or given); later checkpoints are discarded. */
+  restore(target: number | Checkpoint): void;
+}
+
+/** Builds a run for a graph (throws a typed BuildError naming container/slot/node on a bad graph). */
+export type CreateRun = (graph: GraphDef, options: RunOptions, sink: EventSink) => EngineRun;
