@@ -1,5 +1,8 @@
-// App entry (placeholder until the editor lands).
+// App entry: render the editor shell, then boot (catalog, journal restore, deep link).
 import { createRoot } from 'react-dom/client';
 import './styles.css';
+import { App } from './App.tsx';
+import { boot } from './boot.ts';
 
-createRoot(document.getElementById('root')!).render(<div className="p-4 text-sm">Statewire</div>);
+createRoot(document.getElementById('root')!).render(<App />);
+void boot();

@@ -95,6 +95,9 @@ export const ExecLogDataSchema = z.object({
   compute_ms: z.number().default(0),
   error: z.string().nullable().default(null),
   has_inner_log: z.boolean().default(false),
+  /** Set for dynamic fire-list children (`<spawner>::dyn<i>`). */
+  parent_node_id: z.string().optional(),
+  dynamic_index: z.number().int().optional(),
 });
 
 export const ViewerDataSchema = z.object({

@@ -2,6 +2,8 @@
 // The engine is pure TypeScript over src/domain: no HTTP, sockets, database; clock and ids injected.
 import type { GraphDef } from '../domain/graph.schema.ts';
 import type { EngineEvent, RunStatus } from '../domain/protocol.ts';
+import type { LlmProvider } from './handler.types.ts';
+import type { NodeRegistry } from './registry.ts';
 
 /** Receives every event in order. The host stamps runId/seq/ts and may persist before broadcasting. */
 export type EventSink = (event: EngineEvent) => void;
@@ -35,6 +37,10 @@ export interface RunOptions {
   lineage?: string;
   /** Start from this checkpoint instead of run start (fork / restore-into-new-engine). */
   fromCheckpoint?: Checkpoint;
+  /** Node types (built-ins + plugins); default: `createRegistry()` (built-ins only). */
+  registry?: NodeRegistry;
+  /** LLM provider for llmCall; default: the deterministic offline provider. */
+  llm?: LlmProvider;
 }
 
 export interface EngineRun {

@@ -1,3 +1,62 @@
-// `statewire` CLI dispatcher (placeholder).
-console.error('usage: statewire <check|format|run|serve> …');
-process.exit(2);
+// `statewire <command> [args]`: a thin dispatcher. Each command lives in its own module, loaded
+// only when used (so `check` never pays for fastify or SQLite), and returns its exit code.
+
+const COMMANDS: Record<string, { module: string; fn: string; summary: string }> = {
+  check: { module: './check.ts', fn: 'checkCommand', summary: 'check graph files: parse warnings, schema errors, validation issues' },
+  format: { module: './format.ts', fn: 'formatCommand', summary: 'print (or --write) the canonical form of a graph file' },
+  run: { module: './run.ts', fn: 'runCommand', summary: 'run a graph headless and print its events' },
+  serve: { module: './serve.ts', fn: 'serveCommand', summary: 'serve the editor and the run backend' },
+};
+
+export const USAGE = `usage: statewire <command> [args]
+
+commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(8)}${c.summary}`)
+  .join('\n')}
+
+Run \`statewire <command> --help\` for a command's options.`;
+
+type Command = (argv: string[]) => Promise<number>;
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const entry = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) {
+    process.stderr.write(`statewire: unknown command '${name}'\n${USAGE}\n`);
+    return 2;
+  }
+  let fn: Command | undefined;
+  try {
+    // A variable specifier: run.ts / serve.ts are written by other areas and may not exist yet.
+    const spec: string = entry.module;
+    const mod = (await import(/* @vite-ignore */ spec)) as Record<string, unknown>;
+    fn = typeof mod[entry.fn] === 'function' ? (mod[entry.fn] as Command) : undefined;
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code !== 'ERR_MODULE_NOT_FOUND') throw e;
+  }
+  if (!fn) {
+    process.stderr.write(`statewire ${name}: not available in this build\n`);
+    return 2;
+  }
+  return fn(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`statewire: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 70; // internal error (sysexits EX_SOFTWARE), distinct from usage/input errors
+  },
+);

@@ -1,0 +1,41 @@
+// The editor shell: top bar; left sidebar (graphs explorer + node library); canvas with the
+// breadcrumb; right inspector; bottom drawer; overlays (palette, cheatsheet, dialogs, toast).
+import { Breadcrumb } from './Breadcrumb.tsx';
+import { Canvas } from './canvas/Canvas.tsx';
+import { Cheatsheet } from './commands/Cheatsheet.tsx';
+import { CommandPalette } from './commands/CommandPalette.tsx';
+import { useShortcuts } from './commands/useShortcuts.ts';
+import { Dialogs } from './files/Dialogs.tsx';
+import { Drawer } from './panels/Drawer.tsx';
+import { GraphsExplorer } from './panels/explorer/GraphsExplorer.tsx';
+import { Inspector } from './panels/inspector/Inspector.tsx';
+import { NodeLibrary } from './panels/library/NodeLibrary.tsx';
+import { TopBar } from './TopBar.tsx';
+import { Toast } from './ui/Toast.tsx';
+
+export function App() {
+  useShortcuts();
+  return (
+    <div className="flex h-screen flex-col overflow-hidden bg-zinc-950 text-zinc-200">
+      <TopBar />
+      <div className="flex min-h-0 flex-1">
+        <aside className="flex w-56 shrink-0 flex-col border-r border-zinc-800 bg-zinc-925">
+          <GraphsExplorer />
+          <NodeLibrary />
+        </aside>
+        <main className="flex min-w-0 flex-1 flex-col">
+          <div className="relative min-h-0 flex-1">
+            <Breadcrumb />
+            <Canvas />
+          </div>
+          <Drawer />
+        </main>
+        <Inspector />
+      </div>
+      <CommandPalette />
+      <Cheatsheet />
+      <Dialogs />
+      <Toast />
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+// REST client for the statewire server (/api/graphs, /api/components). Every failure becomes an
+// ApiError carrying the HTTP status and the server's message, so callers can show it verbatim.
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(method: string, url: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, `server unreachable: ${(e as Error).message}`);
+  }
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  if (!res.ok) {
+    const msg =
+      typeof parsed === 'object' && parsed !== null
+        ? String((parsed as { message?: unknown; error?: unknown; detail?: unknown }).message ?? (parsed as { error?: unknown }).error ?? (parsed as { detail?: unknown }).detail ?? text)
+        : text || res.statusText;
+    throw new ApiError(res.status, `${method} ${url} → ${res.status}: ${msg}`, parsed);
+  }
+  return parsed as T;
+}
+
+const enc = (id: string) => id.split('/').map(encodeURIComponent).join('/');
+
+export interface GraphListEntry {
+  _id: string;
+  folder?: string;
+  name?: string;
+  kind?: string;
+  description?: string;
+}
+
+export const api = {
+  listGraphs: () => request<GraphListEntry[]>('GET', '/api/graphs'),
+  getGraph: (id: string) => request<unknown>('GET', `/api/graphs/${enc(id)}`),
+  putGraph: (id: string, graph: unknown) => request<{ id: string; path?: string }>('PUT', `/api/graphs/${enc(id)}`, graph),
+  createGraph: (graph: unknown, opts: { folder?: string; overwrite?: boolean } = {}) =>
+    request<{ id: string; path?: string }>('POST', '/api/graphs', { ...(graph as object), ...(opts.folder ? { folder: opts.folder } : {}), ...(opts.overwrite ? { overwrite: true } : {}) }),
+  deleteGraph: (id: string) => request<unknown>('DELETE', `/api/graphs/${enc(id)}`),
+  layout: (graph: unknown, dimensions: Record<string, { width: number; height: number }>) =>
+    request<unknown>('POST', '/api/graphs/layout', { ...(graph as object), dimensions }),
+  nodeSchemas: () => request<unknown>('GET', '/api/components/node-schemas'),
+};

@@ -1,0 +1,224 @@
+// The canvas: React Flow over the active tab's current graph level. React Flow keeps only transient
+// view state (drag positions, measured sizes, selection flags); every committed change goes through
+// a store action (drag stop = one undo step). Handlers are stable callbacks; types are module-scope.
+import '@xyflow/react/dist/style.css';
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import {
+  applyEdgeChanges,
+  applyNodeChanges,
+  Background,
+  BackgroundVariant,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  SelectionMode,
+  useReactFlow,
+  type Connection,
+  type EdgeChange,
+  type NodeChange,
+  type OnConnectEnd,
+  type OnNodeDrag,
+  type OnSelectionChangeParams,
+  type NodeMouseHandler,
+} from '@xyflow/react';
+import type { Position } from '../../domain/graph.schema.ts';
+import { addNodeOfType, commitMove, connectHandles } from '../store/actions.ts';
+import { activeTab } from '../store/doc.slice.ts';
+import { currentLevel, editorStore, useEditor } from '../store/editor.store.ts';
+import { importFileIntoNewTab } from '../files/importExport.ts';
+import { buildFlowEdges, buildFlowNodes, flowIdForElement, fromFlowEdgeId, fromFlowNodeId, type FlowEdge, type FlowNode } from './flowMapping.ts';
+import { edgeTypes, nodeTypes } from './flowTypes.ts';
+import { NODE_DRAG_MIME } from '../ui/dragMime.ts';
+
+
+const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.2 };
+const SNAP_GRID: [number, number] = [20, 20];
+const PRO_OPTIONS = { hideAttribution: true };
+const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
+const MINIMAP_STYLE = { background: '#18181b' };
+
+function minimapColor(n: FlowNode): string {
+  return n.type === 'container' ? '#7c3aed' : '#52525b';
+}
+
+function selectedFlowIds(sel: ReturnType<typeof editorStore.getState>['selection']): Set<string> {
+  return new Set([...sel.nodes, ...sel.containers.map((c) => `c:${c}`), ...sel.edges.map((e) => `e:${e}`), ...sel.grants.map((g) => `g:${g}`)]);
+}
+
+function CanvasInner() {
+  const level = useEditor(currentLevel);
+  const stateVisible = useEditor((s) => activeTab(s)?.stateVisible ?? false);
+  const selection = useEditor((s) => s.selection);
+  const snap = useEditor((s) => s.snapToGrid);
+  const focusRequest = useEditor((s) => s.focusRequest);
+  const fitNonce = useEditor((s) => s.fitNonce);
+  const flow = useReactFlow<FlowNode, FlowEdge>();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const refusal = useRef<string | null>(null);
+
+  const [nodes, setNodes] = useState<FlowNode[]>(() => buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection)));
+  const [edges, setEdges] = useState<FlowEdge[]>(() => buildFlowEdges(level, [], stateVisible, selectedFlowIds(selection)));
+
+  useEffect(() => {
+    const sel = selectedFlowIds(selection);
+    setNodes((prev) => buildFlowNodes(level, prev, stateVisible, sel));
+    setEdges((prev) => buildFlowEdges(level, prev, stateVisible, sel));
+  }, [level, stateVisible, selection]);
+
+  useEffect(() => {
+    if (!focusRequest) return;
+    const lvl = currentLevel(editorStore.getState());
+    const flowIds = focusRequest.ids.map((id) => flowIdForElement(lvl, id)).filter((x): x is string => x !== null);
+    if (flowIds.length === 0) return;
+    const s = editorStore.getState();
+    s.setSelection({
+      nodes: flowIds.filter((f) => fromFlowNodeId(f).kind === 'node'),
+      containers: flowIds.map(fromFlowNodeId).filter((f) => f.kind === 'container').map((f) => f.id),
+      edges: [],
+      grants: [],
+    });
+    void flow.fitView({ nodes: flowIds.map((id) => ({ id })), duration: 200, maxZoom: 1.2, padding: 0.4 });
+  }, [focusRequest, flow]);
+
+  useEffect(() => {
+    if (fitNonce > 0) void flow.fitView({ ...FIT_OPTIONS, duration: 200 });
+  }, [fitNonce, flow]);
+
+  const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
+    setNodes((ns) => applyNodeChanges(changes.filter((c) => c.type !== 'remove'), ns));
+  }, []);
+  const onEdgesChange = useCallback((changes: EdgeChange<FlowEdge>[]) => {
+    setEdges((es) => applyEdgeChanges(changes.filter((c) => c.type !== 'remove'), es));
+  }, []);
+
+  const onSelectionChange = useCallback(({ nodes: ns, edges: es }: OnSelectionChangeParams<FlowNode, FlowEdge>) => {
+    const nodeIds: string[] = [];
+    const containerIds: string[] = [];
+    for (const n of ns) {
+      const r = fromFlowNodeId(n.id);
+      (r.kind === 'node' ? nodeIds : containerIds).push(r.id);
+    }
+    const edgeIds: string[] = [];
+    const grantIds: string[] = [];
+    for (const e of es) {
+      const r = fromFlowEdgeId(e.id);
+      (r.kind === 'edge' ? edgeIds : grantIds).push(r.id);
+    }
+    editorStore.getState().setSelection({ nodes: nodeIds.sort(), containers: containerIds.sort(), edges: edgeIds.sort(), grants: grantIds.sort() });
+  }, []);
+
+  const onNodeDragStop: OnNodeDrag<FlowNode> = useCallback((_e, _node, dragged) => {
+    const positions = new Map<string, Position>();
+    for (const n of dragged) positions.set(fromFlowNodeId(n.id).id, { x: Math.round(n.position.x), y: Math.round(n.position.y) });
+    commitMove(positions);
+  }, []);
+
+  const onConnect = useCallback((c: Connection) => {
+    const r = connectHandles({
+      source: fromFlowNodeId(c.source).id,
+      target: fromFlowNodeId(c.target).id,
+      sourceHandle: c.sourceHandle ?? null,
+      targetHandle: c.targetHandle ?? null,
+    });
+    refusal.current = r.ok ? null : r.reason;
+  }, []);
+
+  const onConnectEnd: OnConnectEnd = useCallback((event) => {
+    const reason = refusal.current;
+    refusal.current = null;
+    if (!reason) return;
+    const pt = 'changedTouches' in event ? event.changedTouches[0] : event;
+    editorStore.getState().showToast(reason, 'refusal', pt ? { x: pt.clientX, y: pt.clientY } : undefined);
+  }, []);
+
+  const onNodeDoubleClick: NodeMouseHandler<FlowNode> = useCallback((_e, node) => {
+    const s = editorStore.getState();
+    const def = currentLevel(s).nodes.find((n) => n.id === node.id);
+    if (def?.subgraph) s.enterComposite(def.id);
+  }, []);
+
+  const onDragOver = useCallback((e: DragEvent) => {
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  }, []);
+
+  const onDrop = useCallback(
+    (e: DragEvent) => {
+      e.preventDefault();
+      const type = e.dataTransfer.getData(NODE_DRAG_MIME);
+      if (type) {
+        const at = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+        const r = addNodeOfType(type, at);
+        if (!r.ok) editorStore.getState().showToast(r.reason, 'error');
+        return;
+      }
+      const file = e.dataTransfer.files[0];
+      if (file) void importFileIntoNewTab(file);
+    },
+    [flow],
+  );
+
+  const onMoveEnd = useCallback(() => {
+    const el = wrapper.current;
+    if (!el) return;
+    const r = el.getBoundingClientRect();
+    editorStore.getState().setViewCenter(flow.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 }));
+  }, [flow]);
+
+  const onInit = useCallback(() => {
+    requestAnimationFrame(onMoveEnd);
+  }, [onMoveEnd]);
+
+  return (
+    <div ref={wrapper} className="h-full w-full" data-testid="canvas" data-state-visible={stateVisible ? 'true' : 'false'}>
+      <ReactFlow<FlowNode, FlowEdge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onSelectionChange={onSelectionChange}
+        onNodeDragStop={onNodeDragStop}
+        onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
+        onNodeDoubleClick={onNodeDoubleClick}
+        onDragOver={onDragOver}
+        onDrop={onDrop}
+        onMoveEnd={onMoveEnd}
+        onInit={onInit}
+        deleteKeyCode={null}
+        multiSelectionKeyCode={MULTI_KEYS}
+        selectionMode={SelectionMode.Partial}
+        selectionOnDrag={false}
+        snapToGrid={snap}
+        snapGrid={SNAP_GRID}
+        fitView
+        fitViewOptions={FIT_OPTIONS}
+        minZoom={0.05}
+        maxZoom={4}
+        colorMode="dark"
+        proOptions={PRO_OPTIONS}
+        zoomOnDoubleClick={false}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#3f3f46" />
+        <MiniMap pannable zoomable nodeColor={minimapColor} style={MINIMAP_STYLE} />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}
+
+/** One flow instance per tab and level: switching remounts it, which fits the new graph into view. */
+export function Canvas() {
+  const key = useEditor((s) => {
+    const t = activeTab(s);
+    return t ? `${t.id}|${t.path.join('/')}` : 'none';
+  });
+  return (
+    <ReactFlowProvider key={key}>
+      <CanvasInner />
+    </ReactFlowProvider>
+  );
+}

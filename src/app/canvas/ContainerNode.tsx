@@ -1,0 +1,62 @@
+// A state container on the canvas (REFERENCE.md 5.1): dashed violet box, database icon, label, one
+// row per slot with reducer badge, lifetime badge (hidden for forever, hint tooltip), value type and
+// a live value line that live runs fill in later. Top target / bottom source handles named "state".
+import { memo } from 'react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { Database } from 'lucide-react';
+import { CONTAINER_HANDLE } from '../../domain/graph.ops.ts';
+import { GRAPH_STATE_ID } from '../../domain/graph.schema.ts';
+import { selectContainer, useEditor } from '../store/editor.store.ts';
+import { isHoverRelated, issueMark } from '../store/derived.ts';
+import { lifetimeBadge, lifetimeHint, reducerBadge } from '../ui/stateStyles.ts';
+import type { FlowNode } from './flowMapping.ts';
+
+function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
+  const id = data.defId;
+  const c = useEditor((s) => selectContainer(s, id));
+  const related = useEditor((s) => isHoverRelated(s, 'container', id));
+  const mark = useEditor((s) => issueMark(s, id));
+  const setHover = useEditor((s) => s.setHover);
+  if (!c) return null;
+  const slots = Object.entries(c.states);
+  const border = selected ? 'border-violet-400' : mark === 'error' ? 'border-red-500' : related ? 'border-violet-300' : 'border-violet-500/40';
+  return (
+    <div
+      data-testid={`container-${id}`}
+      data-related={related ? 'true' : 'false'}
+      data-issue={mark ?? ''}
+      onMouseEnter={() => setHover({ kind: 'container', id })}
+      onMouseLeave={() => setHover(null)}
+      className={`min-w-[180px] rounded-lg border-2 border-dashed bg-zinc-900/90 text-[11px] ${border}`}
+    >
+      <Handle type="target" position={Position.Top} id={CONTAINER_HANDLE} className="!h-3 !w-3 !border-zinc-900 !bg-violet-500" title="drop a node's state handle here to grant access" />
+      <div className="flex items-center gap-1.5 border-b border-violet-500/20 px-2 py-1">
+        <Database size={12} className={id === GRAPH_STATE_ID ? 'text-amber-400' : 'text-violet-400'} />
+        <span className="font-semibold text-violet-300">{c.label || (id === GRAPH_STATE_ID ? 'Graph State' : 'State Container')}</span>
+        <span className="ml-auto text-[10px] text-zinc-500">{id}</span>
+      </div>
+      <div className="px-2 py-1">
+        {slots.length === 0 && <div className="italic text-zinc-500">No states defined</div>}
+        {slots.map(([name, st]) => (
+          <div key={name} data-testid={`slot-row-${id}-${name}`} className="py-0.5">
+            <div className="flex items-center gap-1">
+              <span className="h-1.5 w-1.5 rounded-full bg-violet-400" />
+              <span className="text-zinc-200">{name}</span>
+              <span data-testid="reducer-badge" className={`rounded px-1 text-[9px] ${reducerBadge(st.type)}`}>{st.type}</span>
+              {st.lifetime !== 'forever' && (
+                <span data-testid="lifetime-badge" title={lifetimeHint(st.lifetime, st.reset_on)} className={`rounded px-1 text-[9px] ${lifetimeBadge(st.lifetime)}`}>
+                  {st.lifetime}
+                </span>
+              )}
+              <span className="ml-auto text-[10px] text-gray-500">{st.value_type}</span>
+            </div>
+            <div data-testid={`slot-live-${id}-${name}`} className="truncate pl-2.5 font-mono text-[10px] text-zinc-500" />
+          </div>
+        ))}
+      </div>
+      <Handle type="source" position={Position.Bottom} id={CONTAINER_HANDLE} className="!h-3 !w-3 !border-zinc-900 !bg-violet-500" title="drag onto a node to grant it access" />
+    </div>
+  );
+}
+
+export const ContainerNode = memo(ContainerNodeView);

@@ -1,0 +1,125 @@
+// A graph node on the canvas: header, one row per port with typed handles (colour by wire type,
+// tooltip "name: TYPE"), the bottom state handle for grants, and marks for unknown types, issues
+// and hover relations. It selects its own definition and ports by id from the store.
+import { memo, useEffect } from 'react';
+import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
+import { STATE_HANDLE } from '../../domain/graph.ops.ts';
+import { wireColor } from '../../domain/wireTypes.ts';
+import { activeTab } from '../store/doc.slice.ts';
+import { selectNode, useEditor } from '../store/editor.store.ts';
+import { isHoverRelated, issueMark, portsOf } from '../store/derived.ts';
+import type { FlowNode } from './flowMapping.ts';
+
+function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
+  const node = useEditor((s) => selectNode(s, id));
+  const ports = useEditor((s) => portsOf(s, id));
+  const color = useEditor((s) => (node ? s.catalog.get(node.type)?.ui_config.color : undefined));
+  const stateVisible = useEditor((s) => activeTab(s)?.stateVisible ?? false);
+  const related = useEditor((s) => isHoverRelated(s, 'node', id));
+  const mark = useEditor((s) => issueMark(s, id));
+  const setHover = useEditor((s) => s.setHover);
+  const updateNodeInternals = useUpdateNodeInternals();
+  const portsKey = ports?.key;
+  useEffect(() => {
+    updateNodeInternals(id);
+  }, [id, portsKey, stateVisible, updateNodeInternals]);
+
+  if (!node || !ports) return null;
+  const composite = Boolean(node.subgraph && node.subgraph.nodes.length);
+  const ring = selected
+    ? 'border-sky-400'
+    : mark === 'error'
+      ? 'border-red-500'
+      : mark === 'warning'
+        ? 'border-amber-500'
+        : related
+          ? 'border-violet-400'
+          : 'border-zinc-700';
+  const rows = Math.max(ports.inputs.length, ports.outputs.length);
+  return (
+    <div
+      data-testid={`node-${id}`}
+      data-node-type={node.type}
+      data-issue={mark ?? ''}
+      data-related={related ? 'true' : 'false'}
+      onMouseEnter={() => setHover({ kind: 'node', id })}
+      onMouseLeave={() => setHover(null)}
+      className={`min-w-[170px] rounded-md border bg-zinc-900 text-[11px] text-zinc-200 ${ring} ${composite ? 'border-double border-[3px]' : ''}`}
+    >
+      <div className="flex items-center gap-1.5 rounded-t-md border-b border-zinc-800 px-2 py-1" style={{ borderTop: `3px solid ${color ?? '#52525b'}` }}>
+        <span className="truncate font-semibold" title={node.label || node.id}>{node.label || node.id}</span>
+        <span className="ml-auto truncate text-[10px] text-zinc-500">{node.type}</span>
+      </div>
+      {!ports.known && (
+        <div data-testid="unknown-type" className="bg-amber-900/40 px-2 py-0.5 text-[10px] text-amber-300" title="This node type is not in the catalog; its handles come from its edges.">
+          unknown type
+        </div>
+      )}
+      {composite && <div className="px-2 py-0.5 text-[10px] text-indigo-300">composite · double-click to open</div>}
+      <div className="relative py-1">
+        {Array.from({ length: rows }, (_, i) => {
+          const inp = ports.inputs[i];
+          const out = ports.outputs[i];
+          return (
+            <div key={i} className="relative flex h-5 items-center justify-between px-2.5">
+              <span className="truncate text-zinc-400">
+                {inp && (
+                  <>
+                    <Handle
+                      type="target"
+                      position={Position.Left}
+                      id={inp.name}
+                      title={`${inp.name}: ${inp.wire_type}`}
+                      data-testid={`handle-in-${id}-${inp.name}`}
+                      style={{ background: wireColor(inp.wire_type), top: '50%' }}
+                      className="!h-2.5 !w-2.5 !border-zinc-900"
+                    />
+                    {inp.name}
+                    {!inp.optional && <span className="text-red-400">*</span>}
+                  </>
+                )}
+              </span>
+              <span className="truncate text-right text-zinc-400">
+                {out && (
+                  <>
+                    {out.name}
+                    <Handle
+                      type="source"
+                      position={Position.Right}
+                      id={out.name}
+                      title={`${out.name}: ${out.wire_type}`}
+                      data-testid={`handle-out-${id}-${out.name}`}
+                      style={{ background: wireColor(out.wire_type), top: '50%' }}
+                      className="!h-2.5 !w-2.5 !border-zinc-900"
+                    />
+                  </>
+                )}
+              </span>
+            </div>
+          );
+        })}
+      </div>
+      {stateVisible && (
+        <Handle
+          type="target"
+          position={Position.Top}
+          id={STATE_HANDLE}
+          title="state access: drop a container's handle here to grant"
+          className="!h-2 !w-2 !border-zinc-900 !bg-violet-500/70"
+        />
+      )}
+      {stateVisible && (
+        <Handle
+          type="source"
+          position={Position.Bottom}
+          id={STATE_HANDLE}
+          title="state access: drag to a container to grant"
+          data-testid={`state-handle-${id}`}
+          className="!h-2.5 !w-2.5 !border-zinc-900 !bg-violet-500"
+        />
+      )}
+    </div>
+  );
+}
+
+export const GraphNode = memo(GraphNodeView);

@@ -1,0 +1,111 @@
+// Graph level → React Flow elements. Nodes carry no graph data (each canvas node selects its own by
+// id from the store); the mapping only decides ids, types and positions, and reuses the previous
+// flow object whenever nothing it carries changed, so React Flow skips unchanged nodes.
+import type { Edge, Node } from '@xyflow/react';
+import type { GraphDef } from '../../domain/graph.schema.ts';
+import { CONTAINER_HANDLE, STATE_HANDLE } from '../../domain/graph.ops.ts';
+
+export type FlowNodeData = { kind: 'node' | 'container'; defId: string };
+export type FlowNode = Node<FlowNodeData>;
+export type FlowEdgeData = { kind: 'edge' | 'grant'; defId: string };
+export type FlowEdge = Edge<FlowEdgeData>;
+
+const CONTAINER_PREFIX = 'c:';
+const EDGE_PREFIX = 'e:';
+const GRANT_PREFIX = 'g:';
+
+export const containerFlowId = (id: string) => CONTAINER_PREFIX + id;
+export const edgeFlowId = (id: string) => EDGE_PREFIX + id;
+export const grantFlowId = (id: string) => GRANT_PREFIX + id;
+
+/** Maps a flow node id back to the graph element it draws. */
+export function fromFlowNodeId(flowId: string): { kind: 'node' | 'container'; id: string } {
+  return flowId.startsWith(CONTAINER_PREFIX) ? { kind: 'container', id: flowId.slice(CONTAINER_PREFIX.length) } : { kind: 'node', id: flowId };
+}
+
+export function fromFlowEdgeId(flowId: string): { kind: 'edge' | 'grant'; id: string } {
+  return flowId.startsWith(GRANT_PREFIX) ? { kind: 'grant', id: flowId.slice(GRANT_PREFIX.length) } : { kind: 'edge', id: flowId.slice(EDGE_PREFIX.length) };
+}
+
+/** Any graph element id → its flow node id, whether it names a node or a container of the level. */
+export function flowIdForElement(level: GraphDef, id: string): string | null {
+  if (level.nodes.some((n) => n.id === id)) return id;
+  if (level.containers.some((c) => c.id === id)) return containerFlowId(id);
+  return null;
+}
+
+function nodeType(type: string, hasSubgraph: boolean): string {
+  if (hasSubgraph) return 'composite';
+  if (type === 'note') return 'note';
+  return 'graphNode';
+}
+
+export function buildFlowNodes(level: GraphDef, prev: readonly FlowNode[], stateVisible: boolean, selected: ReadonlySet<string>): FlowNode[] {
+  const prevById = new Map(prev.map((n) => [n.id, n]));
+  const out: FlowNode[] = [];
+  const reuse = (id: string, type: string, x: number, y: number, kind: 'node' | 'container', defId: string): FlowNode => {
+    const p = prevById.get(id);
+    const isSel = selected.has(id);
+    if (p && p.type === type && p.position.x === x && p.position.y === y && (p.selected ?? false) === isSel) return p;
+    if (p && p.type === type) return { ...p, position: { x, y }, selected: isSel };
+    return { id, type, position: { x, y }, data: { kind, defId }, selected: isSel };
+  };
+  for (const n of level.nodes) {
+    out.push(reuse(n.id, nodeType(n.type, Boolean(n.subgraph && n.subgraph.nodes.length)), n.position.x, n.position.y, 'node', n.id));
+  }
+  if (stateVisible) {
+    for (const c of level.containers) out.push(reuse(containerFlowId(c.id), 'container', c.position.x, c.position.y, 'container', c.id));
+  }
+  return out;
+}
+
+// Module-scope styles keep edge objects stable and cheap (no per-edge objects).
+const DATA_EDGE_STYLE = { stroke: '#71717a', strokeWidth: 1.5 };
+
+export function buildFlowEdges(level: GraphDef, prev: readonly FlowEdge[], stateVisible: boolean, selected: ReadonlySet<string>): FlowEdge[] {
+  const prevById = new Map(prev.map((e) => [e.id, e]));
+  const out: FlowEdge[] = [];
+  for (const e of level.edges) {
+    const id = edgeFlowId(e.id);
+    const p = prevById.get(id);
+    const isSel = selected.has(id);
+    if (p && p.source === e.source && p.target === e.target && p.sourceHandle === (e.sourceHandle || null) && p.targetHandle === (e.targetHandle || null) && (p.selected ?? false) === isSel) {
+      out.push(p);
+      continue;
+    }
+    out.push({
+      id,
+      source: e.source,
+      target: e.target,
+      sourceHandle: e.sourceHandle || null,
+      targetHandle: e.targetHandle || null,
+      type: 'data',
+      style: DATA_EDGE_STYLE,
+      selected: isSel,
+      data: { kind: 'edge', defId: e.id },
+    });
+  }
+  if (stateVisible) {
+    for (const g of level.access_grants) {
+      const id = grantFlowId(g.id);
+      const p = prevById.get(id);
+      const isSel = selected.has(id);
+      const target = containerFlowId(g.container_id);
+      if (p && p.source === g.node_id && p.target === target && (p.selected ?? false) === isSel) {
+        out.push(p);
+        continue;
+      }
+      out.push({
+        id,
+        source: g.node_id,
+        target,
+        sourceHandle: STATE_HANDLE,
+        targetHandle: CONTAINER_HANDLE,
+        type: 'grant',
+        selected: isSel,
+        data: { kind: 'grant', defId: g.id },
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,162 @@
+// The file dialogs: save-as / rename (name prompt), stale-save conflict (overwrite / reload / save
+// as new), confirm closing a dirty tab, and import errors listed with their JSON paths.
+import { useState } from 'react';
+import { editorStore, useEditor } from '../store/editor.store.ts';
+import { Button } from '../ui/Button.tsx';
+import { Modal } from '../ui/Modal.tsx';
+import { overwrite, reloadFromDisk, renameSaved, saveTab, saveTabAs } from './documents.ts';
+
+const close = () => editorStore.getState().setDialog(null);
+
+function NameDialog({ tabId, mode }: { tabId: string; mode: 'saveAs' | 'rename' }) {
+  const tab = useEditor((s) => s.tabs.find((t) => t.id === tabId));
+  const [name, setName] = useState(tab?.graph.name || (tab?.title === 'Untitled' ? '' : (tab?.title ?? '')));
+  const [error, setError] = useState<string | null>(null);
+  const [exists, setExists] = useState(false);
+  const submit = async (force = false) => {
+    const r = mode === 'rename' ? await renameSaved(tabId, name) : await saveTabAs(tabId, name, { overwrite: force });
+    if (r.ok) close();
+    else {
+      setError(r.reason);
+      setExists('exists' in r && r.exists === true);
+    }
+  };
+  return (
+    <Modal title={mode === 'rename' ? 'Rename graph' : 'Save graph as'} onClose={close} testId="save-dialog">
+      <input
+        autoFocus
+        data-testid="save-name"
+        value={name}
+        onChange={(e) => {
+          setName(e.target.value);
+          setError(null);
+          setExists(false);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void submit();
+        }}
+        placeholder="graph name"
+        className="mb-2 w-full rounded border border-zinc-700 bg-zinc-950 px-2 py-1 text-sm outline-none focus:border-sky-600"
+      />
+      {error && <div data-testid="save-error" className="mb-2 text-xs text-red-400">{error}</div>}
+      <div className="flex justify-end gap-2">
+        <Button onClick={close}>Cancel</Button>
+        {exists && (
+          <Button variant="danger" data-testid="save-overwrite" onClick={() => void submit(true)}>
+            Overwrite
+          </Button>
+        )}
+        <Button variant="primary" data-testid="save-confirm" onClick={() => void submit()}>
+          {mode === 'rename' ? 'Rename' : 'Save'}
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+function ConflictDialog({ tabId }: { tabId: string }) {
+  const tab = useEditor((s) => s.tabs.find((t) => t.id === tabId));
+  if (!tab) return null;
+  return (
+    <Modal title="The file changed on disk" onClose={close} testId="conflict-dialog">
+      <p className="mb-3 text-xs text-zinc-300">
+        <b>{tab.savedId}</b> was modified since you opened it. Saving now would discard those changes.
+      </p>
+      <div className="flex justify-end gap-2">
+        <Button
+          data-testid="conflict-save-as"
+          onClick={() => {
+            editorStore.getState().setDialog({ kind: 'saveAs', tabId });
+          }}
+        >
+          Save as new…
+        </Button>
+        <Button
+          data-testid="conflict-reload"
+          onClick={() => {
+            close();
+            void reloadFromDisk(tabId);
+          }}
+        >
+          Reload from disk
+        </Button>
+        <Button
+          variant="danger"
+          data-testid="conflict-overwrite"
+          onClick={() => {
+            close();
+            void overwrite(tab);
+          }}
+        >
+          Overwrite
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+function ConfirmCloseDialog({ tabId }: { tabId: string }) {
+  const tab = useEditor((s) => s.tabs.find((t) => t.id === tabId));
+  if (!tab) return null;
+  const discard = () => {
+    close();
+    editorStore.getState().closeTab(tabId);
+  };
+  return (
+    <Modal title="Close tab with unsaved changes?" onClose={close} testId="confirm-close-dialog">
+      <p className="mb-3 text-xs text-zinc-300">
+        <b>{tab.title}</b> has unsaved changes.
+      </p>
+      <div className="flex justify-end gap-2">
+        <Button onClick={close}>Cancel</Button>
+        <Button variant="danger" data-testid="confirm-discard" onClick={discard}>
+          Discard changes
+        </Button>
+        <Button
+          variant="primary"
+          onClick={() => {
+            close();
+            void saveTab(tabId).then((ok) => ok && editorStore.getState().closeTab(tabId));
+          }}
+        >
+          Save
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+function ImportErrorsDialog({ fileName, errors }: { fileName: string; errors: { path: string; message: string }[] }) {
+  return (
+    <Modal title={`Could not open ${fileName}`} onClose={close} testId="import-errors">
+      <p className="mb-2 text-xs text-zinc-400">The file was not opened; your open graphs are unchanged.</p>
+      <div className="max-h-64 overflow-y-auto">
+        {errors.map((e, i) => (
+          <div key={i} data-testid="import-error" className="mb-1 text-xs">
+            <span className="font-mono text-amber-300">{e.path}</span> <span className="text-zinc-200">{e.message}</span>
+          </div>
+        ))}
+      </div>
+      <div className="mt-2 flex justify-end">
+        <Button onClick={close}>Close</Button>
+      </div>
+    </Modal>
+  );
+}
+
+export function Dialogs() {
+  const d = useEditor((s) => s.dialog);
+  if (!d) return null;
+  switch (d.kind) {
+    case 'saveAs':
+      return <NameDialog key={d.tabId} tabId={d.tabId} mode="saveAs" />;
+    case 'rename':
+      return <NameDialog key={`r${d.tabId}`} tabId={d.tabId} mode="rename" />;
+    case 'conflict':
+      return <ConflictDialog tabId={d.tabId} />;
+    case 'confirmClose':
+      return <ConfirmCloseDialog tabId={d.tabId} />;
+    case 'importErrors':
+      return <ImportErrorsDialog fileName={d.fileName} errors={d.errors} />;
+  }
+}

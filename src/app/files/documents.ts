@@ -1,0 +1,138 @@
+// Open / save / save-as / rename / delete through /api/graphs, with stale-save detection: a tab
+// remembers the canonical text of the file as it was when opened or last saved; saving first
+// re-reads the file and, if someone changed it meanwhile, asks instead of overwriting.
+import type { GraphDef } from '../../domain/graph.schema.ts';
+import { api, ApiError } from '../api/client.ts';
+import { activeTab, type Tab } from '../store/doc.slice.ts';
+import { editorStore, type EditorStore } from '../store/editor.store.ts';
+import { formatGraphText, parseGraphInput } from '../store/graphIo.ts';
+
+function log(store: EditorStore, level: 'info' | 'warn' | 'error', msg: string) {
+  store.getState().addLog(level, msg);
+}
+
+/** Canonical text of a server response, or null when it does not parse. */
+function diskTextOf(raw: unknown): string | null {
+  const r = parseGraphInput(raw);
+  return r.ok ? formatGraphText(r.graph) : null;
+}
+
+export async function openSavedGraph(id: string, store: EditorStore = editorStore): Promise<boolean> {
+  const existing = store.getState().tabs.find((t) => t.savedId === id);
+  if (existing) {
+    store.getState().setActiveTab(existing.id);
+    return true;
+  }
+  try {
+    const raw = await api.getGraph(id);
+    const r = parseGraphInput(raw);
+    if (!r.ok) {
+      store.getState().setDialog({ kind: 'importErrors', fileName: id, errors: r.errors });
+      return false;
+    }
+    store.getState().openTab({ graph: r.graph, savedId: id, diskText: formatGraphText(r.graph), loadWarnings: r.warnings, title: r.graph.name || id });
+    if (r.warnings.length) store.getState().setDrawerTab('issues');
+    log(store, 'info', `opened ${id}`);
+    return true;
+  } catch (e) {
+    store.getState().showToast(`could not open ${id}: ${(e as Error).message}`, 'error');
+    return false;
+  }
+}
+
+function bodyOf(graph: GraphDef): unknown {
+  return JSON.parse(formatGraphText(graph)) as unknown;
+}
+
+/** Save in place; a never-saved tab opens the Save-as dialog. Returns true when written. */
+export async function saveTab(tabId?: string, store: EditorStore = editorStore): Promise<boolean> {
+  const s = store.getState();
+  const tab = tabId ? s.tabs.find((t) => t.id === tabId) : activeTab(s);
+  if (!tab) return false;
+  if (!tab.savedId) {
+    s.setDialog({ kind: 'saveAs', tabId: tab.id });
+    return false;
+  }
+  try {
+    const current = diskTextOf(await api.getGraph(tab.savedId));
+    if (tab.diskText !== null && current !== null && current !== tab.diskText) {
+      s.setDialog({ kind: 'conflict', tabId: tab.id });
+      return false;
+    }
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 404)) {
+      s.showToast(`save failed: ${(e as Error).message}`, 'error');
+      return false;
+    }
+  }
+  return overwrite(tab, store);
+}
+
+/** Writes the tab to its saved id regardless of what is on disk (the "overwrite" answer). */
+export async function overwrite(tab: Tab, store: EditorStore = editorStore): Promise<boolean> {
+  const s = store.getState();
+  const fresh = s.tabs.find((t) => t.id === tab.id) ?? tab;
+  if (!fresh.savedId) return false;
+  try {
+    try {
+      await api.putGraph(fresh.savedId, bodyOf(fresh.graph));
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 404)) throw e;
+      await api.createGraph(bodyOf(fresh.graph), { overwrite: true });
+    }
+    s.markSaved(fresh.id, fresh.savedId, formatGraphText(fresh.graph), fresh.graph.name || fresh.title);
+    s.showToast(`saved ${fresh.savedId}`, 'info');
+    return true;
+  } catch (e) {
+    s.showToast(`save failed: ${(e as Error).message}`, 'error');
+    return false;
+  }
+}
+
+/** Save as a new file named `name` (the graph's name becomes it too). 409 → asks to overwrite. */
+export async function saveTabAs(tabId: string, name: string, opts: { folder?: string; overwrite?: boolean } = {}, store: EditorStore = editorStore): Promise<{ ok: true; id: string } | { ok: false; reason: string; exists?: boolean }> {
+  const s = store.getState();
+  const tab = s.tabs.find((t) => t.id === tabId);
+  if (!tab) return { ok: false, reason: 'tab is closed' };
+  if (!name.trim()) return { ok: false, reason: 'name must not be empty' };
+  const graph = { ...tab.graph, name: name.trim() };
+  try {
+    const res = await api.createGraph(bodyOf(graph), opts);
+    const text = formatGraphText(graph);
+    store.setState((st) => ({ tabs: st.tabs.map((t) => (t.id === tabId ? { ...t, graph } : t)) }));
+    s.markSaved(tabId, res.id, text, graph.name);
+    s.showToast(`saved as ${res.id}`, 'info');
+    return { ok: true, id: res.id };
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 409) return { ok: false, reason: `a graph named "${name}" already exists`, exists: true };
+    return { ok: false, reason: (e as Error).message };
+  }
+}
+
+/** The "reload" answer of a stale save: replace the tab with the disk version (undo can go back). */
+export async function reloadFromDisk(tabId: string, store: EditorStore = editorStore): Promise<void> {
+  const s = store.getState();
+  const tab = s.tabs.find((t) => t.id === tabId);
+  if (!tab?.savedId) return;
+  const r = parseGraphInput(await api.getGraph(tab.savedId));
+  if (!r.ok) {
+    s.setDialog({ kind: 'importErrors', fileName: tab.savedId, errors: r.errors });
+    return;
+  }
+  s.reloadTab(tabId, r.graph, formatGraphText(r.graph));
+}
+
+export async function deleteSaved(id: string, store: EditorStore = editorStore): Promise<void> {
+  await api.deleteGraph(id);
+  store.setState((st) => ({ tabs: st.tabs.map((t) => (t.savedId === id ? { ...t, savedId: null, diskText: null, dirty: true } : t)) }));
+  store.getState().addLog('info', `deleted ${id}`);
+}
+
+/** Rename = save under the new name, then delete the old file. */
+export async function renameSaved(tabId: string, newName: string, store: EditorStore = editorStore) {
+  const tab = store.getState().tabs.find((t) => t.id === tabId);
+  const old = tab?.savedId;
+  const r = await saveTabAs(tabId, newName, {}, store);
+  if (r.ok && old && old !== r.id) await api.deleteGraph(old).catch(() => undefined);
+  return r;
+}

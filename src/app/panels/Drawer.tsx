@@ -1,0 +1,43 @@
+// Bottom drawer with the State / Issues / Log tabs (Timeline joins later with live runs).
+import { useEditor } from '../store/editor.store.ts';
+import type { DrawerTab } from '../store/ui.slice.ts';
+import { IssuesPanel, useIssueCount } from './issues/IssuesPanel.tsx';
+import { LogPanel } from './log/LogPanel.tsx';
+import { StatePanel } from './state/StatePanel.tsx';
+
+const TABS: { id: DrawerTab; label: string }[] = [
+  { id: 'state', label: 'State' },
+  { id: 'issues', label: 'Issues' },
+  { id: 'log', label: 'Log' },
+];
+
+export function Drawer() {
+  const tab = useEditor((s) => s.drawerTab);
+  const setTab = useEditor((s) => s.setDrawerTab);
+  const { errors, warnings } = useIssueCount();
+  return (
+    <section className="flex h-52 shrink-0 flex-col border-t border-zinc-800 bg-zinc-925" data-testid="drawer">
+      <div className="flex items-center gap-0.5 border-b border-zinc-800 px-1">
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            data-testid={`drawer-tab-${t.id}`}
+            onClick={() => setTab(t.id)}
+            className={`px-2 py-1 text-xs ${tab === t.id ? 'border-b-2 border-sky-500 text-zinc-100' : 'text-zinc-500 hover:text-zinc-300'}`}
+          >
+            {t.label}
+            {t.id === 'issues' && (errors > 0 || warnings > 0) && (
+              <span className="ml-1 text-[10px]">
+                {errors > 0 && <span className="text-red-400">{errors}</span>}
+                {errors > 0 && warnings > 0 && ' · '}
+                {warnings > 0 && <span className="text-amber-400">{warnings}</span>}
+              </span>
+            )}
+          </button>
+        ))}
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto">{tab === 'state' ? <StatePanel /> : tab === 'issues' ? <IssuesPanel /> : <LogPanel />}</div>
+    </section>
+  );
+}

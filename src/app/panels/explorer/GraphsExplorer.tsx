@@ -1,0 +1,85 @@
+// Graphs explorer: saved graphs from GET /api/graphs grouped by folder. Double-click (or Enter)
+// opens one in a tab (an already-open graph focuses its tab); the bin deletes after a confirm.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Folder, RefreshCw, Trash2 } from 'lucide-react';
+import { api, type GraphListEntry } from '../../api/client.ts';
+import { deleteSaved, openSavedGraph } from '../../files/documents.ts';
+import { useEditor } from '../../store/editor.store.ts';
+
+export function GraphsExplorer() {
+  const [list, setList] = useState<GraphListEntry[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  // Refetch whenever any tab gets saved (its savedId/diskText changes).
+  const savedKey = useEditor((s) => s.tabs.map((t) => `${t.savedId ?? ''}:${t.diskText?.length ?? 0}`).join('|'));
+  const refresh = useCallback(() => {
+    api
+      .listGraphs()
+      .then((l) => {
+        setList(Array.isArray(l) ? l : []);
+        setError(null);
+      })
+      .catch((e: Error) => setError(e.message));
+  }, []);
+  useEffect(() => {
+    refresh();
+  }, [refresh, savedKey]);
+
+  const folders = useMemo(() => {
+    const by = new Map<string, GraphListEntry[]>();
+    for (const g of list) {
+      if (g.kind === 'node') continue;
+      const f = g.folder ?? '';
+      by.set(f, [...(by.get(f) ?? []), g]);
+    }
+    return [...by.entries()].sort(([a], [b]) => a.localeCompare(b));
+  }, [list]);
+
+  return (
+    <div className="flex max-h-[40%] min-h-[120px] flex-col border-b border-zinc-800" data-testid="graphs-explorer">
+      <div className="flex items-center px-2 pt-2 pb-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">
+        Graphs
+        <button type="button" title="Refresh" className="ml-auto text-zinc-500 hover:text-zinc-200" onClick={refresh}>
+          <RefreshCw size={11} />
+        </button>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto px-1 pb-1">
+        {error && <div className="px-1 text-[11px] text-red-400">{error}</div>}
+        {!error && list.length === 0 && <div className="px-1 text-[11px] text-zinc-500 italic">No saved graphs</div>}
+        {folders.map(([folder, graphs]) => (
+          <div key={folder}>
+            {folder && (
+              <div className="flex items-center gap-1 px-1 text-[11px] text-amber-300/80">
+                <Folder size={11} /> {folder}
+              </div>
+            )}
+            {graphs.map((g) => (
+              <div
+                key={g._id}
+                data-testid={`explorer-graph-${g._id}`}
+                tabIndex={0}
+                onDoubleClick={() => void openSavedGraph(g._id)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') void openSavedGraph(g._id);
+                }}
+                title={`${g._id}${g.description ? ` — ${g.description}` : ''} (double-click to open)`}
+                className={`group flex cursor-default items-center rounded py-0.5 pr-1 text-xs text-zinc-300 hover:bg-zinc-800 focus:bg-zinc-800 focus:outline-none ${folder ? 'pl-4' : 'pl-1.5'}`}
+              >
+                <span className="truncate">{g.name || g._id}</span>
+                <button
+                  type="button"
+                  title={`Delete ${g._id}`}
+                  className="ml-auto hidden text-zinc-500 group-hover:block hover:text-red-400"
+                  onClick={() => {
+                    if (window.confirm(`Delete the saved graph "${g._id}"?`)) void deleteSaved(g._id).then(refresh);
+                  }}
+                >
+                  <Trash2 size={11} />
+                </button>
+              </div>
+            ))}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

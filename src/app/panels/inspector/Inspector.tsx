@@ -1,0 +1,23 @@
+// Right panel: inspector for the single selected node or container, else the graph settings.
+import { useEditor } from '../../store/editor.store.ts';
+import { ContainerInspector } from './ContainerInspector.tsx';
+import { GraphInspector } from './GraphInspector.tsx';
+import { NodeInspector } from './NodeInspector.tsx';
+
+export function Inspector() {
+  const single = useEditor((s) => {
+    const { nodes, containers, edges, grants } = s.selection;
+    if (nodes.length + containers.length + edges.length + grants.length !== 1) return null;
+    if (nodes[0]) return `n:${nodes[0]}`;
+    if (containers[0]) return `c:${containers[0]}`;
+    return null;
+  });
+  return (
+    <aside className="flex w-80 shrink-0 flex-col border-l border-zinc-800 bg-zinc-925" data-testid="inspector">
+      <div className="border-b border-zinc-800 px-2 py-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">Inspector</div>
+      <div className="min-h-0 flex-1 overflow-y-auto p-2">
+        {single?.startsWith('n:') ? <NodeInspector key={single} id={single.slice(2)} /> : single?.startsWith('c:') ? <ContainerInspector key={single} id={single.slice(2)} /> : <GraphInspector />}
+      </div>
+    </aside>
+  );
+}

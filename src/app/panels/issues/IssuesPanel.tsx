@@ -1,0 +1,67 @@
+// Issues panel: live validate() of the active graph plus the warnings its file was loaded with.
+// Clicking an issue selects and centres the node, edge, container or slot it names.
+import { AlertCircle, AlertTriangle, Info } from 'lucide-react';
+import { activeTab } from '../../store/doc.slice.ts';
+import { editorStore, useEditor } from '../../store/editor.store.ts';
+import { issuesOf } from '../../store/derived.ts';
+import type { Issue } from '../../store/graphIo.ts';
+
+const EMPTY: Issue[] = [];
+
+function focusIssue(i: Issue) {
+  const s = editorStore.getState();
+  const target = i.containerId ?? i.nodeId;
+  if (target) {
+    s.focus([target]);
+    return;
+  }
+  if (i.edgeId) {
+    const tab = activeTab(s);
+    const e = tab?.graph.edges.find((x) => x.id === i.edgeId);
+    if (e) s.focus([e.source, e.target]);
+  }
+}
+
+function Row({ issue, origin }: { issue: Issue; origin: 'load' | 'live' }) {
+  const Icon = issue.severity === 'error' ? AlertCircle : issue.severity === 'warning' ? AlertTriangle : Info;
+  const tone = issue.severity === 'error' ? 'text-red-400' : issue.severity === 'warning' ? 'text-amber-400' : 'text-sky-400';
+  return (
+    <button
+      type="button"
+      data-testid="issue-row"
+      data-severity={issue.severity}
+      data-code={issue.code}
+      onClick={() => focusIssue(issue)}
+      className="flex w-full items-start gap-1.5 px-2 py-0.5 text-left text-xs hover:bg-zinc-800"
+    >
+      <Icon size={12} className={`mt-0.5 shrink-0 ${tone}`} />
+      <span className="text-zinc-200">{issue.message}</span>
+      <span className="ml-auto shrink-0 font-mono text-[10px] text-zinc-500">
+        {issue.path}
+        {origin === 'load' ? ' · on load' : ''}
+      </span>
+    </button>
+  );
+}
+
+export function IssuesPanel() {
+  const live = useEditor((s) => issuesOf(s).all);
+  const load = useEditor((s) => activeTab(s)?.loadWarnings ?? EMPTY);
+  if (live.length === 0 && load.length === 0) return <div className="p-2 text-xs text-zinc-500">No issues.</div>;
+  return (
+    <div data-testid="issues-list" className="py-1">
+      {live.map((i, k) => (
+        <Row key={`l${k}`} issue={i} origin="live" />
+      ))}
+      {load.map((i, k) => (
+        <Row key={`w${k}`} issue={i} origin="load" />
+      ))}
+    </div>
+  );
+}
+
+export function useIssueCount(): { errors: number; warnings: number } {
+  const errors = useEditor((s) => issuesOf(s).all.filter((i) => i.severity === 'error').length);
+  const warnings = useEditor((s) => issuesOf(s).all.filter((i) => i.severity === 'warning').length + (activeTab(s)?.loadWarnings.length ?? 0));
+  return { errors, warnings };
+}

@@ -1,0 +1,75 @@
+// State panel: every container of the current level with its slots (Owner | Name | Type | Lifetime
+// | Value Type | Value). Values are filled by live runs (a later issue); until then "—".
+import { Database } from 'lucide-react';
+import { GRAPH_STATE_ID } from '../../../domain/graph.schema.ts';
+import { addContainer } from '../../../domain/graph.ops.ts';
+import { currentLevel, editorStore, useEditor } from '../../store/editor.store.ts';
+import { Button } from '../../ui/Button.tsx';
+import { lifetimeHint, reducerBadge } from '../../ui/stateStyles.ts';
+
+const PILL: Record<string, string> = {
+  forever: 'text-violet-400 bg-violet-500/10',
+  step: 'text-gray-400 bg-gray-500/10',
+  episode: 'text-emerald-400 bg-emerald-500/10',
+  run: 'text-cyan-400 bg-cyan-500/10',
+  custom: 'text-pink-400 bg-pink-500/10',
+};
+
+export function StatePanel() {
+  const containers = useEditor((s) => currentLevel(s).containers);
+  const hasGraphState = containers.some((c) => c.id === GRAPH_STATE_ID);
+  return (
+    <div className="p-1 text-xs" data-testid="state-panel">
+      {containers.length === 0 && <div className="p-1 text-zinc-500">No containers in this graph.</div>}
+      {!hasGraphState && (
+        <Button
+          className="m-1"
+          onClick={() => editorStore.getState().edit((g) => addContainer(g, { id: GRAPH_STATE_ID, label: 'Graph State', position: { x: 0, y: 0 }, states: {} }))}
+        >
+          Add Graph State
+        </Button>
+      )}
+      {containers.map((c) => (
+        <div key={c.id} className="mb-2">
+          <button type="button" className="flex items-center gap-1 px-1 text-left hover:underline" onClick={() => editorStore.getState().focus([c.id])}>
+            <Database size={11} className={c.id === GRAPH_STATE_ID ? 'text-amber-400' : 'text-indigo-400'} />
+            <span className="font-semibold text-zinc-200">{c.label || c.id}</span>
+            <span className="text-zinc-500">
+              {Object.keys(c.states).length} states · home
+            </span>
+          </button>
+          <table className="mt-0.5 w-full table-fixed">
+            <thead>
+              <tr className="text-left text-[10px] text-zinc-500">
+                <th className="w-16 px-1 font-normal">Owner</th>
+                <th className="px-1 font-normal">Name</th>
+                <th className="px-1 font-normal">Type</th>
+                <th className="px-1 font-normal">Lifetime</th>
+                <th className="px-1 font-normal">Value Type</th>
+                <th className="px-1 font-normal">Value</th>
+              </tr>
+            </thead>
+            <tbody>
+              {Object.entries(c.states).map(([name, st]) => (
+                <tr key={name} className="border-t border-zinc-800/60">
+                  <td className="px-1">
+                    <span className="rounded bg-amber-500/10 px-1 text-amber-300" title="graph / executor process">home</span>
+                  </td>
+                  <td className="truncate px-1 text-zinc-200">{name}</td>
+                  <td className="px-1">
+                    <span className={`rounded px-1 text-[10px] ${reducerBadge(st.type)}`}>{st.type}</span>
+                  </td>
+                  <td className="px-1">
+                    <span title={lifetimeHint(st.lifetime, st.reset_on)} className={`rounded px-1 text-[10px] ${PILL[st.lifetime] ?? PILL.forever}`}>{st.lifetime}</span>
+                  </td>
+                  <td className="px-1 text-zinc-400">{st.value_type}</td>
+                  <td className="px-1 text-zinc-500">—</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ))}
+    </div>
+  );
+}

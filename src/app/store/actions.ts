@@ -1,0 +1,100 @@
+// User-level editor actions: each builds ids/defaults, then calls one pure operation through the
+// store's `edit` (one undo step). Components call these instead of composing ops themselves.
+import { addContainer, addLoopPair, addNodes, connect, moveElements, removeElements, updateContainer, type ConnectRequest, type OpResult } from '../../domain/graph.ops.ts';
+import type { ContainerDef, NodeDef, Position, StateDef } from '../../domain/graph.schema.ts';
+import { activeTab } from './doc.slice.ts';
+import { currentLevel, editorStore, type EditorStore } from './editor.store.ts';
+import { edgeId, freshId, grantId, usedIds } from './ids.ts';
+import * as slots from './ops/slot.ops.ts';
+
+/** Library pseudo-type for "State container". */
+export const CONTAINER_ENTRY = '__container__';
+
+export function addNodeOfType(type: string, at: Position, store: EditorStore = editorStore): OpResult & { ids?: string[] } {
+  const s = store.getState();
+  const level = currentLevel(s);
+  const used = usedIds(level);
+  if (type === CONTAINER_ENTRY) return addContainerAt(at, store);
+  if (type === 'iterIn' || type === 'iterOut') {
+    const inId = freshId('iterIn', used);
+    const outId = freshId('iterOut', used);
+    const start = type === 'iterIn' ? at : { x: at.x - 500, y: at.y };
+    const r = s.edit((g) => addLoopPair(g, inId, outId, start));
+    return r.ok ? { ...r, ids: [inId, outId] } : r;
+  }
+  const spec = s.catalog.get(type);
+  const id = freshId(type, used);
+  const node: NodeDef = {
+    id,
+    type,
+    label: spec?.display_name ?? type,
+    position: { x: Math.round(at.x), y: Math.round(at.y) },
+    config: structuredClone(spec?.default_config ?? {}) as Record<string, unknown>,
+  };
+  const r = s.edit((g) => addNodes(g, [node]));
+  return r.ok ? { ...r, ids: [id] } : r;
+}
+
+export function addContainerAt(at: Position, store: EditorStore = editorStore): OpResult & { ids?: string[] } {
+  const s = store.getState();
+  const id = freshId('container', usedIds(currentLevel(s)));
+  const r = s.edit((g) => addContainer(g, { id, label: 'State', position: { x: Math.round(at.x), y: Math.round(at.y) }, states: {} }));
+  return r.ok ? { ...r, ids: [id] } : r;
+}
+
+export function connectHandles(req: ConnectRequest, store: EditorStore = editorStore) {
+  const s = store.getState();
+  const level = currentLevel(s);
+  const used = usedIds(level);
+  const containerSide = level.containers.some((c) => c.id === req.source);
+  const nodeId = containerSide ? req.target : req.source;
+  const containerId = containerSide ? req.source : req.target;
+  const ids = {
+    edgeId: edgeId(used, req.source, req.sourceHandle ?? '', req.target, req.targetHandle ?? ''),
+    grantId: grantId(used, nodeId, containerId),
+  };
+  let kind: 'edge' | 'grant' | undefined;
+  const r = s.edit((g) => {
+    const c = connect(g, req, ids, s.catalog);
+    if (c.ok) kind = c.kind;
+    return c;
+  });
+  return r.ok ? { ok: true as const, kind: kind! } : r;
+}
+
+export function deleteSelection(store: EditorStore = editorStore): OpResult {
+  const s = store.getState();
+  const sel = s.selection;
+  if (!sel.nodes.length && !sel.containers.length && !sel.edges.length && !sel.grants.length) return { ok: false, reason: 'nothing selected' };
+  const r = s.edit((g) => removeElements(g, sel));
+  if (r.ok) s.clearSelection();
+  return r;
+}
+
+export function commitMove(positions: ReadonlyMap<string, Position>, store: EditorStore = editorStore): OpResult {
+  return store.getState().edit((g) => moveElements(g, positions));
+}
+
+/** Runs one slot edit on a container; a refusal comes back as its reason. */
+export function editContainer(containerId: string, fn: (c: ContainerDef) => slots.SlotResult, store: EditorStore = editorStore): OpResult {
+  return store.getState().edit((g) => updateContainer(g, containerId, fn));
+}
+
+export function addSlotTo(containerId: string, name: string, def?: StateDef, store: EditorStore = editorStore): OpResult {
+  return editContainer(containerId, (c) => slots.addSlot(c, name, def), store);
+}
+
+export function nextSlotName(existing: readonly string[]): string {
+  for (let i = 1; ; i++) {
+    const n = `slot_${i}`;
+    if (!existing.includes(n)) return n;
+  }
+}
+
+export function isDirtyTab(tabId: string, store: EditorStore = editorStore): boolean {
+  return store.getState().tabs.find((t) => t.id === tabId)?.dirty ?? false;
+}
+
+export function activeTabOf(store: EditorStore = editorStore) {
+  return activeTab(store.getState());
+}

@@ -1,0 +1,219 @@
+// Document slice: one entry per open tab, each holding the graph (root), the composite path being
+// edited, and snapshot undo history. Every edit goes through `edit`, which runs a pure operation on
+// the current level and records exactly one undo entry; graphs share unchanged sub-objects, so
+// snapshots are cheap.
+import type { StateCreator } from 'zustand';
+import { emptyGraph, type GraphDef } from '../../domain/graph.schema.ts';
+import type { OpResult } from '../../domain/graph.ops.ts';
+import { levelAt, replaceLevel, validPath } from './graphPath.ts';
+import type { Issue } from './graphIo.ts';
+import type { EditorState } from './editor.store.ts';
+
+export const HISTORY_LIMIT = 200;
+
+export interface Tab {
+  id: string;
+  title: string;
+  graph: GraphDef;
+  /** Composite node ids from the root to the level being edited. */
+  path: string[];
+  past: GraphDef[];
+  future: GraphDef[];
+  /** Id under /api/graphs, or null for a never-saved document. */
+  savedId: string | null;
+  dirty: boolean;
+  /** Canonical text of the file as last read from / written to disk (stale-save detection). */
+  diskText: string | null;
+  /** Warnings from parsing the file this tab was opened from. */
+  loadWarnings: Issue[];
+  /** Show containers, grants and state handles (default: on when the graph has containers). */
+  stateVisible: boolean;
+  /** Bumped on every change; the journal and the issues panel key on it. */
+  revision: number;
+}
+
+export interface OpenInit {
+  graph: GraphDef;
+  savedId?: string | null;
+  diskText?: string | null;
+  title?: string;
+  loadWarnings?: Issue[];
+  dirty?: boolean;
+  path?: string[];
+}
+
+export interface DocSlice {
+  tabs: Tab[];
+  activeTabId: string | null;
+  openTab(init: OpenInit): string;
+  newTab(): string;
+  closeTab(id: string): void;
+  setActiveTab(id: string): void;
+  /** Runs `op` on the active level; on success records one undo step. Returns the op's outcome. */
+  edit(op: (level: GraphDef) => OpResult): OpResult;
+  /** Same as edit, on the root graph (tab-wide edits such as renaming the graph). */
+  editRoot(op: (root: GraphDef) => OpResult): OpResult;
+  undo(): void;
+  redo(): void;
+  enterComposite(nodeId: string): void;
+  exitToDepth(depth: number): void;
+  markSaved(tabId: string, savedId: string, diskText: string, title: string): void;
+  /** Replaces a tab's document with the disk version (the "reload" answer of a stale save). */
+  reloadTab(tabId: string, graph: GraphDef, diskText: string): void;
+  setStateVisible(visible: boolean): void;
+}
+
+let tabCounter = 0;
+export function newTabId(): string {
+  tabCounter += 1;
+  return `tab_${Date.now().toString(36)}_${tabCounter}`;
+}
+
+export function makeTab(init: OpenInit): Tab {
+  return {
+    id: newTabId(),
+    title: init.title ?? (init.graph.name || 'Untitled'),
+    graph: init.graph,
+    path: init.path ?? [],
+    past: [],
+    future: [],
+    savedId: init.savedId ?? null,
+    dirty: init.dirty ?? false,
+    diskText: init.diskText ?? null,
+    loadWarnings: init.loadWarnings ?? [],
+    stateVisible: init.graph.containers.length > 0 || init.graph.access_grants.length > 0,
+    revision: 0,
+  };
+}
+
+export function activeTab(s: Pick<DocSlice, 'tabs' | 'activeTabId'>): Tab | undefined {
+  return s.tabs.find((t) => t.id === s.activeTabId);
+}
+
+export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set, get) => {
+  const patchTab = (id: string, fn: (t: Tab) => Tab) => set((s) => ({ tabs: s.tabs.map((t) => (t.id === id ? fn(t) : t)) }));
+
+  const commit = (tab: Tab, nextRoot: GraphDef) =>
+    patchTab(tab.id, (t) => ({
+      ...t,
+      graph: nextRoot,
+      past: [...t.past, t.graph].slice(-HISTORY_LIMIT),
+      future: [],
+      dirty: true,
+      stateVisible: t.stateVisible || (nextRoot.containers.length > 0 && t.graph.containers.length === 0),
+      revision: t.revision + 1,
+    }));
+
+  return {
+    tabs: [],
+    activeTabId: null,
+    openTab(init) {
+      const existing = init.savedId ? get().tabs.find((t) => t.savedId === init.savedId) : undefined;
+      if (existing) {
+        set({ activeTabId: existing.id });
+        return existing.id;
+      }
+      const tab = makeTab(init);
+      set((s) => ({ tabs: [...s.tabs, tab], activeTabId: tab.id }));
+      get().clearSelection();
+      return tab.id;
+    },
+    newTab() {
+      return get().openTab({ graph: emptyGraph('Untitled'), title: 'Untitled' });
+    },
+    closeTab(id) {
+      const { tabs, activeTabId } = get();
+      const i = tabs.findIndex((t) => t.id === id);
+      if (i < 0) return;
+      const rest = tabs.filter((t) => t.id !== id);
+      if (rest.length === 0) {
+        const tab = makeTab({ graph: emptyGraph('Untitled'), title: 'Untitled' });
+        set({ tabs: [tab], activeTabId: tab.id });
+        return;
+      }
+      const nextActive = activeTabId === id ? (rest[Math.min(i, rest.length - 1)]?.id ?? null) : activeTabId;
+      set({ tabs: rest, activeTabId: nextActive });
+    },
+    setActiveTab(id) {
+      if (get().activeTabId === id) return;
+      set({ activeTabId: id });
+      get().clearSelection();
+    },
+    edit(op) {
+      const tab = activeTab(get());
+      if (!tab) return { ok: false, reason: 'no document is open' };
+      const level = levelAt(tab.graph, tab.path);
+      const r = op(level);
+      if (r.ok && r.graph !== level) commit(tab, replaceLevel(tab.graph, tab.path, r.graph));
+      return r;
+    },
+    editRoot(op) {
+      const tab = activeTab(get());
+      if (!tab) return { ok: false, reason: 'no document is open' };
+      const r = op(tab.graph);
+      if (r.ok && r.graph !== tab.graph) commit(tab, r.graph);
+      return r;
+    },
+    undo() {
+      const tab = activeTab(get());
+      const prev = tab?.past[tab.past.length - 1];
+      if (!tab || !prev) return;
+      patchTab(tab.id, (t) => ({
+        ...t,
+        graph: prev,
+        past: t.past.slice(0, -1),
+        future: [t.graph, ...t.future],
+        path: validPath(prev, t.path),
+        dirty: true,
+        revision: t.revision + 1,
+      }));
+    },
+    redo() {
+      const tab = activeTab(get());
+      const next = tab?.future[0];
+      if (!tab || !next) return;
+      patchTab(tab.id, (t) => ({
+        ...t,
+        graph: next,
+        past: [...t.past, t.graph],
+        future: t.future.slice(1),
+        path: validPath(next, t.path),
+        dirty: true,
+        revision: t.revision + 1,
+      }));
+    },
+    enterComposite(nodeId) {
+      const tab = activeTab(get());
+      if (!tab) return;
+      const level = levelAt(tab.graph, tab.path);
+      if (!level.nodes.find((n) => n.id === nodeId)?.subgraph) return;
+      patchTab(tab.id, (t) => ({ ...t, path: [...t.path, nodeId] }));
+      get().clearSelection();
+    },
+    exitToDepth(depth) {
+      const tab = activeTab(get());
+      if (!tab) return;
+      patchTab(tab.id, (t) => ({ ...t, path: t.path.slice(0, depth) }));
+      get().clearSelection();
+    },
+    markSaved(tabId, savedId, diskText, title) {
+      patchTab(tabId, (t) => ({ ...t, savedId, diskText, title, dirty: false, revision: t.revision + 1 }));
+    },
+    reloadTab(tabId, graph, diskText) {
+      patchTab(tabId, (t) => ({
+        ...t,
+        graph,
+        diskText,
+        past: [...t.past, t.graph].slice(-HISTORY_LIMIT),
+        future: [],
+        path: validPath(graph, t.path),
+        dirty: false,
+        revision: t.revision + 1,
+      }));
+    },
+    setStateVisible(visible) {
+      const tab = activeTab(get());
+      if (tab) patchTab(tab.id, (t) => ({ ...t, stateVisible: visible }));
+    },
+  };
+};

@@ -1,0 +1,131 @@
+// UI slice: selection at the current level, hover highlighting, drawer tab, overlays, toasts and
+// the in-app log. Kept apart from the document so UI churn never touches undo history.
+import type { StateCreator } from 'zustand';
+import type { Position } from '../../domain/graph.schema.ts';
+import type { EditorState } from './editor.store.ts';
+
+export interface SelectionIds {
+  nodes: string[];
+  containers: string[];
+  edges: string[];
+  grants: string[];
+}
+
+export const EMPTY_SELECTION: SelectionIds = { nodes: [], containers: [], edges: [], grants: [] };
+
+export interface Toast {
+  nonce: number;
+  message: string;
+  kind: 'refusal' | 'info' | 'error';
+  /** Screen position (the cursor, for refused connections); centred at the bottom otherwise. */
+  at?: Position;
+}
+
+export interface LogEntry {
+  ts: number;
+  level: 'info' | 'warn' | 'error';
+  message: string;
+}
+
+/** Modal dialogs; each names what it acts on. */
+export type Dialog =
+  | { kind: 'conflict'; tabId: string }
+  | { kind: 'saveAs'; tabId: string }
+  | { kind: 'rename'; tabId: string }
+  | { kind: 'confirmClose'; tabId: string }
+  | { kind: 'importErrors'; fileName: string; errors: { path: string; message: string }[] };
+
+export type DrawerTab = 'state' | 'issues' | 'log';
+export type Overlay = 'palette' | 'cheatsheet' | null;
+
+export interface UiSlice {
+  selection: SelectionIds;
+  /** Ids the canvas should select and centre (from the issues panel, palette …). */
+  focusRequest: { nonce: number; ids: string[] } | null;
+  hover: { kind: 'node' | 'container'; id: string } | null;
+  drawerTab: DrawerTab;
+  overlay: Overlay;
+  toast: Toast | null;
+  log: LogEntry[];
+  /** Flow-space centre of the visible canvas, for things added without a drop position. */
+  viewCenter: Position;
+  fitNonce: number;
+  snapToGrid: boolean;
+  dialog: Dialog | null;
+  setDialog(d: Dialog | null): void;
+  setSelection(sel: SelectionIds): void;
+  clearSelection(): void;
+  focus(ids: string[]): void;
+  setHover(h: UiSlice['hover']): void;
+  setDrawerTab(t: DrawerTab): void;
+  setOverlay(o: Overlay): void;
+  showToast(message: string, kind?: Toast['kind'], at?: Position): void;
+  dismissToast(): void;
+  addLog(level: LogEntry['level'], message: string): void;
+  setViewCenter(p: Position): void;
+  requestFit(): void;
+  toggleSnap(): void;
+}
+
+let nonce = 0;
+
+export const createUiSlice: StateCreator<EditorState, [], [], UiSlice> = (set, get) => ({
+  selection: EMPTY_SELECTION,
+  focusRequest: null,
+  hover: null,
+  drawerTab: 'issues',
+  overlay: null,
+  toast: null,
+  log: [],
+  viewCenter: { x: 0, y: 0 },
+  fitNonce: 0,
+  snapToGrid: false,
+  dialog: null,
+  setDialog(d) {
+    set({ dialog: d });
+  },
+  setSelection(sel) {
+    const cur = get().selection;
+    const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+    if (same(cur.nodes, sel.nodes) && same(cur.containers, sel.containers) && same(cur.edges, sel.edges) && same(cur.grants, sel.grants)) return;
+    set({ selection: sel });
+  },
+  clearSelection() {
+    if (get().selection !== EMPTY_SELECTION) set({ selection: EMPTY_SELECTION });
+  },
+  focus(ids) {
+    nonce += 1;
+    set({ focusRequest: { nonce, ids } });
+  },
+  setHover(h) {
+    const cur = get().hover;
+    if (cur?.id === h?.id && cur?.kind === h?.kind) return;
+    set({ hover: h });
+  },
+  setDrawerTab(t) {
+    set({ drawerTab: t });
+  },
+  setOverlay(o) {
+    set({ overlay: o });
+  },
+  showToast(message, kind = 'info', at) {
+    nonce += 1;
+    set({ toast: { nonce, message, kind, at } });
+    if (kind !== 'info') get().addLog(kind === 'error' ? 'error' : 'warn', message);
+  },
+  dismissToast() {
+    set({ toast: null });
+  },
+  addLog(level, message) {
+    set((s) => ({ log: [...s.log.slice(-499), { ts: Date.now(), level, message }] }));
+  },
+  setViewCenter(p) {
+    set({ viewCenter: p });
+  },
+  requestFit() {
+    set((s) => ({ fitNonce: s.fitNonce + 1 }));
+  },
+  toggleSnap() {
+    set((s) => ({ snapToGrid: !s.snapToGrid }));
+  },
+});

@@ -1,0 +1,137 @@
+// Locates the first syntax error in a JSON text, so `statewire check` and the editor can say
+// "line 3, column 7: expected ',' or '}'" the same way in every runtime (engines word and place
+// JSON.parse errors differently, and some quote the whole input back).
+
+export interface JsonErrorLocation {
+  offset: number;
+  line: number;
+  column: number;
+  reason: string;
+}
+
+class Stop {
+  constructor(
+    readonly offset: number,
+    readonly reason: string,
+  ) {}
+}
+
+const WS = new Set([' ', '\t', '\n', '\r']);
+
+function describe(ch: string | undefined): string {
+  return ch === undefined ? 'end of input' : `'${ch}'`;
+}
+
+/** Scans `text` as JSON (RFC 8259) and returns where it first goes wrong, or null if it is valid. */
+export function locateJsonError(text: string): JsonErrorLocation | null {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && WS.has(text[i]!)) i++;
+  };
+  const fail = (reason: string): never => {
+    throw new Stop(i, reason);
+  };
+  const literal = (word: string) => {
+    if (text.startsWith(word, i)) i += word.length;
+    else fail(`unexpected ${describe(text[i])}`);
+  };
+  const string = () => {
+    i++; // opening quote
+    for (;;) {
+      const ch = text[i];
+      if (ch === undefined) fail('unterminated string');
+      if (ch === '"') {
+        i++;
+        return;
+      }
+      if (ch === '\\') {
+        const esc = text[i + 1];
+        if (esc === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail('bad \\u escape in string');
+          i += 6;
+        } else if (esc !== undefined && '"\\/bfnrt'.includes(esc)) i += 2;
+        else fail('bad escape in string');
+      } else if (ch! < ' ') fail('control character in string (escape it)');
+      else i++;
+    }
+  };
+  const number = () => {
+    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
+    if (!m || m[0] === '-' || m[0] === '') fail(`unexpected ${describe(text[i])}`);
+    i += m![0].length;
+  };
+  const value = (depth: number): void => {
+    if (depth > 5000) fail('nesting too deep');
+    ws();
+    const ch = text[i];
+    if (ch === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail(`expected a double-quoted property name, found ${describe(text[i])}`);
+        string();
+        ws();
+        if (text[i] !== ':') fail(`expected ':' after property name, found ${describe(text[i])}`);
+        i++;
+        value(depth + 1);
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') {
+          i++;
+          return;
+        } else fail(`expected ',' or '}' after property value, found ${describe(text[i])}`);
+      }
+    }
+    if (ch === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (;;) {
+        value(depth + 1);
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') {
+          i++;
+          return;
+        } else fail(`expected ',' or ']' after array element, found ${describe(text[i])}`);
+      }
+    }
+    if (ch === '"') return string();
+    if (ch === 't') return literal('true');
+    if (ch === 'f') return literal('false');
+    if (ch === 'n') return literal('null');
+    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return number();
+    fail(`unexpected ${describe(ch)}`);
+  };
+  try {
+    value(0);
+    ws();
+    if (i < text.length) fail(`unexpected ${describe(text[i])} after the JSON value`);
+    return null;
+  } catch (e) {
+    const offset = e instanceof Stop ? e.offset : i;
+    const reason = e instanceof Stop ? e.reason : 'nesting too deep';
+    return { offset, ...lineColumn(text, offset), reason };
+  }
+}
+
+/** 1-based line and column of a character offset (columns count UTF-16 units, like editors do). */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let k = 0; k < offset && k < text.length; k++) {
+    if (text[k] === '\n') {
+      line++;
+      lineStart = k + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}

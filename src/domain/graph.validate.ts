@@ -1,0 +1,37 @@
+// validate(graph) → Issue[]: every rule of REFERENCE.md 2.2–2.6 and checklist item 11 that can be
+// checked without running, plus our extension rules (seed 004). Composite subgraphs are checked
+// recursively with paths like `$.nodes[2].subgraph.nodes[0]`. Codes are listed in README.md.
+import type { Catalog } from './catalog.schema.ts';
+import { BUILTIN_CATALOG } from './catalog.builtins.ts';
+import type { GraphDef } from './graph.schema.ts';
+import type { Issue } from './issues.ts';
+import { ValidateCtx } from './validate.ctx.ts';
+import { checkContainers } from './validate.containers.ts';
+import { checkEdges } from './validate.edges.ts';
+import { checkDanglingEdges, checkDuplicateIds, checkEvalGraph, checkGrants, checkNodeTypes, checkStepBudget, checkUngrantedContainers } from './validate.ids.ts';
+import { checkLoops } from './validate.loops.ts';
+
+export { hasErrors } from './issues.ts';
+
+function validateAt(graph: GraphDef, base: string, catalog: Catalog, issues: Issue[], isRoot: boolean): void {
+  const ctx = new ValidateCtx(graph, base, catalog, issues, isRoot);
+  checkDuplicateIds(ctx);
+  checkNodeTypes(ctx);
+  checkDanglingEdges(ctx);
+  checkGrants(ctx);
+  checkUngrantedContainers(ctx);
+  checkContainers(ctx);
+  checkLoops(ctx);
+  checkEdges(ctx);
+  checkEvalGraph(ctx);
+  checkStepBudget(ctx);
+  graph.nodes.forEach((n, i) => {
+    if (n.subgraph) validateAt(n.subgraph, `${base}.nodes[${i}].subgraph`, catalog, issues, false);
+  });
+}
+
+export function validate(graph: GraphDef, catalog: Catalog = BUILTIN_CATALOG): Issue[] {
+  const issues: Issue[] = [];
+  validateAt(graph, '$', catalog, issues, true);
+  return issues;
+}

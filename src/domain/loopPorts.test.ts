@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { parseGraphOrThrow } from './graph.parse.ts';
+import type { GraphDef, NodeDef } from './graph.schema.ts';
+import { iterInOutputHandles, iterOutInputHandles, iterOutOutputHandles, pairedIterOut, synthesizeIterInPorts, withSynthesizedPorts } from './loopPorts.ts';
+
+const loop = (extraEdges: object[] = []): GraphDef =>
+  parseGraphOrThrow({
+    nodes: [
+      { id: 'in', type: 'iterIn', config: { pairedWith: 'out', initPorts: [{ name: 'goal', wire_type: 'TEXT', persist: true }, { name: 'plan', wire_type: 'TEXT' }, { name: 'x' }] } },
+      { id: 'out', type: 'iterOut', config: { pairedWith: 'in', ports: [{ name: 'plan', wire_type: 'TEXT' }, { name: 'fb', persist: false, required: true }] } },
+    ],
+    edges: extraEdges,
+  });
+const byId = (g: GraphDef, id: string): NodeDef => g.nodes.find((n) => n.id === id)!;
+
+describe('synthesizeIterInPorts (REFERENCE.md 1.9)', () => {
+  it('lists init ports, then carry ports, then extra edge handles, with the reference persist defaults', () => {
+    const g = loop([{ id: 'e', source: 's', target: 'in', targetHandle: 'extra' }, { id: 'dup', source: 's', target: 'in', targetHandle: 'init_goal' }]);
+    expect(synthesizeIterInPorts(g, byId(g, 'in'))).toEqual([
+      { name: 'init_goal', wire_type: 'TEXT', persist: true, origin: 'init', writer_name: 'goal' },
+      { name: 'init_plan', wire_type: 'TEXT', persist: false, origin: 'init', writer_name: 'plan' },
+      { name: 'init_x', wire_type: 'ANY', persist: false, origin: 'init', writer_name: 'x' },
+      { name: 'iterout_plan', wire_type: 'TEXT', persist: true, origin: 'iterOut', writer_name: 'plan' },
+      { name: 'iterout_fb', wire_type: 'ANY', persist: false, origin: 'iterOut', writer_name: 'fb' },
+      { name: 'extra', wire_type: 'ANY', persist: false, origin: 'init', writer_name: 'extra' },
+    ]);
+  });
+
+  it('finds the iterOut by pointer or by back-pointer', () => {
+    const g = loop();
+    expect(pairedIterOut(g, byId(g, 'in'))?.id).toBe('out');
+    delete byId(g, 'in').config.pairedWith;
+    expect(pairedIterOut(g, byId(g, 'in'))?.id).toBe('out');
+  });
+
+  it('gives iterIn `step` plus its ports, iterOut `stop` + carries in and final_* out', () => {
+    const g = loop();
+    expect(iterInOutputHandles(g, byId(g, 'in')).map((h) => h.name)).toEqual(['step', 'init_goal', 'init_plan', 'init_x', 'iterout_plan', 'iterout_fb']);
+    expect(iterOutInputHandles(byId(g, 'out'))).toEqual([
+      { name: 'stop', wire_type: 'BOOL', required: false },
+      { name: 'plan', wire_type: 'TEXT', required: false },
+      { name: 'fb', wire_type: 'ANY', required: true },
+    ]);
+    expect(iterOutOutputHandles(byId(g, 'out')).map((h) => h.name)).toEqual(['final_plan', 'final_fb', 'final_stop']);
+  });
+
+  it('withSynthesizedPorts rewrites stored ports, recursing into subgraphs, without mutating its input', () => {
+    const inner = loop();
+    const g: GraphDef = { ...loop(), nodes: [...loop().nodes, { id: 'c', type: 'compositeNode', label: '', position: { x: 0, y: 0 }, config: {}, subgraph: inner }] };
+    byId(g, 'in').config.ports = [{ name: 'stale' }];
+    byId(inner, 'in').config.ports = [];
+    const next = withSynthesizedPorts(g);
+    expect((byId(next, 'in').config.ports as { name: string }[]).map((p) => p.name)).toContain('iterout_plan');
+    expect((byId(next.nodes[2]!.subgraph!, 'in').config.ports as unknown[]).length).toBe(5);
+    expect(byId(g, 'in').config.ports).toEqual([{ name: 'stale' }]);
+  });
+});

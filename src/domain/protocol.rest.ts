@@ -1,0 +1,84 @@
+// REST bodies and query strings of the run server (src/server/http/*). The app imports these to
+// build requests; the server parses every inbound body with them. Graph payloads stay `unknown`
+// here because they go through the tolerant graph parser, which reports its own JSON paths.
+import { z } from 'zod';
+
+const Int = z.coerce.number().int();
+const Bool = z.union([z.boolean(), z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true')]);
+
+/** Keys of a graph save request that are not part of the graph itself. */
+export const SAVE_CONTROL_KEYS = ['folder', 'overwrite', 'expected_etag'] as const;
+
+export const GraphSaveControlSchema = z.object({
+  folder: z.string().default(''),
+  overwrite: z.boolean().default(false),
+  expected_etag: z.string().optional(),
+});
+
+export const GraphMoveBodySchema = z.object({ dest_folder: z.string(), new_name: z.string().min(1).optional() }).strict();
+export const FolderCreateBodySchema = z.object({ path: z.string().min(1) }).strict();
+export const FolderRenameBodySchema = z.object({ path: z.string().min(1), new_path: z.string().min(1) }).strict();
+export const FolderDeleteQuerySchema = z.object({
+  path: z.string().min(1),
+  kind: z.string().optional(),
+  recursive: Bool.default(false),
+});
+
+export const LayoutBodySchema = z
+  .object({ dimensions: z.record(z.string(), z.object({ width: z.number().positive(), height: z.number().positive() })).optional() })
+  .catchall(z.unknown());
+
+export const RunStartBodySchema = z.object({
+  loop_definition: z.unknown(),
+  execution_id: z.string().min(1).max(200).optional(),
+  step_delay_ms: z.number().int().min(0).max(60_000).default(200),
+  /** Start paused (nothing runs until /run/resume or /run/step). */
+  paused: z.boolean().default(false),
+  fresh_effects: z.boolean().default(false),
+});
+export type RunStartBody = z.input<typeof RunStartBodySchema>;
+export const RunStartQuerySchema = z.object({ queue: Bool.default(false) });
+
+export const StepParamSchema = z.object({ step: Int.nonnegative() });
+export const RunIdParamSchema = z.object({ id: z.string().min(1) });
+export const EmptyBodySchema = z.union([z.object({}).strict(), z.null(), z.undefined()]);
+export const StepDelayBodySchema = z.object({ step_delay_ms: z.number().int().min(0).max(60_000) }).strict();
+
+export const EventsQuerySchema = z.object({
+  after: Int.nonnegative().default(0),
+  limit: Int.min(1).max(5000).default(500),
+  type: z.string().optional(),
+});
+export const StateQuerySchema = z.object({ step: Int.nonnegative() });
+
+export const ForkBodySchema = z
+  .object({
+    step: z.number().int().nonnegative(),
+    graph: z.unknown().optional(),
+    fresh_effects: z.boolean().default(false),
+    step_delay_ms: z.number().int().min(0).max(60_000).default(200),
+    paused: z.boolean().default(false),
+  })
+  .strict();
+export type ForkBody = z.input<typeof ForkBodySchema>;
+export const RestoreBodySchema = z.object({ step: z.number().int().nonnegative() }).strict();
+
+export const RunSummarySchema = z.object({
+  id: z.string(),
+  graph_name: z.string(),
+  status: z.string(),
+  steps: z.number().int(),
+  last_seq: z.number().int(),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+  parent_run_id: z.string().nullable(),
+  parent_step: z.number().int().nullable(),
+  lineage: z.string(),
+  error: z.string().nullable(),
+});
+export type RunSummary = z.infer<typeof RunSummarySchema>;
+
+export const ApiErrorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), path: z.string().optional() }).catchall(z.unknown()),
+});
+export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;

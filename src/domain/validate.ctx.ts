@@ -1,0 +1,49 @@
+// Shared plumbing for the validator's rule files: an issue sink that knows the JSON path of the
+// graph being checked (the root file, or a composite's subgraph) and the catalog in use.
+import type { Catalog } from './catalog.schema.ts';
+import type { GraphDef, NodeDef } from './graph.schema.ts';
+import type { Issue, Severity } from './issues.ts';
+
+export type IssueIds = Pick<Issue, 'nodeId' | 'containerId' | 'edgeId' | 'grantId' | 'slot'>;
+
+export class ValidateCtx {
+  /** Last node per id: the reference executor keeps the last node when ids repeat. */
+  readonly nodeById = new Map<string, NodeDef>();
+  readonly nodeIndex = new Map<string, number>();
+  readonly containerIds = new Set<string>();
+
+  constructor(
+    readonly graph: GraphDef,
+    /** JSON path of this graph: `$`, or `$.nodes[2].subgraph` for a composite's inner graph. */
+    readonly base: string,
+    readonly catalog: Catalog,
+    readonly issues: Issue[],
+    readonly isRoot: boolean,
+  ) {
+    graph.nodes.forEach((n, i) => {
+      this.nodeById.set(n.id, n);
+      this.nodeIndex.set(n.id, i);
+    });
+    for (const c of graph.containers) this.containerIds.add(c.id);
+  }
+
+  add(severity: Severity, code: string, path: string, message: string, ids: IssueIds = {}): void {
+    this.issues.push({ code, severity, path: this.base + path, message, ...ids });
+  }
+  error(code: string, path: string, message: string, ids: IssueIds = {}): void {
+    this.add('error', code, path, message, ids);
+  }
+  warn(code: string, path: string, message: string, ids: IssueIds = {}): void {
+    this.add('warning', code, path, message, ids);
+  }
+  info(code: string, path: string, message: string, ids: IssueIds = {}): void {
+    this.add('info', code, path, message, ids);
+  }
+
+  nodePath(id: string): string {
+    const i = this.nodeIndex.get(id);
+    return i === undefined ? '' : `.nodes[${i}]`;
+  }
+}
+
+export const quote = (xs: readonly string[]): string => xs.map((x) => `'${x}'`).join(', ');

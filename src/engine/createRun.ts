@@ -1,0 +1,104 @@
+// createRun: builds a run (flatten → containers → grants → scopes) and wraps the executor in the
+// EngineRun contract the server and CLI drive (stepOnce/stop/checkpoints/restore, fork via
+// fromCheckpoint). Build problems throw a BuildError before any event is emitted.
+import type { GraphDef } from '../domain/graph.schema.ts';
+import type { RunState } from './run.state.ts';
+import { applyCheckpoint, makeCheckpoint, readCheckpoint } from './checkpoint.ts';
+import { Executor } from './executor.ts';
+import { flattenGraph } from './flatten.ts';
+import { offlineProvider } from './llm.providers.ts';
+import { createRegistry } from './registry.ts';
+import { RunContext } from './runContext.ts';
+import type { Checkpoint, EngineRun, EventSink, RunOptions } from './run.api.ts';
+import { snapshotContainer } from './snapshot.ts';
+import type { RunStatus } from '../domain/protocol.ts';
+
+export interface EngineRunExt extends EngineRun {
+  /** Build warnings (unknown reducers/lifetimes/value types, dangling grants). */
+  readonly warnings: readonly string[];
+  /** Containers + node-local state at a checkpointed step (or now, without a step). */
+  stateAt(step?: number): RunState | undefined;
+}
+
+export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink): EngineRunExt {
+  const checkpoints = new Map<number, Checkpoint>();
+  const retention = options.retention && options.retention > 0 ? options.retention : Infinity;
+  const holder: { exec?: Executor } = {};
+  const rc = new RunContext({
+    flat: flattenGraph(graph),
+    registry: options.registry ?? createRegistry(),
+    options,
+    sink,
+    llm: options.llm ?? offlineProvider,
+    onCheckpoint: (step) => {
+      if (!holder.exec) return;
+      checkpoints.set(step, makeCheckpoint(holder.exec.live, rc.containers));
+      while (checkpoints.size > retention) checkpoints.delete(Math.min(...checkpoints.keys()));
+    },
+  });
+  const executor = new Executor(rc);
+  holder.exec = executor;
+  let running: Promise<{ done: boolean }> | null = null;
+
+  const restoreFrom = (cp: Checkpoint) => {
+    executor.live = applyCheckpoint(cp, rc.containers);
+    if (executor.live.phase !== 'finished') executor.live.status = 'paused';
+    for (const s of [...checkpoints.keys()]) if (s > cp.step) checkpoints.delete(s);
+    checkpoints.set(cp.step, cp);
+    const st = stateOf(cp);
+    sink({ type: 'restored', data: { ...st, restored_to: cp.step } });
+  };
+
+  const stateOf = (cp: Checkpoint): RunState => {
+    const s = readCheckpoint(cp);
+    const containers: RunState['containers'] = {};
+    for (const [id, c] of rc.containers) containers[id] = snapshotContainer(c, s.containers[id] ?? c.state);
+    return { step: cp.step, containers, nodeStates: { ...s.live.nodeStates } };
+  };
+
+  if (options.fromCheckpoint) restoreFrom(options.fromCheckpoint);
+
+  return {
+    get status(): RunStatus {
+      return executor.live.status;
+    },
+    get step() {
+      return executor.live.step;
+    },
+    warnings: rc.warnings,
+    async stepOnce() {
+      if (running) await running.catch(() => undefined);
+      running = executor.stepOnce();
+      try {
+        return await running;
+      } finally {
+        running = null;
+      }
+    },
+    stop() {
+      executor.requestStop();
+    },
+    checkpointSteps() {
+      return [...checkpoints.keys()].sort((a, b) => a - b);
+    },
+    checkpoint(step) {
+      return checkpoints.get(step);
+    },
+    restore(target) {
+      const cp = typeof target === 'number' ? checkpoints.get(target) : target;
+      if (!cp) throw new RangeError(`no checkpoint at step ${String(target)} (have: ${[...checkpoints.keys()].join(', ') || 'none'})`);
+      restoreFrom(cp);
+    },
+    stateAt(step) {
+      if (step !== undefined) {
+        const cp = checkpoints.get(step);
+        return cp ? stateOf(cp) : undefined;
+      }
+      const containers: RunState['containers'] = {};
+      for (const [id, c] of rc.containers) containers[id] = snapshotContainer(c);
+      return { step: executor.live.step, containers, nodeStates: { ...executor.live.nodeStates } };
+    },
+  };
+}
+
+

@@ -1,0 +1,504 @@
+// The executor (REFERENCE.md 3.1–3.5): FIFO firing, readiness, routing, loop pivots and scopes,
+// per-scope budgets, final side and after-loop band, runaway cap, error routing — and the root step
+// boundary where nav_step is emitted and a checkpoint taken. One file because the firing loop, the
+// iterOut boundary and the finish sequence share the same live state and must stay in lock-step.
+//
+// Differences from the reference, on purpose:
+// - the root boundary settles queued nodes *before* the snapshot, the snapshot is taken *before*
+//   step_end (so step slots are visible) and the checkpoint after hand-off (so resume is exact);
+// - step signals carry their scope and only clear containers of that scope;
+// - an iterIn with no incoming edge is an entry node (a loop without init wires still starts);
+// - a DAG run is one step and emits one nav_step.
+import type { RunStatus } from '../domain/protocol.ts';
+import type { ClearedRef } from '../domain/protocol.ts';
+import type { EdgeDef, NodeDef, SynthesizedPort } from '../domain/graph.schema.ts';
+import type { RunContext } from './runContext.ts';
+import { GRAPH_SCOPE } from './scopes.ts';
+import { deepFreeze } from './freeze.ts';
+import { makeContainerView } from './grants.ts';
+import { aggregate, childId, FORBIDDEN_CHILD_TYPES, type FireList } from './dynamic.ts';
+import type { HandlerResult, NodeContext } from './handler.types.ts';
+import { hashString, stableStringify } from './prng.ts';
+import { snapshotContainers } from './snapshot.ts';
+import type { ContainerState } from './container.ts';
+
+export interface ScopeState {
+  counter: number;
+  terminated: boolean;
+  active: boolean;
+}
+
+/** Everything that decides what happens next; a checkpoint is a frozen copy of it plus containers. */
+export interface LiveState {
+  step: number;
+  firings: number;
+  phase: 'init' | 'loop' | 'after' | 'finished';
+  status: RunStatus;
+  queue: string[];
+  pending: Record<string, Record<string, unknown>>;
+  slots: Record<string, Record<string, unknown>>;
+  arrived: Record<string, string[]>;
+  scopes: Record<string, ScopeState>;
+  carry: Record<string, Record<string, unknown>>;
+  latches: Record<string, unknown>;
+  harvest: Record<string, unknown>;
+  nodeStates: Record<string, unknown>;
+  errors: { node_id: string; message: string }[];
+  errorCount: number;
+  rootTerminated: boolean;
+}
+
+const SETTLE_LIMIT = 64;
+const ACTION_NAMES = ['STOP', 'FORWARD', 'TURN_LEFT', 'TURN_RIGHT'];
+
+export class Executor {
+  live: LiveState;
+  private stopRequested = false;
+  private boundaryReached = false;
+
+  constructor(private readonly rc: RunContext) {
+    this.live = rc.initialLive();
+  }
+
+  requestStop(): void {
+    this.stopRequested = true;
+  }
+
+  /** Runs until one root step completes or the run finishes. */
+  async stepOnce(): Promise<{ done: boolean }> {
+    const L = this.live;
+    if (L.phase === 'finished') return { done: true };
+    if (L.phase === 'init') this.start();
+    this.boundaryReached = false;
+    for (;;) {
+      if (this.stopRequested) {
+        this.finish('stopped');
+        return { done: true };
+      }
+      const id = L.queue.shift();
+      if (id === undefined) {
+        await this.drained();
+        return { done: true };
+      }
+      if (L.firings >= this.rc.maxFirings) {
+        L.errors.push({ node_id: '', message: `runaway cap reached: ${this.rc.maxFirings} firings` });
+        await this.drained();
+        return { done: true };
+      }
+      await this.fire(id);
+      if (this.boundaryReached && !L.rootTerminated) return { done: false };
+    }
+  }
+
+  private start(): void {
+    const L = this.live;
+    L.phase = 'loop';
+    L.status = 'running';
+    this.rc.emit({ type: 'nav_status', data: { status: 'running', step: 0 } });
+    this.signal('run_start', GRAPH_SCOPE, { graph_name: this.rc.flat.name });
+    for (const id of this.rc.entries) this.enqueue(id);
+  }
+
+  private currentStep(): number {
+    return this.live.phase === 'after' || this.live.rootTerminated ? this.live.step : this.live.step + 1;
+  }
+
+  private enqueue(id: string): void {
+    if (!this.live.queue.includes(id)) this.live.queue.push(id);
+  }
+
+  signal(name: string, scope: string, payload?: unknown): ClearedRef[] {
+    const cleared: ClearedRef[] = [];
+    for (const c of this.rc.containers.values()) cleared.push(...c.onSignal(name, scope));
+    this.rc.emit({ type: 'signal', data: { signal: name, scope, ...(payload !== undefined ? { payload } : {}), cleared } });
+    return cleared;
+  }
+
+  private recordError(nodeId: string, message: string, code: string): void {
+    const L = this.live;
+    L.errorCount += 1;
+    const node = this.rc.nodes.get(nodeId);
+    const where = this.rc.flat.compositePath.get(nodeId);
+    this.rc.emit({
+      type: 'error_event',
+      data: {
+        id: `${this.rc.runId}-err-${L.errorCount}`,
+        ts: new Date(this.rc.now()).toISOString(),
+        severity: 'error',
+        source: nodeId ? 'node' : 'graph',
+        code,
+        title: nodeId ? `Node '${nodeId}' failed` : 'Run failed',
+        message: nodeId ? `node '${nodeId}' (type ${node?.type ?? '?'}) failed: ${message}` : message,
+        scope: { node_id: nodeId, step: this.currentStep(), ...(where ? { composite: where } : {}) },
+        details: {},
+        hint: '',
+      },
+    });
+  }
+
+  // ---- firing ----
+
+  private async fire(id: string): Promise<void> {
+    const rc = this.rc;
+    const L = this.live;
+    const node = rc.nodes.get(id);
+    if (!node) return;
+    const scope = rc.scopes.scopeOf.get(id) ?? GRAPH_SCOPE;
+    const pivot = node.type === 'iterIn' || node.type === 'iterOut';
+    // After root termination only the graph-scope after-loop band may fire.
+    if (L.rootTerminated && (scope !== GRAPH_SCOPE || pivot)) {
+      delete L.pending[id];
+      return;
+    }
+    // Guard 1: a terminated inner scope drops inputs until re-entry (iterIn/graphIn exempt).
+    if (scope !== GRAPH_SCOPE && L.scopes[scope]?.terminated && node.type !== 'iterIn' && node.type !== 'graphIn') {
+      delete L.pending[id];
+      return;
+    }
+    L.firings += 1;
+    if (node.type === 'iterIn') return this.fireIterIn(node);
+    if (node.type === 'iterOut') return this.fireIterOut(node);
+    await this.fireHandler(node, scope);
+  }
+
+  private async fireHandler(node: NodeDef, scope: string): Promise<void> {
+    const rc = this.rc;
+    const L = this.live;
+    const inputs = L.pending[node.id] ?? {};
+    delete L.pending[node.id];
+    const step = this.currentStep();
+    rc.emit({ type: 'node_status', data: { node_id: node.id, status: 'running', step } });
+    const t0 = rc.now();
+    let outputs: Record<string, unknown>;
+    let error: string | null = null;
+    const declaresError = rc.outputPorts(node).some((p) => p.name === 'error');
+    try {
+      const registered = rc.registry.get(node.type);
+      if (!registered) throw new Error(`no handler for node type '${node.type}'`);
+      const res: HandlerResult = await registered.handler.fire(inputs, this.context(node, scope, inputs, L.nodeStates[node.id]));
+      outputs = res.outputs ?? {};
+      if (res.state !== undefined) L.nodeStates[node.id] = deepFreeze(res.state);
+      if (res.fireList) outputs = { ...outputs, ...(await this.fireChildren(node, scope, res.fireList)) };
+      if (typeof outputs.error === 'string' && outputs.error && !declaresError) {
+        error = outputs.error;
+        L.errors.push({ node_id: node.id, message: error });
+        this.recordError(node.id, error, 'NODE_RESULT_ERROR');
+      }
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+      outputs = { error };
+      if (!declaresError) L.errors.push({ node_id: node.id, message: error });
+      this.recordError(node.id, error, 'NODE_EXEC_FAIL');
+    }
+    const ms = rc.now() - t0;
+    if (node.type === 'graphOut') {
+      const port = typeof node.config.portName === 'string' && node.config.portName ? node.config.portName : 'output';
+      L.harvest = { ...L.harvest, [port]: deepFreeze(inputs.value ?? null) };
+      // Inner-scope graphOuts latch their value until the scope terminates.
+      if (scope !== GRAPH_SCOPE && (rc.outEdges.get(node.id)?.length ?? 0) > 0) {
+        L.latches = { ...L.latches, [node.id]: deepFreeze(outputs.value) };
+        outputs = {};
+      }
+    }
+    this.route(node.id, deepFreeze(outputs));
+    rc.emit({
+      type: 'exec_log',
+      data: { step, node_id: node.id, node_type: node.type, node_label: node.label, duration_ms: ms, queue_wait_ms: 0, compute_ms: ms, error, has_inner_log: false },
+    });
+    rc.emit({ type: 'node_status', data: { node_id: node.id, status: error ? 'error' : 'done', step, duration_ms: ms, ...(error ? { error } : {}) } });
+  }
+
+  /** Fires a spawner's children in order; a child error stops the sequence and fails the spawner. */
+  private async fireChildren(spawner: NodeDef, scope: string, list: FireList): Promise<Record<string, unknown>> {
+    const rc = this.rc;
+    const results: Record<string, unknown>[] = [];
+    for (const [i, spec] of list.specs.entries()) {
+      const id = childId(spawner.id, i);
+      if (FORBIDDEN_CHILD_TYPES.has(spec.node_type)) throw new Error(`fire-list child ${id}: type '${spec.node_type}' cannot be spawned`);
+      const reg = rc.registry.get(spec.node_type);
+      if (!reg) throw new Error(`fire-list child ${id}: unknown node type '${spec.node_type}'`);
+      const child: NodeDef = { id, type: spec.node_type, label: spec.label ?? id, position: { x: 0, y: 0 }, config: spec.config ?? {} };
+      const inputs = deepFreeze({ ...(spec.inputs ?? {}) });
+      const state = reg.handler.initState ? deepFreeze(reg.handler.initState({ id, config: child.config })) : undefined;
+      const t0 = rc.now();
+      let error: string | null = null;
+      try {
+        const res = await reg.handler.fire(inputs, this.context(child, scope, inputs, state));
+        if (res.fireList) throw new Error('nested fire-lists are not allowed');
+        if (typeof res.outputs.error === 'string' && res.outputs.error) throw new Error(res.outputs.error);
+        const keep = spec.capture_outputs;
+        results.push(keep ? Object.fromEntries(Object.entries(res.outputs).filter(([k]) => keep.includes(k))) : res.outputs);
+      } catch (e) {
+        error = e instanceof Error ? e.message : String(e);
+      }
+      const ms = rc.now() - t0;
+      rc.emit({
+        type: 'exec_log',
+        data: { step: this.currentStep(), node_id: id, node_type: child.type, node_label: child.label, duration_ms: ms, queue_wait_ms: 0, compute_ms: ms, error, has_inner_log: false, parent_node_id: spawner.id, dynamic_index: i },
+      });
+      if (error !== null) throw new Error(`child ${id} (${child.type}) failed: ${error}`);
+    }
+    return aggregate(results, list.aggregator);
+  }
+
+  private context(node: NodeDef, scope: string, inputs: Readonly<Record<string, unknown>>, state: unknown): NodeContext {
+    const rc = this.rc;
+    const L = this.live;
+    const step = this.currentStep();
+    const view = makeContainerView(node.id, rc.grants.forNode(node.id), rc.containers, (w) => {
+      rc.emit({ type: 'state_written', data: { node_id: node.id, ...w, step } });
+    });
+    let effectIndex = 0;
+    return {
+      node: { id: node.id, type: node.type, label: node.label, config: node.config },
+      step,
+      scopeStep: scope ? (L.scopes[scope]?.counter ?? 0) : L.step,
+      scopeId: scope,
+      containers: view.containers,
+      graph_state: view.graph_state,
+      container: view.container,
+      state,
+      emitSignal: (name, payload) => void this.signal(name, scope, payload),
+      emitViewer: (fields) => rc.emit({ type: 'viewer_data', data: { node_id: node.id, step, fields } }),
+      log: (message) => rc.log(node.id, message),
+      effect: async <T>(request: unknown, perform: () => Promise<T>): Promise<T> => {
+        const key = hashString(stableStringify([rc.lineage, step, node.id, inputs, effectIndex++]));
+        const store = rc.options.effects;
+        if (store && !rc.options.freshEffects) {
+          const hit = store.lookup(key);
+          if (hit !== undefined) {
+            rc.emit({ type: 'effect', data: { node_id: node.id, step, key, mode: 'replayed' } });
+            return hit as T;
+          }
+        }
+        const response = await perform();
+        if (store) {
+          store.record(key, request, response);
+          rc.emit({ type: 'effect', data: { node_id: node.id, step, key, mode: 'recorded' } });
+        }
+        return response;
+      },
+      llm: rc.llm,
+      now: rc.now,
+    };
+  }
+
+  /** Routes a result along the node's outgoing edges in declaration order (REFERENCE.md 3.2). */
+  private route(source: string, result: Readonly<Record<string, unknown>>): void {
+    const rc = this.rc;
+    for (const e of rc.outEdges.get(source) ?? []) {
+      const handle = e.sourceHandle || 'default';
+      if (handle !== 'default' && !Object.hasOwn(result, handle)) continue;
+      const value = handle === 'default' ? result : result[handle];
+      if (value === undefined) continue;
+      this.deliver(e, value);
+    }
+  }
+
+  private deliver(e: EdgeDef, value: unknown): void {
+    const rc = this.rc;
+    const L = this.live;
+    const target = rc.nodes.get(e.target);
+    if (!target || target.type === 'note') return;
+    const handle = e.targetHandle || e.sourceHandle || 'value';
+    if (target.type === 'iterIn') {
+      L.slots[target.id] = { ...(L.slots[target.id] ?? {}), [handle]: value };
+      const arrived = L.arrived[target.id] ?? [];
+      if (!arrived.includes(handle)) L.arrived[target.id] = [...arrived, handle];
+      const s = L.scopes[target.id];
+      const wired = rc.wiredIterInHandles.get(target.id) ?? [];
+      if (s && (!s.active || s.terminated) && wired.every((h) => L.arrived[target.id]!.includes(h))) this.enqueue(target.id);
+      return;
+    }
+    const pend = { ...(L.pending[target.id] ?? {}) };
+    if (rc.isListPort(target, handle)) {
+      const cur = pend[handle];
+      pend[handle] = [...(Array.isArray(cur) ? cur : []), ...(Array.isArray(value) ? value : [value])];
+    } else pend[handle] = value;
+    L.pending[target.id] = pend;
+    if (this.ready(target, pend)) this.enqueue(target.id);
+  }
+
+  private ready(node: NodeDef, pend: Record<string, unknown>): boolean {
+    const required = this.rc.requiredInputs(node);
+    const present = Object.keys(pend);
+    if (node.type === 'iterOut' && !present.some((k) => k !== 'stop')) return false;
+    if (required.length > 0) return required.every((r) => Object.hasOwn(pend, r));
+    return present.length > 0;
+  }
+
+  // ---- loop pivots ----
+
+  private fireIterIn(node: NodeDef): void {
+    const rc = this.rc;
+    const L = this.live;
+    const s = L.scopes[node.id]!;
+    if (s.terminated) L.scopes[node.id] = { counter: 0, terminated: false, active: false };
+    const sc = L.scopes[node.id]!;
+    const step = this.currentStep();
+    this.signal('step_start', node.id, { step: sc.counter + 1, scope_id: node.id });
+    const slots = L.slots[node.id] ?? {};
+    const outputs: Record<string, unknown> = { step: sc.counter, ...slots };
+    const ports: SynthesizedPort[] = rc.iterInPorts.get(node.id) ?? [];
+    const kept: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(slots)) {
+      const p = ports.find((x) => x.name === k);
+      if (p ? p.persist : false) kept[k] = v;
+    }
+    L.slots[node.id] = kept;
+    L.arrived[node.id] = [];
+    L.scopes[node.id] = { ...sc, active: true };
+    rc.emit({ type: 'node_status', data: { node_id: node.id, status: 'done', step } });
+    this.route(node.id, deepFreeze(outputs));
+  }
+
+  private async fireIterOut(node: NodeDef): Promise<void> {
+    const rc = this.rc;
+    const L = this.live;
+    const inputs = L.pending[node.id] ?? {};
+    delete L.pending[node.id];
+    const scopeId = rc.scopes.byIterOut.get(node.id);
+    if (scopeId === undefined) return;
+    const info = rc.scopes.scopes.get(scopeId)!;
+    const carries: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(inputs)) if (k !== 'stop') carries[k] = v;
+    L.carry = { ...L.carry, [node.id]: { ...(L.carry[node.id] ?? {}), ...carries } };
+    const isRoot = scopeId === rc.scopes.roots[0];
+    // 1. Record
+    const sc = { ...L.scopes[scopeId]! };
+    sc.counter += 1;
+    L.scopes[scopeId] = sc;
+    if (isRoot) L.step += 1;
+    const step = isRoot ? L.step : this.currentStep();
+    rc.emit({ type: 'node_status', data: { node_id: node.id, status: 'done', step } });
+    // 2. Settle: already-queued nodes of this scope (root: also the graph scope), never an iterIn.
+    for (let n = 0; n < SETTLE_LIMIT; n++) {
+      const idx = L.queue.findIndex((q) => {
+        const qs = rc.scopes.scopeOf.get(q) ?? GRAPH_SCOPE;
+        const qn = rc.nodes.get(q);
+        return qn?.type !== 'iterIn' && qn?.type !== 'iterOut' && (qs === scopeId || (isRoot && qs === GRAPH_SCOPE));
+      });
+      if (idx < 0) break;
+      const [q] = L.queue.splice(idx, 1);
+      await this.fire(q!);
+    }
+    // 3. Snapshot before step_end, so step-lifetime slots show what this step wrote.
+    const before = isRoot ? new Map<string, ContainerState>([...rc.containers].map(([id, c]) => [id, c.state])) : undefined;
+    const cleared = this.signal('step_end', scopeId, { step: sc.counter, scope_id: scopeId });
+    // 4. Decide
+    const budget = rc.budgetOf(scopeId);
+    const stop = Boolean(inputs.stop);
+    if (stop || sc.counter >= budget) {
+      this.terminate(scopeId, node.id);
+    } else {
+      // 5. Hand off the carries to the paired iterIn and re-queue it.
+      const ports = rc.iterInPorts.get(info.iterIn) ?? [];
+      const slots = { ...(L.slots[info.iterIn] ?? {}) };
+      for (const [k, v] of Object.entries(carries)) if (ports.some((p) => p.name === `iterout_${k}`)) slots[`iterout_${k}`] = v;
+      L.slots[info.iterIn] = slots;
+      this.enqueue(info.iterIn);
+    }
+    if (isRoot && before) this.rootBoundary(before, cleared);
+  }
+
+  /** Ends a scope: final side once, latches released; a root scope ends the loop phase. */
+  private terminate(scopeId: string, iterOutId: string): void {
+    const rc = this.rc;
+    const L = this.live;
+    L.scopes[scopeId] = { ...L.scopes[scopeId]!, terminated: true, active: false };
+    const info = rc.scopes.scopes.get(scopeId)!;
+    const final: Record<string, unknown> = { final_stop: true };
+    for (const [k, v] of Object.entries(L.carry[iterOutId] ?? {})) final[`final_${k}`] = v;
+    if (!info.parent && rc.scopes.roots.every((r) => L.scopes[r]?.terminated)) L.rootTerminated = true;
+    this.route(iterOutId, deepFreeze(final));
+    for (const [gid, v] of Object.entries(L.latches)) {
+      if (rc.scopes.scopeOf.get(gid) !== scopeId) continue;
+      const rest = { ...L.latches };
+      delete rest[gid];
+      L.latches = rest;
+      this.route(gid, { value: v });
+    }
+  }
+
+  private rootBoundary(before: ReadonlyMap<string, ContainerState>, cleared: ClearedRef[]): void {
+    const rc = this.rc;
+    const L = this.live;
+    const h = L.harvest;
+    const data: Record<string, unknown> = {
+      step: L.step,
+      containers: snapshotContainers(rc.containers, before),
+      nodeStates: { ...L.nodeStates },
+      cleared,
+      outputs: h,
+      done: L.rootTerminated || Boolean(h.done),
+    };
+    if (h.action !== undefined && h.action !== null) {
+      data.action = h.action;
+      data.action_name = typeof h.action === 'number' ? (ACTION_NAMES[h.action] ?? '') : String(h.action);
+    }
+    const pose = (h.pose ?? h.state) as Record<string, unknown> | undefined;
+    if (pose && typeof pose === 'object') {
+      data.position = pose.position ?? [];
+      data.orientation = pose.orientation ?? [];
+    }
+    if (h.metrics) data.metrics = h.metrics;
+    if (h.response) data.response = h.response;
+    rc.emit({ type: 'nav_step', data: data as never });
+    rc.onCheckpoint(L.step);
+    this.boundaryReached = true;
+  }
+
+  // ---- the end ----
+
+  /** The queue is empty (or the cap hit): fallback final side, after-loop band, DAG boundary, finish. */
+  private async drained(): Promise<void> {
+    const rc = this.rc;
+    const L = this.live;
+    if (!L.rootTerminated) {
+      for (const r of rc.scopes.roots) {
+        if (L.scopes[r]?.terminated) continue;
+        // Fallback: rebuild the final side from the iterIn's iterout_* slots.
+        const info = rc.scopes.scopes.get(r)!;
+        const fromSlots: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(L.slots[r] ?? {})) if (k.startsWith('iterout_')) fromSlots[k.slice(8)] = v;
+        L.carry = { ...L.carry, [info.iterOut]: { ...fromSlots, ...(L.carry[info.iterOut] ?? {}) } };
+        if (L.scopes[r]?.active || L.scopes[r]!.counter > 0) this.terminate(r, info.iterOut);
+      }
+      L.rootTerminated = true;
+      L.queue = L.queue.filter((q) => (rc.scopes.scopeOf.get(q) ?? GRAPH_SCOPE) === GRAPH_SCOPE);
+      if (L.queue.length > 0 && L.firings < rc.maxFirings) {
+        L.phase = 'after';
+        while (L.queue.length > 0 && L.firings < rc.maxFirings && !this.stopRequested) await this.fire(L.queue.shift()!);
+      }
+    }
+    if (L.step === 0) {
+      // A DAG (or a loop that never ran) is one step, and still gets its snapshot.
+      L.step = 1;
+      const before = new Map<string, ContainerState>([...rc.containers].map(([id, c]) => [id, c.state]));
+      const cleared = this.signal('step_end', GRAPH_SCOPE, { step: 1, scope_id: GRAPH_SCOPE });
+      this.rootBoundary(before, cleared);
+    }
+    this.finish(L.errors.length > 0 ? 'error' : 'done');
+  }
+
+  private finish(status: 'done' | 'error' | 'stopped'): void {
+    const rc = this.rc;
+    const L = this.live;
+    if (L.phase === 'finished') return;
+    L.phase = 'finished';
+    L.status = status;
+    if (status === 'error') {
+      const summary = L.errors.map((e) => (e.node_id ? `node '${e.node_id}': ${e.message}` : e.message)).join('; ');
+      if (L.errors.some((e) => e.node_id)) this.recordError('', `run ended with node errors: ${summary}`, 'NODE_ERRORS');
+      else this.recordError('', summary, 'GRAPH_CRASH');
+      this.signal('run_end', GRAPH_SCOPE, { step: L.step, error: summary });
+      rc.emit({ type: 'nav_status', data: { status: 'error', step: L.step, error: summary } });
+    } else if (status === 'done') {
+      this.signal('run_end', GRAPH_SCOPE, { step: L.step, terminated: true });
+      const m = L.harvest.metrics;
+      rc.emit({ type: 'nav_complete', data: { step: L.step, metrics: m && typeof m === 'object' ? (m as Record<string, unknown>) : {}, terminated: true } });
+    } else {
+      rc.emit({ type: 'nav_status', data: { status: 'stopped', step: L.step } });
+    }
+  }
+}

@@ -1,0 +1,87 @@
+// The node handler contract: what a built-in or plugin node type implements. Handlers see exactly
+// their granted containers, their own node-local state (seed 000) and a few run services.
+import type { FireList } from './dynamic.ts';
+
+/** A granted container as a node sees it (bound to the node, so writes are attributed to it). */
+export interface ContainerHandle {
+  /** The id the node's own graph uses for this container. */
+  readonly id: string;
+  read(slot: string, key?: string): unknown;
+  /** Folds `value` into the slot with its reducer; returns the new value. */
+  write(slot: string, value: unknown, key?: string): unknown;
+  evict(key: string): void;
+  slots(): string[];
+}
+
+export interface LlmRequest {
+  system: string;
+  prompt: string;
+  temperature: number;
+  max_tokens: number;
+  n: number;
+  model?: string;
+}
+
+export interface LlmResponse {
+  texts: string[];
+  usage: Record<string, unknown>;
+}
+
+export interface LlmProvider {
+  readonly name: string;
+  complete(req: LlmRequest): Promise<LlmResponse>;
+}
+
+export interface NodeContext {
+  readonly node: { id: string; type: string; label: string; config: Readonly<Record<string, unknown>> };
+  /** Root step in progress (1-based; the completed count once the loop has ended). */
+  readonly step: number;
+  /** Iterations completed by the node's own loop scope. */
+  readonly scopeStep: number;
+  readonly scopeId: string;
+  /** Exactly the granted containers, keyed by id; indexing an ungranted id throws a GrantError. */
+  readonly containers: Readonly<Record<string, ContainerHandle>>;
+  /** The graph_state container, only with a grant to it. */
+  readonly graph_state: ContainerHandle | null;
+  container(id: string): ContainerHandle;
+  /** Node-local state (frozen); replace it by returning `{state}`. */
+  readonly state: unknown;
+  emitSignal(name: string, payload?: unknown): void;
+  emitViewer(fields: Record<string, unknown>): void;
+  log(message: string): void;
+  /** Runs an external effect once per idempotency key (recorded/replayed through RunOptions.effects). */
+  effect<T>(request: unknown, perform: () => Promise<T>): Promise<T>;
+  readonly llm: LlmProvider;
+  now(): number;
+}
+
+export type NodeOutputs = Record<string, unknown>;
+
+export interface HandlerResult {
+  outputs: NodeOutputs;
+  /** New node-local state; omit to keep the current one. */
+  state?: unknown;
+  /** Dynamic children to fire now, in order (REFERENCE.md 3.12); see dynamic.ts. */
+  fireList?: FireList;
+}
+
+export interface NodeHandler {
+  /** Initial node-local state (called once at run start; frozen by the engine). */
+  initState?(node: { id: string; config: Readonly<Record<string, unknown>> }): unknown;
+  fire(inputs: Readonly<Record<string, unknown>>, ctx: NodeContext): HandlerResult | Promise<HandlerResult>;
+}
+
+/** Plugins may also export a bare function returning outputs. */
+export type HandlerInput =
+  | NodeHandler
+  | ((inputs: Readonly<Record<string, unknown>>, ctx: NodeContext) => NodeOutputs | Promise<NodeOutputs>);
+
+export function toHandler(h: HandlerInput): NodeHandler {
+  if (typeof h === 'function') return { fire: async (inputs, ctx) => ({ outputs: await h(inputs, ctx) }) };
+  return h;
+}
+
+export const cfgString = (config: Readonly<Record<string, unknown>>, key: string, dflt = ''): string =>
+  typeof config[key] === 'string' ? (config[key] as string) : dflt;
+export const cfgNumber = (config: Readonly<Record<string, unknown>>, key: string, dflt: number): number =>
+  typeof config[key] === 'number' && Number.isFinite(config[key]) ? (config[key] as number) : dflt;

@@ -1,0 +1,56 @@
+// LLM providers for llmCall. The offline provider is the default everywhere (tests, demos, CLI): it
+// is deterministic and needs no network. The OpenAI-compatible provider uses the official `openai`
+// client against any endpoint configured by STATEWIRE_LLM_BASE_URL / _API_KEY / _MODEL.
+import OpenAI from 'openai';
+import type { LlmProvider, LlmRequest, LlmResponse } from './handler.types.ts';
+
+/** Echoes the prompt, so a graph's data flow is visible without a model. */
+export const offlineProvider: LlmProvider = {
+  name: 'offline',
+  complete(req: LlmRequest): Promise<LlmResponse> {
+    const text = `[offline] ${req.prompt}`.slice(0, Math.max(16, req.max_tokens * 4));
+    const texts = Array.from({ length: Math.max(1, req.n) }, () => text);
+    return Promise.resolve({ texts, usage: { calls: 1, model: 'offline', prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } });
+  },
+};
+
+export interface LlmEnv {
+  STATEWIRE_LLM_BASE_URL?: string;
+  STATEWIRE_LLM_API_KEY?: string;
+  STATEWIRE_LLM_MODEL?: string;
+}
+
+/** The OpenAI-compatible provider when the environment names an endpoint and a model, else undefined. */
+export function providerFromEnv(env: LlmEnv): LlmProvider | undefined {
+  const baseURL = env.STATEWIRE_LLM_BASE_URL;
+  const model = env.STATEWIRE_LLM_MODEL;
+  if (!baseURL || !model) return undefined;
+  const client = new OpenAI({ baseURL, apiKey: env.STATEWIRE_LLM_API_KEY || 'not-needed' });
+  return {
+    name: `openai:${model}`,
+    async complete(req) {
+      const started = Date.now();
+      const res = await client.chat.completions.create({
+        model: req.model || model,
+        messages: [
+          ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
+          { role: 'user' as const, content: req.prompt },
+        ],
+        temperature: req.temperature,
+        max_tokens: req.max_tokens,
+        n: req.n,
+      });
+      return {
+        texts: res.choices.map((c) => c.message.content ?? ''),
+        usage: {
+          calls: 1,
+          model: res.model,
+          prompt_tokens: res.usage?.prompt_tokens ?? 0,
+          completion_tokens: res.usage?.completion_tokens ?? 0,
+          total_tokens: res.usage?.total_tokens ?? 0,
+          duration_ms: Date.now() - started,
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// Generic state nodes: read/write a slot of a granted container, broadcast a signal. The container id
+// is the one the node's own graph uses (inside composites too); ungranted access fails the node.
+import { cfgString, type NodeHandler } from '../handler.types.ts';
+
+function keyOf(config: Readonly<Record<string, unknown>>, inputs: Readonly<Record<string, unknown>>): string | undefined {
+  if (typeof inputs.key === 'string') return inputs.key;
+  const k = config.key;
+  return typeof k === 'string' && k !== '' ? k : typeof k === 'number' ? String(k) : undefined;
+}
+
+export const stateRead: NodeHandler = {
+  fire(inputs, ctx) {
+    const c = ctx.container(cfgString(ctx.node.config, 'container', 'graph_state'));
+    return { outputs: { value: c.read(cfgString(ctx.node.config, 'state'), keyOf(ctx.node.config, inputs)) } };
+  },
+};
+
+export const stateWrite: NodeHandler = {
+  fire(inputs, ctx) {
+    const c = ctx.container(cfgString(ctx.node.config, 'container', 'graph_state'));
+    // An optional config.value writes a constant (e.g. 1 into a counter) with the input as trigger.
+    const value = Object.hasOwn(ctx.node.config, 'value') ? ctx.node.config.value : inputs.value;
+    c.write(cfgString(ctx.node.config, 'state'), value, keyOf(ctx.node.config, inputs));
+    return { outputs: { value } };
+  },
+};
+
+export const emitSignal: NodeHandler = {
+  fire(inputs, ctx) {
+    const only = ctx.node.config.only_if_truthy === true;
+    if (!only || Boolean(inputs.trigger)) {
+      ctx.emitSignal(cfgString(ctx.node.config, 'signal', 'my_signal'), ctx.node.config.payload ?? inputs.trigger ?? null);
+    }
+    return { outputs: { trigger: inputs.trigger ?? null } };
+  },
+};

@@ -1,0 +1,117 @@
+// The server factory: one fastify instance serving the REST API, the built app (with SPA fallback)
+// and socket.io on the same HTTP server. Everything stateful (database, run manager, live hub) is
+// created here and torn down by `close()`, so tests can start and stop servers in-process.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Server as SocketServer } from 'socket.io';
+import type { Catalog } from '../domain/catalog.schema.ts';
+import { createRun } from '../engine/createRun.ts';
+import { createRegistry } from '../engine/registry.ts';
+import { closeDatabase, openDatabase } from './db/database.ts';
+import { RunStore } from './db/runStore.ts';
+import { registerComponentRoutes } from './http/components.routes.ts';
+import { installErrorHandling, installJsonParser, sendError, ApiError } from './http/errors.ts';
+import { registerGraphRoutes } from './http/graphs.routes.ts';
+import { registerNavigateRoutes } from './http/navigate.routes.ts';
+import { registerRunRoutes } from './http/runs.routes.ts';
+import { registerValidateRoutes } from './http/validate.routes.ts';
+import { RunManager } from './runs/runManager.ts';
+import { LiveHub, type HubOptions } from './socket/liveHub.ts';
+import { GraphFiles } from './workspace/graphFiles.ts';
+import { loadPlugins, type PluginLoadResult } from './plugins/loadPlugins.ts';
+
+export interface ServerOptions {
+  workspace: string;
+  host?: string;
+  port?: number;
+  /** Max request body in bytes (default 10 MB). */
+  bodyLimit?: number;
+  /** The built app; default `<cwd>/dist`. */
+  distDir?: string;
+  logger?: boolean;
+  /** Socket backpressure tuning (tests and benches). */
+  hub?: HubOptions;
+}
+
+export interface StatewireServer {
+  app: FastifyInstance;
+  io: SocketServer;
+  /** Starts listening; resolves with the bound port and URL. */
+  listen(): Promise<{ port: number; url: string }>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 5177;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
+
+export async function createServer(opts: ServerOptions): Promise<StatewireServer> {
+  const workspace = resolve(opts.workspace);
+  const host = opts.host ?? DEFAULT_HOST;
+  const port = opts.port ?? DEFAULT_PORT;
+  const distDir = resolve(opts.distDir ?? 'dist');
+  mkdirSync(join(workspace, 'graphs'), { recursive: true });
+  mkdirSync(join(workspace, '.statewire'), { recursive: true });
+
+  const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const app = Fastify({ bodyLimit, logger: opts.logger ?? false, forceCloseConnections: true });
+  installErrorHandling(app);
+  installJsonParser(app, bodyLimit);
+  const io = new SocketServer(app.server, { serveClient: false, maxHttpBufferSize: 1e6 });
+
+  const db = openDatabase(join(workspace, '.statewire', 'runs.db'));
+  const store = new RunStore(db);
+  const registry = createRegistry();
+  const plugins: PluginLoadResult = await loadPlugins(join(workspace, 'nodes'), registry);
+  for (const f of plugins.failed) console.error(`statewire: plugin ${f.file} not loaded: ${f.error}`);
+  const catalog: Catalog = registry.catalog();
+  // The hub asks the manager for the current run; the manager publishes through the hub.
+  const ref: { runs?: RunManager } = {};
+  const hub = new LiveHub(io, store, () => ref.runs?.currentRun?.id, opts.hub);
+  const runs = new RunManager(store, hub, createRun, { registry });
+  ref.runs = runs;
+
+  const files = new GraphFiles(join(workspace, 'graphs'));
+  registerGraphRoutes(app, files, () => hub.notice('graphs_changed', {}));
+  registerComponentRoutes(app, () => catalog);
+  registerValidateRoutes(app, () => catalog);
+  registerNavigateRoutes(app, runs);
+  registerRunRoutes(app, runs, store);
+  app.get('/api/health', async () => ({ ok: true }));
+  app.get('/api/components/plugins', async () => plugins);
+
+  const hasDist = existsSync(join(distDir, 'index.html'));
+  if (hasDist) await app.register(fastifyStatic, { root: distDir, wildcard: true, index: ['index.html'] });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    if (req.method !== 'GET' || path.startsWith('/api/') || path === '/api' || path.startsWith('/socket.io'))
+      return sendError(reply, new ApiError(404, 'not-found', `no route ${req.method} ${path}`));
+    if (!hasDist) return reply.type('text/html').send('<p>The app is not built. Run <code>npm run build</code> (or <code>npm start</code>).</p>');
+    return reply.sendFile('index.html');
+  });
+
+  let closed = false;
+  return {
+    app,
+    io,
+    async listen() {
+      await app.listen({ host, port });
+      const addr = app.server.address();
+      const bound = typeof addr === 'object' && addr ? addr.port : port;
+      return { port: bound, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await runs.shutdown();
+      } finally {
+        io.close();
+        await app.close();
+        closeDatabase(db);
+      }
+    },
+  };
+}

@@ -1,0 +1,138 @@
+// Spawns the real `statewire` binary (node bin/statewire.js) on fixture files in a temp folder.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile, copyFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatGraph } from '../../domain/graph.format.ts';
+import { generateLargeGraph } from '../../domain/fixtures/largeGraph.ts';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const BIN = join(ROOT, 'bin/statewire.js');
+const FIXTURES = join(ROOT, 'src/domain/fixtures');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function statewire(args: string[], cwd: string): Promise<Run> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args], { cwd, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+let dir = '';
+const fx = (name: string) => copyFile(join(FIXTURES, `${name}.json`), join(dir, `${name}.json`));
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'statewire-cli-'));
+  for (const name of ['loop-with-containers', 'dangling-grants', 'reference-minimal', 'reference-minimal.canonical', 'max-iterations']) await fx(name);
+  await writeFile(join(dir, 'bad-json.json'), '{\n  "name": "x",\n  "nodes": [}\n');
+  await writeFile(join(dir, 'bad-schema.json'), JSON.stringify({ edges: [{ id: 'e0', source: 'a', target: 'b' }, { id: 'e1', source: 5, target: 'b' }] }));
+  const errGraph = JSON.parse(await readFile(join(FIXTURES, 'reference-minimal.json'), 'utf8')) as { containers: { states: Record<string, unknown> }[] };
+  errGraph.containers[0]!.states.frames = { type: 'lastWrite', value_type: 'IMAGE' };
+  await writeFile(join(dir, 'removed-type.json'), JSON.stringify(errGraph));
+  await writeFile(join(dir, 'large.json'), JSON.stringify(generateLargeGraph(2000)));
+});
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('statewire dispatcher', () => {
+  it('--help lists the commands and exits 0', async () => {
+    const r = await statewire(['--help'], dir);
+    expect(r.code).toBe(0);
+    for (const c of ['check', 'format', 'run', 'serve']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+  });
+
+  it('an unknown command prints usage and exits 2', async () => {
+    const r = await statewire(['frobnicate'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown command 'frobnicate'/);
+    expect(r.stderr).toMatch(/usage: statewire <command>/);
+  });
+});
+
+describe('statewire check', () => {
+  it('exits 0 and prints nothing for a clean file; prints warnings as FILE: severity code path message', async () => {
+    const r = await statewire(['check', 'loop-with-containers.json', 'dangling-grants.json'], dir);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe("dangling-grants.json: warning dangling-grant $.access_grants[4].node_id grant 'ag_5' names node 'removed_node', which does not exist (kept; it is inert)");
+  });
+
+  it('exits 1 when an issue is an error', async () => {
+    const r = await statewire(['check', 'removed-type.json', 'max-iterations.json'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^removed-type\.json: error removed-value-type \$\.containers\[0\]\.states\.frames\.value_type slot 'frames' of container 'memory'/m);
+    expect(r.stdout).toMatch(/^max-iterations\.json: warning legacy-max-iterations \$\.maxIterations /m);
+  });
+
+  it('--json prints the issue list with the file of each', async () => {
+    const r = await statewire(['check', '--json', 'removed-type.json', 'dangling-grants.json'], dir);
+    expect(r.code).toBe(1);
+    const issues = JSON.parse(r.stdout) as { file: string; code: string; severity: string; containerId?: string }[];
+    expect(issues[0]).toMatchObject({ file: 'removed-type.json', code: 'removed-value-type', severity: 'error', containerId: 'memory' });
+    expect(issues.filter((i) => i.file === 'dangling-grants.json')).toHaveLength(3);
+  });
+
+  it('exits 2 with one line for invalid JSON, schema violations and unreadable files', async () => {
+    const r = await statewire(['check', 'bad-json.json', 'bad-schema.json', 'missing.json', 'loop-with-containers.json'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      "invalid JSON at bad-json.json:3:13: unexpected '}'",
+      "bad-schema.json: $.edges[1].source: 'source' must be a string, got a number",
+      'missing.json: cannot read file: no such file',
+    ]);
+  });
+
+  it('checks a generated 2,000-node graph', async () => {
+    const r = await statewire(['check', 'large.json'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => / (error|warning) /.test(l))).toEqual([]);
+  });
+});
+
+describe('statewire format', () => {
+  it('prints the canonical form to stdout', async () => {
+    const r = await statewire(['format', 'reference-minimal.json'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(await readFile(join(FIXTURES, 'reference-minimal.canonical.json'), 'utf8'));
+  });
+
+  it('--write rewrites in place atomically, leaves no temp file, and leaves canonical files untouched', async () => {
+    const r = await statewire(['format', '--write', 'max-iterations.json', 'reference-minimal.canonical.json'], dir);
+    expect(r.code).toBe(0);
+    const text = await readFile(join(dir, 'max-iterations.json'), 'utf8');
+    expect(JSON.parse(text)).toMatchObject({ step_budget: 25 });
+    expect(text).not.toMatch(/maxIterations/);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const before = (await stat(join(dir, 'max-iterations.json'))).mtimeMs;
+    const again = await statewire(['format', '--write', 'max-iterations.json'], dir);
+    expect(again.code).toBe(0);
+    expect((await stat(join(dir, 'max-iterations.json'))).mtimeMs).toBe(before);
+  });
+
+  it('formats a generated 2,000-node graph canonically', async () => {
+    const r = await statewire(['format', 'large.json'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(formatGraph(generateLargeGraph(2000)));
+  });
+
+  it('exits 2 without touching an invalid file, and refuses several files without --write', async () => {
+    const r = await statewire(['format', '--write', 'bad-json.json'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^invalid JSON at bad-json\.json:3:13/);
+    expect(await readFile(join(dir, 'bad-json.json'), 'utf8')).toBe('{\n  "name": "x",\n  "nodes": [}\n');
+    const two = await statewire(['format', 'a.json', 'b.json'], dir);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/several FILEs need --write/);
+  });
+});

@@ -1,0 +1,158 @@
+// `statewire run FILE [--steps N] [--json] [--plugins DIR] [--llm offline|env]`: runs a graph headless.
+// --json prints one event per line ({type, runId, seq, ts, data}, seq strictly increasing, full slot
+// values); otherwise a compact summary per root step. Exit 0 completed (or N steps done), 1 the run
+// ended in error, 2 the graph is invalid (issues printed as `FILE: severity code path message`).
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parseGraphText } from '../../domain/graph.parse.ts';
+import { validate } from '../../domain/graph.validate.ts';
+import type { Issue } from '../../domain/issues.ts';
+import type { EngineEvent } from '../../domain/protocol.ts';
+import { createRun, type EngineRunExt } from '../../engine/createRun.ts';
+import { BuildError } from '../../engine/errors.ts';
+import { offlineProvider, providerFromEnv } from '../../engine/llm.providers.ts';
+import { createRegistry } from '../../engine/registry.ts';
+import { loadPlugins } from '../plugins/loadPlugins.ts';
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const defaultIo: CliIo = {
+  out: (l) => void process.stdout.write(`${l}\n`),
+  err: (l) => void process.stderr.write(`${l}\n`),
+};
+
+const USAGE = 'usage: statewire run FILE [--steps N] [--json] [--plugins DIR] [--llm offline|env]';
+
+interface Args {
+  file: string;
+  steps?: number;
+  json: boolean;
+  plugins?: string;
+  llm: 'offline' | 'env';
+}
+
+function parseArgs(argv: string[]): Args | string {
+  const rest = [...argv];
+  let file: string | undefined;
+  const args: Partial<Args> = { json: false, llm: 'offline' };
+  while (rest.length > 0) {
+    const a = rest.shift()!;
+    if (a === '--json') args.json = true;
+    else if (a === '--steps') {
+      const n = Number(rest.shift());
+      if (!Number.isInteger(n) || n < 1) return '--steps needs a positive integer';
+      args.steps = n;
+    } else if (a === '--plugins') {
+      const d = rest.shift();
+      if (!d) return '--plugins needs a folder';
+      args.plugins = d;
+    } else if (a === '--llm') {
+      const v = rest.shift();
+      if (v !== 'offline' && v !== 'env') return '--llm must be offline or env';
+      args.llm = v;
+    } else if (a.startsWith('--')) return `unknown option ${a}`;
+    else if (file === undefined) file = a;
+    else return `unexpected argument ${a}`;
+  }
+  if (!file) return 'missing FILE';
+  return { ...args, file } as Args;
+}
+
+export const formatIssue = (file: string, i: Issue) => `${file}: ${i.severity} ${i.code} ${i.path} ${i.message}`;
+
+export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  const args = parseArgs(argv);
+  if (typeof args === 'string') {
+    io.err(`${args}\n${USAGE}`);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = await readFile(args.file, 'utf8');
+  } catch (e) {
+    io.err(`${args.file}: error read-failed $ ${(e as Error).message}`);
+    return 2;
+  }
+  const registry = createRegistry();
+  const pluginDir = args.plugins ?? join(dirname(resolve(args.file)), '..', 'nodes');
+  if (args.plugins || existsSync(pluginDir)) {
+    const res = await loadPlugins(pluginDir, registry);
+    for (const f of res.failed) io.err(`plugin ${f.file}: ${f.error}`);
+  }
+  const parsed = parseGraphText(text, args.file);
+  if (!parsed.ok) {
+    for (const i of parsed.errors) io.err(formatIssue(args.file, i));
+    return 2;
+  }
+  const issues = validate(parsed.graph, registry.catalog());
+  const errors = issues.filter((i) => i.severity === 'error');
+  if (errors.length > 0) {
+    for (const i of errors) io.err(formatIssue(args.file, i));
+    return 2;
+  }
+  const runId = `cli_${Date.now().toString(36)}`;
+  let seq = 0;
+  const summary = new StepSummary(io);
+  const sink = (e: EngineEvent) => {
+    seq += 1;
+    if (args.json) io.out(JSON.stringify({ type: e.type, runId, seq, ts: new Date().toISOString(), data: e.data }));
+    else summary.add(e);
+  };
+  let run: EngineRunExt;
+  try {
+    const llm = args.llm === 'env' ? providerFromEnv(process.env) : offlineProvider;
+    if (!llm) {
+      io.err('--llm env needs STATEWIRE_LLM_BASE_URL and STATEWIRE_LLM_MODEL');
+      return 2;
+    }
+    run = createRun(parsed.graph, { runId, now: Date.now, registry, llm }, sink);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    io.err(`${args.file}: error ${e instanceof BuildError ? 'build-failed' : 'internal-error'} $ ${msg}`);
+    return 2;
+  }
+  if (!args.json) for (const w of run.warnings) io.err(`warning: ${w}`);
+  let done = false;
+  for (let i = 0; !done && (args.steps === undefined || i < args.steps); i++) done = (await run.stepOnce()).done;
+  if (!done) {
+    run.stop();
+    await run.stepOnce();
+  }
+  if (!args.json) summary.end(run.status, run.step);
+  return run.status === 'error' ? 1 : 0;
+}
+
+/** Human output: one line per root step, errors as they happen, a final line. */
+class StepSummary {
+  private fires = 0;
+  private writes = 0;
+  private signals: string[] = [];
+
+  constructor(private readonly io: CliIo) {}
+
+  add(e: EngineEvent): void {
+    if (e.type === 'exec_log') this.fires += 1;
+    else if (e.type === 'state_written') this.writes += 1;
+    else if (e.type === 'signal' && e.data.signal !== 'step_start' && e.data.signal !== 'step_end') this.signals.push(e.data.signal);
+    else if (e.type === 'error_event') this.io.err(`error: ${e.data.message}`);
+    else if (e.type === 'nav_step') {
+      const d = e.data;
+      const slots = Object.entries(d.containers)
+        .flatMap(([cid, c]) => Object.entries(c.states).map(([s, v]) => `${cid}.${s}=${v.preview ?? JSON.stringify(v.value)}`))
+        .join('  ');
+      const sig = this.signals.length ? ` | signals ${this.signals.join(',')}` : '';
+      this.io.out(`step ${d.step} | fires ${this.fires} | writes ${this.writes}${sig}${slots ? ` | ${slots.slice(0, 400)}` : ''}`);
+      this.fires = 0;
+      this.writes = 0;
+      this.signals = [];
+    }
+  }
+
+  end(status: string, step: number): void {
+    this.io.out(`run ${status} after ${step} step${step === 1 ? '' : 's'}`);
+  }
+}

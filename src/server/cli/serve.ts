@@ -1,0 +1,83 @@
+// `statewire serve [--port N] [--host H] [--workspace DIR]`: what `npm start` runs. PORT and HOST
+// env vars override the defaults (flags override env). Prints `listening on <url>` once ready (tests
+// parse it), exits non-zero with a clear message when the port is busy, and shuts down cleanly on
+// SIGINT/SIGTERM (closing the database so WAL is checkpointed).
+import { parseArgs } from 'node:util';
+import { createServer, DEFAULT_HOST, DEFAULT_PORT, type StatewireServer } from '../app.ts';
+
+const USAGE = 'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--body-limit BYTES]';
+
+export async function serveCommand(argv: string[]): Promise<number> {
+  let values: { port?: string; host?: string; workspace?: string; 'body-limit'?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string', short: 'p' },
+        host: { type: 'string' },
+        workspace: { type: 'string', short: 'w' },
+        'body-limit': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    console.error(`statewire serve: ${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const portText = values.port ?? process.env.PORT ?? String(DEFAULT_PORT);
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`statewire serve: invalid port ${JSON.stringify(portText)} (expected 0–65535)`);
+    return 2;
+  }
+  const bodyLimit = values['body-limit'] === undefined ? undefined : Number(values['body-limit']);
+  if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit <= 0)) {
+    console.error(`statewire serve: invalid --body-limit ${JSON.stringify(values['body-limit'])}`);
+    return 2;
+  }
+  const host = values.host ?? process.env.HOST ?? DEFAULT_HOST;
+  const workspace = values.workspace ?? process.env.STATEWIRE_WORKSPACE ?? 'workspace';
+
+  let server: StatewireServer;
+  try {
+    server = await createServer({ workspace, host, port, bodyLimit });
+  } catch (err) {
+    console.error(`statewire serve: cannot start: ${(err as Error).message}`);
+    return 1;
+  }
+  let url: string;
+  try {
+    ({ url } = await server.listen());
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    await server.close().catch(() => undefined);
+    if (code === 'EADDRINUSE') console.error(`statewire serve: port ${port} on ${host} is already in use (another statewire running? try --port or PORT=…)`);
+    else if (code === 'EACCES') console.error(`statewire serve: no permission to listen on ${host}:${port}`);
+    else console.error(`statewire serve: cannot listen on ${host}:${port}: ${(err as Error).message}`);
+    return 1;
+  }
+  console.log(`listening on ${url}`);
+  return new Promise<number>((done) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`received ${signal}, shutting down`);
+      server.close().then(
+        () => done(0),
+        (err: unknown) => {
+          console.error(`statewire serve: error during shutdown: ${(err as Error).message}`);
+          done(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}

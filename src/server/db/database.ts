@@ -1,0 +1,101 @@
+// Opens the run database (better-sqlite3) in WAL mode and applies schema migrations in order,
+// tracked by PRAGMA user_version. Each migration runs in its own transaction, so a crash mid-upgrade
+// leaves the previous version intact.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+const MIGRATIONS: readonly string[] = [
+  // v1: runs, the append-only event log, content-addressed blobs, checkpoints, recorded effects.
+  `
+  CREATE TABLE runs (
+    rid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    graph_name TEXT NOT NULL,
+    graph_hash TEXT NOT NULL,
+    status TEXT NOT NULL,
+    steps INTEGER NOT NULL DEFAULT 0,
+    last_seq INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    parent_run_id TEXT,
+    parent_step INTEGER,
+    lineage TEXT NOT NULL,
+    fresh_effects INTEGER NOT NULL DEFAULT 0,
+    step_delay_ms INTEGER NOT NULL DEFAULT 0,
+    error TEXT
+  );
+  CREATE INDEX runs_started ON runs(started_at);
+  -- run = runs.rid (an integer keeps the biggest table and its index small); ts in epoch ms;
+  -- enc = 1: data is a BlobStore root (big sub-values shared with checkpoints and other events).
+  CREATE TABLE events (
+    run INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    ts INTEGER NOT NULL,
+    step INTEGER,
+    enc INTEGER NOT NULL DEFAULT 0,
+    data TEXT NOT NULL,
+    PRIMARY KEY (run, seq)
+  );
+  CREATE INDEX events_snap ON events(run, step, seq) WHERE type IN ('nav_step', 'restored');
+  CREATE TABLE blobs (
+    hash TEXT PRIMARY KEY,
+    json TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE checkpoints (
+    run INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    step INTEGER NOT NULL,
+    root TEXT NOT NULL,
+    PRIMARY KEY (run, seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX checkpoints_step ON checkpoints(run, step, seq);
+  CREATE TABLE effects (
+    key TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL,
+    request TEXT NOT NULL,
+    response TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function openDatabase(path: string): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // NORMAL is durable against process crashes (kill -9) in WAL mode; FULL would also survive power loss.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 2000');
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length)
+    throw new Error(`database schema version ${current} is newer than this statewire (${MIGRATIONS.length}); upgrade statewire`);
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    const sql = MIGRATIONS[v] ?? '';
+    db.transaction(() => {
+      db.exec(sql);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+/** Closes cleanly: folds the WAL back into the main file first. */
+export function closeDatabase(db: Db): void {
+  if (!db.open) return;
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}

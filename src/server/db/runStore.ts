@@ -1,0 +1,235 @@
+// The durable run log: run rows, the append-only event log (per-run monotonic seq), checkpoints
+// (content-addressed through BlobStore) and the graph each run executed. `commit` writes a batch of
+// events, an optional checkpoint and the run row's counters in ONE transaction, so after a crash the
+// log and the checkpoints always agree (seed 003: the runtime must not forget, nor half-remember).
+import type { Checkpoint } from '../../engine/run.api.ts';
+import type { EventEnvelope, RunStatus } from '../../domain/protocol.ts';
+import type { RunSummary } from '../../domain/protocol.rest.ts';
+import { BlobStore } from './blobStore.ts';
+import type { Db } from './database.ts';
+
+export interface NewRun {
+  id: string;
+  graphName: string;
+  graph: unknown;
+  status: RunStatus;
+  startedAt: string;
+  parentRunId: string | null;
+  parentStep: number | null;
+  lineage: string;
+  freshEffects: boolean;
+  stepDelayMs: number;
+}
+
+interface RunRow {
+  id: string;
+  graph_name: string;
+  graph_hash: string;
+  status: string;
+  steps: number;
+  last_seq: number;
+  started_at: string;
+  ended_at: string | null;
+  parent_run_id: string | null;
+  parent_step: number | null;
+  lineage: string;
+  fresh_effects: number;
+  step_delay_ms: number;
+  error: string | null;
+}
+export type StoredRun = RunSummary & { fresh_effects: boolean; step_delay_ms: number };
+
+interface EventRow {
+  seq: number;
+  type: string;
+  ts: number;
+  enc: number;
+  data: string;
+}
+
+/** Event types whose payloads repeat big values step after step: stored through the blob store. */
+const BLOB_ENCODED = new Set(['nav_step', 'restored', 'state_written', 'viewer_data']);
+
+export interface CommitBatch {
+  events: readonly EventEnvelope[];
+  checkpoint?: Checkpoint;
+  steps?: number;
+  status?: RunStatus;
+  endedAt?: string | null;
+  error?: string | null;
+}
+
+const toSummary = (r: RunRow): StoredRun => ({
+  id: r.id,
+  graph_name: r.graph_name,
+  status: r.status,
+  steps: r.steps,
+  last_seq: r.last_seq,
+  started_at: r.started_at,
+  ended_at: r.ended_at,
+  parent_run_id: r.parent_run_id,
+  parent_step: r.parent_step,
+  lineage: r.lineage,
+  error: r.error,
+  fresh_effects: r.fresh_effects === 1,
+  step_delay_ms: r.step_delay_ms,
+});
+
+
+export class RunStore {
+  readonly blobs: BlobStore;
+  private readonly q;
+
+  constructor(readonly db: Db) {
+    this.blobs = new BlobStore(db);
+    this.q = {
+      insertRun: db.prepare(
+        `INSERT INTO runs (id, graph_name, graph_hash, status, steps, last_seq, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms)
+         VALUES (@id, @graph_name, @graph_hash, @status, 0, 0, @started_at, @parent_run_id, @parent_step, @lineage, @fresh_effects, @step_delay_ms)`,
+      ),
+      insertEvent: db.prepare('INSERT INTO events (run, seq, type, ts, step, enc, data) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      rid: db.prepare<[string], { rid: number }>('SELECT rid FROM runs WHERE id = ?'),
+      insertCheckpoint: db.prepare(`INSERT INTO checkpoints (run, seq, step, root) VALUES (?, ?, ?, ?)`),
+      updateCounters: db.prepare(
+        `UPDATE runs SET last_seq = MAX(last_seq, @last_seq), steps = COALESCE(@steps, steps), status = COALESCE(@status, status),
+         ended_at = CASE WHEN @set_ended THEN @ended_at ELSE ended_at END, error = CASE WHEN @set_error THEN @error ELSE error END WHERE id = @id`,
+      ),
+      getRun: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?'),
+      listRuns: db.prepare<[number], RunRow>('SELECT * FROM runs ORDER BY started_at DESC, rid DESC LIMIT ?'),
+      events: db.prepare<[number, number, number], EventRow>('SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      eventsOfType: db.prepare<[number, number, string, number], EventRow>(
+        'SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND seq > ? AND type = ? ORDER BY seq LIMIT ?',
+      ),
+      checkpointSteps: db.prepare<[number], { step: number }>('SELECT DISTINCT step FROM checkpoints WHERE run = ? ORDER BY step'),
+      checkpointAt: db.prepare<[number, number], { seq: number; step: number; root: string }>(
+        'SELECT seq, step, root FROM checkpoints WHERE run = ? AND step = ? ORDER BY seq DESC LIMIT 1',
+      ),
+      snapExact: db.prepare<[number, number], EventRow>(
+        `SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND step = ? AND type IN ('nav_step', 'restored') ORDER BY seq DESC LIMIT 1`,
+      ),
+      snapBefore: db.prepare<[number, number], EventRow>(
+        `SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND step < ? AND type IN ('nav_step', 'restored') ORDER BY step DESC, seq DESC LIMIT 1`,
+      ),
+      foldable: db.prepare<[number, number, number, number], EventRow>(
+        `SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND seq > ? AND step > ? AND step <= ? AND type IN ('state_written', 'signal') ORDER BY seq`,
+      ),
+      interrupt: db.prepare(`UPDATE runs SET status = 'interrupted', ended_at = COALESCE(ended_at, ?) WHERE status IN ('running', 'paused', 'idle')`),
+    };
+  }
+
+  createRun(r: NewRun): void {
+    this.db.transaction(() => {
+      this.q.insertRun.run({
+        id: r.id,
+        graph_name: r.graphName,
+        graph_hash: this.blobs.put(r.graph),
+        status: r.status,
+        started_at: r.startedAt,
+        parent_run_id: r.parentRunId,
+        parent_step: r.parentStep,
+        lineage: r.lineage,
+        fresh_effects: r.freshEffects ? 1 : 0,
+        step_delay_ms: r.stepDelayMs,
+      });
+    })();
+  }
+
+  /** Appends events (+ checkpoint + counters) atomically. Events must carry consecutive seqs. */
+  commit(runId: string, batch: CommitBatch): void {
+    const rid = this.rid(runId);
+    const tx = this.db.transaction(() => {
+      let lastSeq = 0;
+      for (const e of batch.events) {
+        const step = typeof (e.data as { step?: unknown } | null)?.step === 'number' ? (e.data as { step: number }).step : null;
+        const enc = BLOB_ENCODED.has(e.type);
+        this.q.insertEvent.run(rid, e.seq, e.type, Date.parse(e.ts), step, enc ? 1 : 0, enc ? this.blobs.put(e.data) : JSON.stringify(e.data ?? null));
+        lastSeq = e.seq;
+      }
+      if (batch.checkpoint) this.q.insertCheckpoint.run(rid, lastSeq, batch.checkpoint.step, this.blobs.put(batch.checkpoint.state));
+      this.q.updateCounters.run({
+        id: runId,
+        last_seq: lastSeq,
+        steps: batch.steps ?? null,
+        status: batch.status ?? null,
+        set_ended: batch.endedAt !== undefined ? 1 : 0,
+        ended_at: batch.endedAt ?? null,
+        set_error: batch.error !== undefined ? 1 : 0,
+        error: batch.error ?? null,
+      });
+    });
+    try {
+      tx();
+    } catch (err) {
+      this.blobs.resetCaches();
+      throw err;
+    }
+  }
+
+  private envelope(runId: string, r: EventRow): EventEnvelope {
+    return {
+      type: r.type as EventEnvelope['type'],
+      runId,
+      seq: r.seq,
+      ts: new Date(r.ts).toISOString(),
+      data: r.enc === 1 ? this.blobs.get(r.data) : JSON.parse(r.data),
+    };
+  }
+
+  private readonly rids = new Map<string, number>();
+  /** Integer key of a run (events/checkpoints store it instead of the id string); -1 when unknown. */
+  private rid(runId: string): number {
+    let rid = this.rids.get(runId);
+    if (rid === undefined) {
+      rid = this.q.rid.get(runId)?.rid;
+      if (rid === undefined) return -1;
+      this.rids.set(runId, rid);
+    }
+    return rid;
+  }
+
+  getRun(id: string): StoredRun | undefined {
+    const r = this.q.getRun.get(id);
+    return r ? toSummary(r) : undefined;
+  }
+
+  listRuns(limit = 500): StoredRun[] {
+    return this.q.listRuns.all(limit).map(toSummary);
+  }
+
+  graphOf(id: string): unknown {
+    const r = this.q.getRun.get(id);
+    return r ? this.blobs.get(r.graph_hash) : undefined;
+  }
+
+  events(runId: string, after: number, limit: number, type?: string): EventEnvelope[] {
+    const rid = this.rid(runId);
+    const rows = type === undefined ? this.q.events.all(rid, after, limit) : this.q.eventsOfType.all(rid, after, type, limit);
+    return rows.map((r) => this.envelope(runId, r));
+  }
+
+  checkpointSteps(runId: string): number[] {
+    return this.q.checkpointSteps.all(this.rid(runId)).map((r) => r.step);
+  }
+
+  /** The latest checkpoint stored for `step` (a restore may have re-run a step; the newest wins). */
+  checkpoint(runId: string, step: number): (Checkpoint & { seq: number }) | undefined {
+    const r = this.q.checkpointAt.get(this.rid(runId), step);
+    return r ? { step: r.step, seq: r.seq, state: this.blobs.get(r.root) } : undefined;
+  }
+
+  /** The snapshot event for `step` (exact, else the nearest before it) and the events to fold on top. */
+  stateEvents(runId: string, step: number): { base: EventEnvelope | undefined; after: EventEnvelope[] } {
+    const rid = this.rid(runId);
+    const exact = this.q.snapExact.get(rid, step);
+    if (exact) return { base: this.envelope(runId, exact), after: [] };
+    const before = this.q.snapBefore.get(rid, step);
+    const base = before ? this.envelope(runId, before) : undefined;
+    const baseStep = base ? ((base.data as { step?: number }).step ?? -1) : -1;
+    return { base, after: this.q.foldable.all(rid, base?.seq ?? 0, baseStep, step).map((r) => this.envelope(runId, r)) };
+  }
+
+  /** On start: runs a previous process left running/paused can no longer continue by themselves. */
+  markInterrupted(now: string): number {
+    return this.q.interrupt.run(now).changes;
+  }
+}

@@ -1,0 +1,54 @@
+// Run history at /api/runs: list, one run, its events (paged by seq), its state at a step, the exact
+// graph it ran, fork from a step, and restore (which also revives an interrupted run, paused).
+import type { FastifyInstance } from 'fastify';
+import { EventsQuerySchema, ForkBodySchema, RestoreBodySchema, RunIdParamSchema, StateQuerySchema } from '../../domain/protocol.rest.ts';
+import type { RunStore } from '../db/runStore.ts';
+import type { RunManager } from '../runs/runManager.ts';
+import { notFound, parseOr400 } from './errors.ts';
+
+export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store: RunStore): void {
+  const runOr404 = (params: unknown) => {
+    const { id } = parseOr400(RunIdParamSchema, params, 'params');
+    const row = store.getRun(id);
+    if (!row) throw notFound(`no run ${JSON.stringify(id)}`);
+    return row;
+  };
+
+  app.get('/api/runs', async () => store.listRuns());
+
+  app.get('/api/runs/:id', async (req) => {
+    const row = runOr404(req.params);
+    return { ...row, checkpoints: store.checkpointSteps(row.id) };
+  });
+
+  app.get('/api/runs/:id/events', async (req) => {
+    const row = runOr404(req.params);
+    const q = parseOr400(EventsQuerySchema, req.query, 'query');
+    const events = store.events(row.id, q.after, q.limit, q.type);
+    const last = events[events.length - 1];
+    return { run_id: row.id, last_seq: store.getRun(row.id)?.last_seq ?? row.last_seq, next_after: last ? last.seq : q.after, events };
+  });
+
+  app.get('/api/runs/:id/state', async (req) => {
+    const row = runOr404(req.params);
+    const { step } = parseOr400(StateQuerySchema, req.query, 'query');
+    return runs.stateAt(row.id, step);
+  });
+
+  app.get('/api/runs/:id/graph', async (req) => runs.graphOfRun(runOr404(req.params).id));
+
+  app.get('/api/runs/:id/checkpoints', async (req) => ({ steps: store.checkpointSteps(runOr404(req.params).id) }));
+
+  app.post('/api/runs/:id/fork', async (req, reply) => {
+    const row = runOr404(req.params);
+    const b = parseOr400(ForkBodySchema, req.body, 'body');
+    const r = await runs.fork(row.id, { step: b.step, graph: b.graph, freshEffects: b.fresh_effects, stepDelayMs: b.step_delay_ms, paused: b.paused });
+    return reply.status(201).send({ ok: true, run_id: r.runId, execution_id: r.runId, parent_run_id: r.parent, step: r.step });
+  });
+
+  app.post('/api/runs/:id/restore', async (req) => {
+    const row = runOr404(req.params);
+    const { step } = parseOr400(RestoreBodySchema, req.body, 'body');
+    return { ok: true, run_id: row.id, restored_to: await runs.adopt(row.id, step) };
+  });
+}

@@ -1,0 +1,97 @@
+// One run the server is driving: its engine, its event stamping (runId/seq/ts), and the commit of a
+// step (events + checkpoint + counters in one transaction, then broadcast). Commit-then-publish is
+// the order that makes replay exact: a client can never see an event the log does not have.
+import type { GraphDef } from '../../domain/graph.schema.ts';
+import type { EngineEvent, EventEnvelope, RunStatus } from '../../domain/protocol.ts';
+import type { Checkpoint, EngineRun } from '../../engine/run.api.ts';
+import type { RunStore } from '../db/runStore.ts';
+
+export interface Publisher {
+  publish(events: readonly EventEnvelope[]): void;
+}
+
+export class LiveRun {
+  engine!: EngineRun;
+  status: RunStatus;
+  step: number;
+  seq: number;
+  stepDelayMs: number;
+  metrics: Record<string, unknown> = {};
+  /** Status of the last nav_status stamped (to avoid saying `stopped` twice). */
+  lastNavStatus: string | undefined;
+  /** A step is in flight (stepOnce not yet resolved + committed). */
+  busy = false;
+  looping = false;
+  /** Resolves the inter-step delay early (pause/stop/shutdown). */
+  wake?: () => void;
+  loop?: Promise<void>;
+  private pending: EventEnvelope[] = [];
+  /** Lifecycle events raised while a step is in flight; committed right after that step. */
+  private deferred: Array<{ type: EngineEvent['type']; data: unknown }> = [];
+
+  constructor(
+    readonly id: string,
+    readonly graph: GraphDef,
+    readonly lineage: string,
+    readonly freshEffects: boolean,
+    private readonly store: RunStore,
+    private readonly hub: Publisher,
+    private readonly now: () => number,
+    init: { status: RunStatus; step: number; seq: number; stepDelayMs: number },
+  ) {
+    this.status = init.status;
+    this.step = init.step;
+    this.seq = init.seq;
+    this.stepDelayMs = init.stepDelayMs;
+  }
+
+  /** The engine's sink: stamp and buffer until the step commits. */
+  readonly sink = (event: EngineEvent): void => {
+    if (event.type === 'nav_complete') this.metrics = ((event.data as { metrics?: Record<string, unknown> }).metrics ?? {}) as Record<string, unknown>;
+    this.pending.push(this.stamp(event.type, event.data));
+  };
+
+  private stamp(type: EngineEvent['type'], data: unknown): EventEnvelope {
+    this.seq += 1;
+    if (type === 'nav_status') this.lastNavStatus = (data as { status?: string } | null)?.status;
+    return { type, runId: this.id, seq: this.seq, ts: new Date(this.now()).toISOString(), data };
+  }
+
+  /** A server-raised event (nav_status, restored…): now if idle, else right after the in-flight step. */
+  emit(type: EngineEvent['type'], data: unknown, extra: { status?: RunStatus; ended?: boolean; error?: string | null; checkpoint?: Checkpoint } = {}): void {
+    if (this.busy) {
+      this.deferred.push({ type, data });
+      return;
+    }
+    this.pending.push(this.stamp(type, data));
+    this.commit(extra.checkpoint, extra);
+  }
+
+  /** Writes buffered events (and a checkpoint) in one transaction, then publishes them. */
+  commit(checkpoint: Checkpoint | undefined, extra: { status?: RunStatus; ended?: boolean; error?: string | null } = {}): void {
+    if (!this.busy && this.deferred.length > 0) {
+      for (const d of this.deferred) this.pending.push(this.stamp(d.type, d.data));
+      this.deferred = [];
+    }
+    const events = this.pending;
+    this.pending = [];
+    const ended = extra.ended ? new Date(this.now()).toISOString() : extra.ended === false ? null : undefined;
+    this.store.commit(this.id, {
+      events,
+      checkpoint,
+      steps: this.step,
+      status: extra.status ?? this.status,
+      ...(ended !== undefined ? { endedAt: ended } : {}),
+      ...(extra.error !== undefined ? { error: extra.error } : {}),
+    });
+    this.hub.publish(events);
+  }
+
+  get active(): boolean {
+    return this.status === 'running' || this.status === 'paused' || this.status === 'idle';
+  }
+
+  statusData(): { status: RunStatus; step: number } {
+    return { status: this.status, step: this.step };
+  }
+}

@@ -1,0 +1,383 @@
+// The run manager: one engine per run, and the control verbs of /api/navigate and /api/runs
+// (start, pause, resume, step, stop, restore, fork, adopt-for-restore after a crash). The current run
+// is the one /api/navigate talks about; starting another stops it cleanly (or queues behind it).
+// Steps are driven by an async loop: stepOnce → commit (events + checkpoint, one transaction) →
+// publish → delay. Control verbs never interleave with a half-done step: lifecycle events raised
+// while a step is in flight are committed right after it (LiveRun.emit).
+import { randomBytes } from 'node:crypto';
+import type { GraphDef } from '../../domain/graph.schema.ts';
+import type { RunStatus } from '../../domain/protocol.ts';
+import type { Checkpoint, EngineRun, RunOptions } from '../../engine/run.api.ts';
+import type { RunStore } from '../db/runStore.ts';
+import { SqliteEffectStore } from '../db/effectStore.ts';
+import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
+import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
+import { containerDifferences } from './containerDiff.ts';
+import { LiveRun, type Publisher } from './liveRun.ts';
+import { reduceState, type RunStateView } from './stateAt.ts';
+
+export type EngineFactory = (graph: GraphDef, options: RunOptions, sink: (e: Parameters<LiveRun['sink']>[0]) => void) => EngineRun;
+
+export interface StartRequest {
+  graph: GraphDef;
+  runId?: string;
+  stepDelayMs: number;
+  paused: boolean;
+  freshEffects: boolean;
+}
+
+const newRunId = (prefix = 'exec') => `${prefix}_${Date.now()}_${randomBytes(5).toString('hex').slice(0, 7)}`;
+const FINISHED: ReadonlySet<RunStatus> = new Set(['done', 'error', 'stopped', 'interrupted']);
+
+export class RunManager {
+  private current: LiveRun | undefined;
+  private readonly queue: Array<{ run: LiveRun; paused: boolean }> = [];
+  private closing = false;
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly hub: Publisher,
+    private readonly createEngine: EngineFactory,
+    private readonly engineExtras: Partial<RunOptions> = {},
+    private readonly now: () => number = Date.now,
+  ) {
+    store.markInterrupted(new Date(now()).toISOString());
+  }
+
+  get currentRun(): LiveRun | undefined {
+    return this.current;
+  }
+
+  private iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  /** Builds the engine (BuildError → 400 naming where). */
+  private build(run: LiveRun, graph: GraphDef, fromCheckpoint?: Checkpoint): EngineRun {
+    try {
+      return this.createEngine(
+        graph,
+        {
+          ...this.engineExtras,
+          runId: run.id,
+          now: this.now,
+          retention: 4,
+          lineage: run.lineage,
+          freshEffects: run.freshEffects,
+          effects: new SqliteEffectStore(this.store.db, run.id),
+          ...(fromCheckpoint ? { fromCheckpoint } : {}),
+        },
+        run.sink,
+      );
+    } catch (err) {
+      const where = (err as { where?: Record<string, string> }).where;
+      throw new ApiError(400, 'invalid-graph', `Invalid graph: ${(err as Error).message}`, undefined, where ? { where } : undefined);
+    }
+  }
+
+  // ---- start / queue ----
+
+  async start(req: StartRequest, queue: boolean): Promise<{ runId: string; queued: boolean }> {
+    const id = req.runId ?? newRunId();
+    if (this.store.getRun(id)) throw conflict(`run id ${JSON.stringify(id)} is already used`, 'run-exists');
+    const run = new LiveRun(id, req.graph, id, req.freshEffects, this.store, this.hub, this.now, {
+      status: 'idle',
+      step: 0,
+      seq: 0,
+      stepDelayMs: req.stepDelayMs,
+    });
+    run.engine = this.build(run, req.graph);
+    this.store.createRun({
+      id,
+      graphName: req.graph.name,
+      graph: req.graph,
+      status: 'idle',
+      startedAt: this.iso(),
+      parentRunId: null,
+      parentStep: null,
+      lineage: id,
+      freshEffects: req.freshEffects,
+      stepDelayMs: req.stepDelayMs,
+    });
+    const wantPaused = req.paused;
+    if (queue && this.current?.active) {
+      this.queue.push({ run, paused: wantPaused });
+      run.emit('nav_status', { status: 'idle', step: 0 });
+      return { runId: id, queued: true };
+    }
+    await this.stopCurrent();
+    this.activate(run, wantPaused);
+    return { runId: id, queued: false };
+  }
+
+  private activate(run: LiveRun, paused: boolean): void {
+    this.current = run;
+    if (paused) {
+      run.status = 'paused';
+      run.emit('nav_status', { status: 'paused', step: run.step }, { status: 'paused', ended: false });
+    } else {
+      run.status = 'running';
+      this.store.commit(run.id, { events: [], status: 'running', endedAt: null });
+      this.drive(run);
+    }
+  }
+
+  private startNextQueued(): void {
+    if (this.closing || this.current?.active) return;
+    const next = this.queue.shift();
+    if (next) this.activate(next.run, next.paused);
+  }
+
+  // ---- the loop ----
+
+  private drive(run: LiveRun): void {
+    if (run.looping) return;
+    run.looping = true;
+    run.loop = (async () => {
+      try {
+        while (run.status === 'running' && !this.closing) {
+          await this.advance(run);
+          if (run.status !== 'running') break;
+          await this.delay(run);
+        }
+      } finally {
+        run.looping = false;
+      }
+      this.afterLoop(run);
+    })();
+  }
+
+  private delay(run: LiveRun): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        run.wake = undefined;
+        resolve();
+      };
+      // Even at 0 ms yield to the event loop, so HTTP requests and socket writes interleave.
+      const timer = run.stepDelayMs > 0 ? setTimeout(done, run.stepDelayMs) : setTimeout(done, 0);
+      run.wake = done;
+    });
+  }
+
+  /** One root step: stepOnce, then commit its events and checkpoint together. */
+  private async advance(run: LiveRun): Promise<void> {
+    run.busy = true;
+    let finalStatus: RunStatus | undefined;
+    let error: string | undefined;
+    try {
+      const { done } = await run.engine.stepOnce();
+      run.step = run.engine.step;
+      if (done) {
+        const s = run.engine.status;
+        finalStatus = s === 'error' || s === 'stopped' ? s : 'done';
+      }
+    } catch (err) {
+      finalStatus = 'error';
+      error = (err as Error).message;
+    }
+    run.busy = false;
+    const cp = run.engine.checkpoint(run.step);
+    if (finalStatus) run.status = finalStatus;
+    if (error !== undefined) {
+      run.sink({ type: 'nav_status', data: { status: 'error', step: run.step, error } });
+      run.sink({
+        type: 'error_event',
+        data: { id: `srv_${run.id}_${run.seq + 1}`, ts: this.iso(), severity: 'error', source: 'graph', code: 'engine-failure', title: 'Run failed', message: error, scope: { run_id: run.id }, details: {}, hint: '' },
+      });
+    }
+    try {
+      run.commit(cp, { status: run.status, ...(finalStatus ? { ended: true } : {}), ...(error !== undefined ? { error } : {}) });
+    } catch (err) {
+      // The database refused the write (disk full…): stop driving rather than run ahead of the log.
+      run.status = 'error';
+      console.error(`statewire: cannot commit step ${run.step} of ${run.id}: ${(err as Error).message}`);
+    }
+  }
+
+  private afterLoop(run: LiveRun): void {
+    if (FINISHED.has(run.status)) this.startNextQueued();
+  }
+
+  // ---- control verbs on the current run ----
+
+  private need(): LiveRun {
+    if (!this.current) throw notFound('no run (start one with POST /api/navigate/run)', 'no-run');
+    return this.current;
+  }
+
+  pause(): void {
+    const run = this.current;
+    if (!run || run.status !== 'running') return; // no-op otherwise, as the reference
+    run.status = 'paused';
+    run.wake?.();
+    run.emit('nav_status', { status: 'paused', step: run.step }, { status: 'paused' });
+  }
+
+  resume(): { ok: true; status: RunStatus } {
+    const run = this.need();
+    if (run.status === 'running') return { ok: true, status: run.status };
+    if (run.status !== 'paused') throw conflict(`cannot resume a run that is ${run.status}`, 'not-paused');
+    run.status = 'running';
+    run.emit('nav_status', { status: 'running', step: run.step }, { status: 'running' });
+    this.drive(run);
+    return { ok: true, status: run.status };
+  }
+
+  async step(): Promise<{ ok: true; step: number; status: RunStatus }> {
+    const run = this.need();
+    if (run.status === 'running') throw conflict('the run is running; pause it before stepping', 'running');
+    if (run.status !== 'paused') throw conflict(`cannot step a run that is ${run.status}`, 'not-paused');
+    if (run.busy || run.looping) throw conflict('a step is already in progress', 'busy');
+    await this.advance(run);
+    // advance() may have changed the status (done/error); re-read it past TS's narrowing.
+    const status = run.status as RunStatus;
+    if (FINISHED.has(status)) this.startNextQueued();
+    return { ok: true, step: run.step, status };
+  }
+
+  async stop(): Promise<void> {
+    await this.stopCurrent();
+    this.startNextQueued();
+  }
+
+  private async stopCurrent(finalStatus: RunStatus = 'stopped'): Promise<void> {
+    const run = this.current;
+    if (!run || !run.active) return;
+    const wasBusy = run.busy || run.looping;
+    run.engine.stop();
+    run.status = finalStatus;
+    run.wake?.();
+    if (wasBusy) await run.loop?.catch(() => undefined);
+    // The engine reports `stopped` itself when a step was in flight; otherwise we say so.
+    run.status = finalStatus;
+    if (run.lastNavStatus === finalStatus) run.commit(undefined, { status: finalStatus, ended: true });
+    else run.emit('nav_status', { status: finalStatus, step: run.step }, { status: finalStatus, ended: true });
+  }
+
+  status(): { status: RunStatus | 'idle'; step: number; metrics: Record<string, unknown>; execution_id: string | null; step_delay_ms: number | null } {
+    const run = this.current;
+    if (!run) return { status: 'idle', step: 0, metrics: {}, execution_id: null, step_delay_ms: null };
+    return { status: run.status, step: run.step, metrics: run.metrics, execution_id: run.id, step_delay_ms: run.stepDelayMs };
+  }
+
+  setStepDelay(ms: number): void {
+    this.need().stepDelayMs = ms;
+  }
+
+  checkpointSteps(): number[] {
+    return this.current ? this.store.checkpointSteps(this.current.id) : [];
+  }
+
+  /** Restore the current run to a stored step: a fresh engine from that checkpoint, left paused. */
+  async restore(step: number): Promise<number> {
+    const run = this.need();
+    if (run.status === 'running') throw badRequest('not-paused', 'Must pause or complete before restoring');
+    if (run.busy || run.looping) await run.loop?.catch(() => undefined);
+    const cp = this.store.checkpoint(run.id, step);
+    if (!cp) throw notFound(`No checkpoint at step ${step}`, 'no-checkpoint');
+    run.engine = this.build(run, run.graph, { step: cp.step, state: cp.state });
+    run.step = step;
+    run.status = 'paused';
+    run.sink({ type: 'nav_status', data: { status: 'paused', step } });
+    run.commit({ step: cp.step, state: cp.state }, { status: 'paused', ended: false, error: null });
+    return step;
+  }
+
+  // ---- history: adopt an old (e.g. interrupted) run, fork ----
+
+  /** Makes a stored run current again, restored (paused) to `step`. */
+  async adopt(runId: string, step: number): Promise<number> {
+    if (this.current?.id === runId) return this.restore(step);
+    const row = this.store.getRun(runId);
+    if (!row) throw notFound(`no run ${JSON.stringify(runId)}`);
+    const cp = this.store.checkpoint(runId, step);
+    if (!cp) throw notFound(`No checkpoint at step ${step}`, 'no-checkpoint');
+    const graph = this.graphOfRun(runId);
+    await this.stopCurrent();
+    const run = new LiveRun(runId, graph, row.lineage, row.fresh_effects, this.store, this.hub, this.now, {
+      status: 'paused',
+      step,
+      seq: row.last_seq,
+      stepDelayMs: row.step_delay_ms,
+    });
+    run.engine = this.build(run, graph, { step: cp.step, state: cp.state });
+    this.current = run;
+    run.sink({ type: 'nav_status', data: { status: 'paused', step } });
+    run.commit({ step: cp.step, state: cp.state }, { status: 'paused', ended: false, error: null });
+    return step;
+  }
+
+  async fork(
+    runId: string,
+    opts: { step: number; graph?: unknown; freshEffects: boolean; stepDelayMs: number; paused: boolean },
+  ): Promise<{ runId: string; parent: string; step: number }> {
+    const row = this.store.getRun(runId);
+    if (!row) throw notFound(`no run ${JSON.stringify(runId)}`);
+    const cp = this.store.checkpoint(runId, opts.step);
+    if (!cp) throw notFound(`No checkpoint at step ${opts.step} of run ${runId}`, 'no-checkpoint');
+    const parentGraph = this.graphOfRun(runId);
+    let graph = parentGraph;
+    if (opts.graph !== undefined) {
+      const r = decodeGraph(opts.graph);
+      if (!r.ok) throw new ApiError(400, 'invalid-graph', `invalid graph: ${describeErrors(r.errors)}`, r.errors[0]?.path.replace(/^\$/, '$.graph'));
+      graph = r.graph;
+      const diffs = containerDifferences(parentGraph, graph);
+      if (diffs.length > 0)
+        throw conflict(`the graph's containers differ from the checkpoint's: ${diffs.join('; ')}`, 'containers-differ', { differences: diffs });
+    }
+    const id = newRunId('fork');
+    const run = new LiveRun(id, graph, row.lineage, opts.freshEffects, this.store, this.hub, this.now, {
+      status: 'paused',
+      step: opts.step,
+      seq: 0,
+      stepDelayMs: opts.stepDelayMs,
+    });
+    // Build first (so a bad graph fails before anything is written), buffering the `restored` event.
+    run.engine = this.build(run, graph, { step: cp.step, state: cp.state });
+    this.store.createRun({
+      id,
+      graphName: graph.name,
+      graph,
+      status: 'paused',
+      startedAt: this.iso(),
+      parentRunId: runId,
+      parentStep: opts.step,
+      lineage: row.lineage,
+      freshEffects: opts.freshEffects,
+      stepDelayMs: opts.stepDelayMs,
+    });
+    await this.stopCurrent();
+    this.current = run;
+    run.commit({ step: cp.step, state: cp.state }, { status: 'paused' });
+    if (opts.paused) run.emit('nav_status', { status: 'paused', step: run.step });
+    else {
+      run.status = 'running';
+      run.emit('nav_status', { status: 'running', step: run.step }, { status: 'running' });
+      this.drive(run);
+    }
+    return { runId: id, parent: runId, step: opts.step };
+  }
+
+  graphOfRun(runId: string): GraphDef {
+    if (this.current?.id === runId) return this.current.graph;
+    const raw = this.store.graphOf(runId);
+    if (raw === undefined) throw notFound(`no run ${JSON.stringify(runId)}`);
+    return raw as GraphDef;
+  }
+
+  stateAt(runId: string, step: number): RunStateView {
+    const row = this.store.getRun(runId);
+    if (!row) throw notFound(`no run ${JSON.stringify(runId)}`);
+    const { base, after } = this.store.stateEvents(runId, step);
+    if (!base && after.length === 0) throw notFound(`run ${runId} has no committed state at step ${step}`, 'no-state');
+    return reduceState(base, after, step, this.graphOfRun(runId).containers);
+  }
+
+  /** Graceful shutdown: finish the in-flight step, mark live runs interrupted (restorable later). */
+  async shutdown(): Promise<void> {
+    this.closing = true;
+    for (const { run } of this.queue.splice(0)) run.emit('nav_status', { status: 'interrupted', step: 0 }, { status: 'interrupted', ended: true });
+    await this.stopCurrent('interrupted');
+  }
+}

@@ -1,0 +1,47 @@
+// Backpressure for one slow client, as a pure function over its outgoing queue: every nav_step of a
+// run except the newest is dropped and a `gap {fromSeq, toSeq}` notice takes the place of the first
+// dropped one (the client fetches the range from /api/runs/{id}/events if it needs it). Every other
+// event type is kept, in order; the log itself always has everything.
+import type { EventEnvelope } from '../../domain/protocol.ts';
+
+export function compactQueue(queue: readonly EventEnvelope[]): EventEnvelope[] {
+  const lastNav = new Map<string, number>();
+  queue.forEach((e, i) => {
+    if (e.type === 'nav_step') lastNav.set(e.runId, i);
+  });
+  const dropped = new Map<string, { from: number; to: number; at: number }>();
+  queue.forEach((e, i) => {
+    if (e.type !== 'nav_step' || lastNav.get(e.runId) === i) return;
+    const d = dropped.get(e.runId);
+    if (d) d.to = e.seq;
+    else dropped.set(e.runId, { from: e.seq, to: e.seq, at: i });
+  });
+  if (dropped.size === 0) return [...queue];
+  const out: EventEnvelope[] = [];
+  queue.forEach((e, i) => {
+    const d = dropped.get(e.runId);
+    if (d && d.at === i) out.push({ type: 'gap', runId: e.runId, seq: d.from, ts: e.ts, data: { fromSeq: d.from, toSeq: d.to } });
+    if (e.type === 'nav_step' && lastNav.get(e.runId) !== i) return;
+    out.push(e);
+  });
+  return out;
+}
+
+/** nav_step without full slot values (the reference's preview shape plus lifetime). */
+export function withoutFullValues(e: EventEnvelope): EventEnvelope {
+  if (e.type !== 'nav_step') return e;
+  const data = e.data as { containers?: Record<string, { states?: Record<string, Record<string, unknown>> }> } | null;
+  if (!data?.containers) return e;
+  const containers: Record<string, unknown> = {};
+  for (const [cid, c] of Object.entries(data.containers)) {
+    const states: Record<string, unknown> = {};
+    for (const [slot, s] of Object.entries(c.states ?? {})) {
+      const { value, keyed, ...rest } = s;
+      void keyed;
+      // Numbers and booleans keep `value` (the reference's preview shape); everything else is previewed.
+      states[slot] = typeof value === 'number' || typeof value === 'boolean' ? { ...rest, value } : rest;
+    }
+    containers[cid] = { ...c, states };
+  }
+  return { ...e, data: { ...data, containers } };
+}

@@ -1,0 +1,27 @@
+// The server's single entry to graph parsing and canonical serialization. Everything that reads a
+// graph from a file or a request body goes through `decodeGraph`, so tolerance rules live in one
+// place (domain's tolerant parser) and files are always written in the canonical form.
+import type { GraphDef } from '../../domain/graph.schema.ts';
+import { parseGraph } from '../../domain/graph.parse.ts';
+import type { Issue } from '../../domain/issues.ts';
+
+export type DecodeResult = { ok: true; graph: GraphDef; warnings: Issue[] } | { ok: false; errors: Issue[] };
+
+export function decodeGraph(input: unknown): DecodeResult {
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    return { ok: false, errors: [{ code: 'not-an-object', severity: 'error', path: '$', message: 'a graph must be a JSON object' }] };
+  return parseGraph(input);
+}
+
+/** Canonical text of a graph file (2-space JSON, trailing newline). */
+export function encodeGraph(graph: GraphDef): string {
+  return `${JSON.stringify(graph, null, 2)}\n`;
+}
+
+/** First error of a failed decode, as one line for an API message. */
+export function describeErrors(errors: readonly Issue[]): string {
+  return errors
+    .slice(0, 5)
+    .map((e) => `${e.path}: ${e.message}`)
+    .join('; ');
+}

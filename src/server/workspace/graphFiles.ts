@@ -1,0 +1,194 @@
+// Graph files under `<workspace>/graphs`: list/get/create/update/delete/move and folder ops with the
+// reference's shapes (REFERENCE.md 1.16). Every client path goes through resolveInside; writes are
+// atomic; create never overwrites unless asked; each file carries an etag (content hash) and mtime
+// so the editor can detect a stale save (PUT with `If-Match` / `expected_etag` → 409).
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { GraphDef } from '../../domain/graph.schema.ts';
+import { emptyGraph } from '../../domain/graph.schema.ts';
+import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
+import { writeFileAtomic } from './atomicWrite.ts';
+import { decodeGraph, describeErrors, encodeGraph } from './graphCodec.ts';
+import { checkRelative, resolveInside, slugify } from './safePath.ts';
+
+export interface GraphFileMeta {
+  _id: string;
+  _path: string;
+  folder: string;
+  _etag: string;
+  _mtime: number;
+}
+export type ListedGraph = GraphDef & GraphFileMeta & { _error?: string };
+
+export interface SavedRef {
+  id: string;
+  path: string;
+  etag: string;
+  mtime: number;
+}
+
+const etagOf = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
+const toPosix = (p: string) => p.split(sep).join('/');
+
+export class GraphFiles {
+  constructor(readonly root: string) {
+    mkdirSync(root, { recursive: true });
+  }
+
+  private fileOf(id: string): string {
+    const segs = checkRelative(id);
+    if (segs.length === 0) throw badRequest('invalid-id', 'graph id is empty');
+    return resolveInside(this.root, `${segs.join('/')}.json`);
+  }
+
+  private metaOf(abs: string, text: string): GraphFileMeta {
+    const rel = toPosix(relative(this.root, abs)).replace(/\.json$/, '');
+    const slash = rel.lastIndexOf('/');
+    return { _id: rel, _path: abs, folder: slash < 0 ? '' : rel.slice(0, slash), _etag: etagOf(text), _mtime: statSync(abs).mtimeMs };
+  }
+
+  private readAbs(abs: string): ListedGraph {
+    const text = readFileSync(abs, 'utf8');
+    const meta = this.metaOf(abs, text);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      return { ...emptyGraph(meta._id), ...meta, _error: `not valid JSON: ${(err as Error).message}` };
+    }
+    const r = decodeGraph(raw);
+    if (!r.ok) return { ...emptyGraph(meta._id), ...meta, _error: describeErrors(r.errors) };
+    return { ...r.graph, ...meta };
+  }
+
+  list(): ListedGraph[] {
+    const out: ListedGraph[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+        if (e.name.startsWith('.')) continue;
+        const abs = join(dir, e.name);
+        if (e.isDirectory()) walk(abs);
+        else if (e.isFile() && e.name.endsWith('.json')) out.push(this.readAbs(abs));
+      }
+    };
+    walk(this.root);
+    return out;
+  }
+
+  get(id: string): ListedGraph {
+    const abs = this.fileOf(id);
+    if (!existsSync(abs) || !statSync(abs).isFile()) throw notFound(`graph ${JSON.stringify(id)} not found`);
+    return this.readAbs(abs);
+  }
+
+  private write(abs: string, graph: GraphDef): SavedRef {
+    const text = encodeGraph(graph);
+    writeFileAtomic(abs, text);
+    const meta = this.metaOf(abs, text);
+    return { id: meta._id, path: abs, etag: meta._etag, mtime: meta._mtime };
+  }
+
+  create(graph: GraphDef, folder: string, overwrite: boolean): SavedRef {
+    if (graph.name.trim() === '') throw badRequest('invalid-body', 'name must not be blank', '$.name');
+    const slug = slugify(graph.name);
+    if (slug === '') throw badRequest('invalid-body', `name ${JSON.stringify(graph.name)} has no usable characters for a file name`, '$.name');
+    const dir = resolveInside(this.root, folder);
+    const abs = resolveInside(this.root, [...checkRelative(folder), `${slug}.json`].join('/'));
+    if (existsSync(abs) && !overwrite)
+      throw new ApiError(409, 'exists', `a graph file ${JSON.stringify(toPosix(relative(this.root, abs)))} already exists (send overwrite: true to replace it)`);
+    mkdirSync(dir, { recursive: true });
+    return this.write(abs, graph);
+  }
+
+  update(id: string, graph: GraphDef, expectedEtag?: string): SavedRef {
+    const abs = this.fileOf(id);
+    if (!existsSync(abs)) throw notFound(`graph ${JSON.stringify(id)} not found`);
+    if (expectedEtag !== undefined) {
+      const current = etagOf(readFileSync(abs, 'utf8'));
+      if (current !== expectedEtag)
+        throw conflict(`graph ${JSON.stringify(id)} changed on disk since it was loaded (etag ${current}, expected ${expectedEtag})`, 'stale', { etag: current });
+    }
+    return this.write(abs, graph);
+  }
+
+  delete(id: string): { deleted: string } {
+    const abs = this.fileOf(id);
+    if (!existsSync(abs)) throw notFound(`graph ${JSON.stringify(id)} not found`);
+    unlinkSync(abs);
+    return { deleted: id };
+  }
+
+  move(id: string, destFolder: string, newName?: string): SavedRef {
+    const src = this.fileOf(id);
+    if (!existsSync(src)) throw notFound(`graph ${JSON.stringify(id)} not found`);
+    const base = newName === undefined ? (id.split('/').pop() ?? id) : slugify(newName);
+    if (base === '') throw badRequest('invalid-body', 'new_name has no usable characters', '$.new_name');
+    const dest = resolveInside(this.root, [...checkRelative(destFolder), `${base}.json`].join('/'));
+    if (existsSync(dest)) throw conflict(`target ${JSON.stringify(toPosix(relative(this.root, dest)))} already exists`, 'exists');
+    mkdirSync(resolveInside(this.root, destFolder), { recursive: true });
+    if (newName === undefined) {
+      renameSync(src, dest);
+      const text = readFileSync(dest, 'utf8');
+      const meta = this.metaOf(dest, text);
+      return { id: meta._id, path: dest, etag: meta._etag, mtime: meta._mtime };
+    }
+    const current = this.readAbs(src);
+    if (current._error) throw badRequest('invalid-graph-file', `cannot rename an unreadable graph: ${current._error}`);
+    const saved = this.write(dest, { ...stripMeta(current), name: newName });
+    unlinkSync(src);
+    return saved;
+  }
+
+  folders(): string[] {
+    const out: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.name.startsWith('.') || !e.isDirectory()) continue;
+        const abs = join(dir, e.name);
+        out.push(toPosix(relative(this.root, abs)));
+        walk(abs);
+      }
+    };
+    walk(this.root);
+    return out.sort();
+  }
+
+  createFolder(path: string): { path: string } {
+    if (checkRelative(path).length === 0) throw badRequest('invalid-path', 'folder path is empty', '$.path');
+    const abs = resolveInside(this.root, path);
+    if (existsSync(abs)) throw conflict(`folder ${JSON.stringify(path)} already exists`, 'exists');
+    mkdirSync(abs, { recursive: true });
+    return { path: toPosix(relative(this.root, abs)) };
+  }
+
+  renameFolder(path: string, newPath: string): { path: string } {
+    if (checkRelative(path).length === 0 || checkRelative(newPath).length === 0)
+      throw badRequest('invalid-path', 'folder paths must not be empty');
+    const src = resolveInside(this.root, path);
+    const dest = resolveInside(this.root, newPath);
+    if (!existsSync(src) || !statSync(src).isDirectory()) throw notFound(`folder ${JSON.stringify(path)} not found`);
+    if (existsSync(dest)) throw conflict(`folder ${JSON.stringify(newPath)} already exists`, 'exists');
+    if (dest.startsWith(src + sep)) throw badRequest('invalid-path', 'cannot move a folder into itself');
+    mkdirSync(resolveInside(this.root, checkRelative(newPath).slice(0, -1).join('/')), { recursive: true });
+    renameSync(src, dest);
+    return { path: toPosix(relative(this.root, dest)) };
+  }
+
+  deleteFolder(path: string, recursive: boolean): { deleted: string } {
+    if (checkRelative(path).length === 0) throw badRequest('invalid-path', 'refusing to delete the graphs root');
+    const abs = resolveInside(this.root, path);
+    if (!existsSync(abs) || !statSync(abs).isDirectory()) throw notFound(`folder ${JSON.stringify(path)} not found`);
+    if (recursive) rmSync(abs, { recursive: true });
+    else if (readdirSync(abs).length > 0) throw conflict(`folder ${JSON.stringify(path)} is not empty (pass recursive=true)`, 'not-empty');
+    else rmdirSync(abs);
+    return { deleted: path };
+  }
+}
+
+/** The graph without the listing's file metadata. */
+function stripMeta(g: ListedGraph): GraphDef {
+  const out: Record<string, unknown> = { ...g };
+  for (const k of ['_id', '_path', 'folder', '_etag', '_mtime', '_error']) delete out[k];
+  return out as unknown as GraphDef;
+}
