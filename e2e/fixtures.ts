@@ -2,14 +2,12 @@
 // the URL is read from its "listening on" line), over a temp workspace copied from
 // e2e/fixtures/workspace; stopped and deleted when the worker ends. Tests get `baseURL` pointing at it.
 import { test as base, expect } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServer } from './server.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..');
 
 export interface ServerHandle {
   url: string;
@@ -20,40 +18,12 @@ export interface ServerHandle {
   hasGraph(id: string): boolean;
 }
 
-async function startServer(workspace: string): Promise<{ url: string; proc: ChildProcess }> {
-  const proc = spawn(process.execPath, [join(root, 'bin/statewire.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--workspace', workspace], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'test' },
-  });
-  let output = '';
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`statewire serve did not start within 30 s:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /listening on (https?:\/\/\S+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolveUrl(m[1]!.replace(/\/$/, ''));
-      }
-    };
-    proc.stdout?.on('data', onData);
-    proc.stderr?.on('data', onData);
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`statewire serve exited with ${code}:\n${output}`));
-    });
-  });
-  return { url, proc };
-}
-
 export const test = base.extend<{ server: ServerHandle }, { workerServer: ServerHandle }>({
   workerServer: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const workspace = mkdtempSync(join(tmpdir(), 'statewire-e2e-'));
-      cpSync(join(here, 'fixtures/workspace'), workspace, { recursive: true });
-      const { url, proc } = await startServer(workspace);
+      const srv = await startServer(join(here, 'fixtures/workspace'));
+      const { url, workspace } = srv;
       const file = (id: string) => join(workspace, 'graphs', `${id}.json`);
       await use({
         url,
@@ -65,18 +35,7 @@ export const test = base.extend<{ server: ServerHandle }, { workerServer: Server
         },
         hasGraph: (id) => existsSync(file(id)),
       });
-      proc.kill('SIGTERM');
-      await new Promise((r) => {
-        if (proc.exitCode !== null) r(null);
-        else {
-          proc.once('exit', r);
-          setTimeout(() => {
-            proc.kill('SIGKILL');
-            r(null);
-          }, 5_000);
-        }
-      });
-      rmSync(workspace, { recursive: true, force: true });
+      await srv.stop();
     },
     { scope: 'worker' },
   ],

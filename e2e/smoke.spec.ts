@@ -30,6 +30,7 @@ test('opens a saved graph and shows its nodes, containers and grants', async ({ 
   // Data edges solid, grants dashed violet.
   await expect(page.locator('.react-flow__edge-data')).toHaveCount(4);
   const grant = page.locator('.react-flow__edge-grant path.react-flow__edge-path').first();
-  await expect(grant).toHaveAttribute('style', /stroke-dasharray: 6 4/);
+  await expect(grant).toHaveAttribute('style', /stroke: rgb\(139, 92, 246\); stroke-dasharray: 6,? 4; stroke-width: 1\.5; opacity: 0\.5/);
+  await expect(grant).not.toHaveAttribute('marker-end', /.+/);
   await expect(page.locator('.react-flow__edge-grant')).toHaveCount(3);
 });

@@ -4,6 +4,41 @@ import { makeCatalog, type NodeSpecInput } from './catalog.schema.ts';
 
 const p = (name: string, wire_type = 'ANY', optional = true, description = '') => ({ name, wire_type, optional, description });
 
+/** A small JSON Schema for a node's config (`config_schema`), so the editor can render typed fields. */
+type Prop = { type: string; description?: string; enum?: string[]; items?: unknown; default?: unknown };
+const cfg = (properties: Record<string, Prop>) => ({ type: 'object', properties, additionalProperties: true });
+const str = (description: string, extra: Partial<Prop> = {}): Prop => ({ type: 'string', description, ...extra });
+const num = (description: string): Prop => ({ type: 'number', description });
+const bool = (description: string): Prop => ({ type: 'boolean', description });
+
+const SCHEMAS: Record<string, Record<string, unknown>> = {
+  iterIn: cfg({ pairedWith: str('id of the paired iterOut'), initPorts: { type: 'array', description: 'run-start ports {name, wire_type, persist}' }, step_budget: num('iterations of this loop scope (default: enclosing scope / graph step_budget)') }),
+  iterOut: cfg({ pairedWith: str('id of the paired iterIn'), ports: { type: 'array', description: 'carry ports {name, wire_type, persist, required}' } }),
+  graphIn: cfg({ portName: str('composite input port name', { default: 'input' }), wireType: str('wire type shown in the editor') }),
+  graphOut: cfg({ portName: str('output name (nav_step key, composite output port)', { default: 'output' }), wireType: str('wire type shown in the editor') }),
+  nullSource: cfg({ wire_type: str('wire type of `value`') }),
+  constant: cfg({ value: { type: 'any', description: 'the JSON value emitted once at run start' }, wire_type: str('wire type of `value`') }),
+  note: cfg({ markdown: str('note text (markdown)') }),
+  llmCall: cfg({
+    template: str('prompt template; {var} filled from inputs, then from granted graph_state slots'),
+    system_prompt: str('system prompt (template too)'),
+    write_to_state: str('graph_state slot that receives the response'),
+    mode: str('single_turn or conversation (appends turns to graph_state.messages)', { enum: ['single_turn', 'conversation'] }),
+    responses: { type: 'array', items: { type: 'string' }, description: 'offline script: responses cycled per call (no provider call)' },
+    temperature: num('sampling temperature'),
+    max_tokens: num('max tokens'),
+    n: num('number of completions'),
+    model: str('model override'),
+  }),
+  textParse: cfg({ mode: str('choice, regex or json_field', { enum: ['choice', 'regex', 'json_field'] }), choices: str('comma-separated choices (mode choice)'), pattern: str('regular expression; group 1 or the whole match (mode regex)'), json_key: str('field to extract (mode json_field)') }),
+  historyLog: cfg({ max_entries: num('entries kept'), template: str('line template with {step} and {entry}') }),
+  stateRead: cfg({ container: str('granted container id'), state: str('slot name'), key: str('keyed partition (optional)') }),
+  stateWrite: cfg({ container: str('granted container id'), state: str('slot name'), key: str('keyed partition (optional)'), value: { type: 'any', description: 'write this constant instead of the input (optional)' } }),
+  emitSignal: cfg({ signal: str('signal name'), payload: { type: 'any', description: 'payload (default: the trigger value)' }, only_if_truthy: bool('emit only when the trigger is truthy') }),
+  gridEnv: cfg({ seed: num('PRNG seed'), width: num('grid width'), height: num('grid height'), max_episode_steps: num('steps before an episode ends'), obstacle_ratio: num('share of obstacle cells (0..1)'), name: str('name shown in observations') }),
+  gridPolicy: cfg({ seed: num('PRNG seed'), epsilon: num('exploration rate (0..1)'), visited_slot: str('graph_state slot (union) for visited cells; empty = off'), count_slot: str('graph_state slot (counter) incremented per decision; empty = off') }),
+};
+
 const TEXT_INPUTS = ['scene', 'history', 'plan', 'instruction', 'context', 'system_prompt', 'prompt'];
 
 export const BUILTIN_NODE_SPECS: NodeSpecInput[] = [
@@ -133,6 +168,11 @@ function viewerWire(type: string): string {
     case 'pointCloudViewer': return 'ANY';
     default: return 'TEXT';
   }
+}
+
+for (const spec of BUILTIN_NODE_SPECS) {
+  const schema = SCHEMAS[spec.type];
+  if (schema && !spec.config_schema) spec.config_schema = schema;
 }
 
 export const BUILTIN_CATALOG = makeCatalog(BUILTIN_NODE_SPECS);

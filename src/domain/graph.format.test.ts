@@ -38,11 +38,40 @@ describe('formatGraph', () => {
       hooks: [{ event: 'GraphStart', command: 'c', match_node_type: '*', timeout_ms: 1000, enabled: true }],
       access_grants: [{ id: 'g', node_id: 'a', container_id: 'c' }],
       containers: [{ id: 'c', label: '', position: { x: 0, y: 0 }, states: {} }],
-      nodes: [{ id: 'a', type: 't', label: '', position: { x: 1, y: 2 }, config: {}, subgraph: emptyGraph('inner') }],
+      nodes: [
+        {
+          id: 'a',
+          type: 't',
+          label: '',
+          position: { x: 1, y: 2 },
+          config: {},
+          subgraph: emptyGraph('inner'),
+        },
+      ],
     };
     const obj = toCanonicalObject(g);
-    expect(Object.keys(obj)).toEqual(['name', 'description', 'nodes', 'edges', 'containers', 'access_grants', 'hooks', 'step_budget', 'eval_graph', 'kind', 'group', 'presetId']);
-    expect(Object.keys((obj.nodes as object[])[0]!)).toEqual(['id', 'type', 'label', 'position', 'config', 'subgraph']);
+    expect(Object.keys(obj)).toEqual([
+      'name',
+      'description',
+      'nodes',
+      'edges',
+      'containers',
+      'access_grants',
+      'hooks',
+      'step_budget',
+      'eval_graph',
+      'kind',
+      'group',
+      'presetId',
+    ]);
+    expect(Object.keys((obj.nodes as object[])[0]!)).toEqual([
+      'id',
+      'type',
+      'label',
+      'position',
+      'config',
+      'subgraph',
+    ]);
     const text = formatGraph(g);
     expect(text.endsWith('}\n')).toBe(true);
     expect(text.split('\n')[1]).toBe('  "name": "n",');
@@ -50,7 +79,14 @@ describe('formatGraph', () => {
 
   it('omits defaults the backend omits and always writes step_budget and eval_graph', () => {
     const obj = toCanonicalObject({ ...emptyGraph(), step_budget: null, eval_graph: false });
-    expect(obj).toEqual({ name: '', description: '', nodes: [], edges: [], step_budget: null, eval_graph: false });
+    expect(obj).toEqual({
+      name: '',
+      description: '',
+      nodes: [],
+      edges: [],
+      step_budget: null,
+      eval_graph: false,
+    });
   });
 
   it('writes a state without its defaults, and with every non-default', () => {
@@ -60,7 +96,13 @@ describe('formatGraph', () => {
           id: 'c',
           states: {
             plain: {},
-            full: { type: 'accumulator', value_type: 'TEXT', config: { max_size: 3, initial_value: [] }, lifetime: 'custom', reset_on: ['s'] },
+            full: {
+              type: 'accumulator',
+              value_type: 'TEXT',
+              config: { max_size: 3, initial_value: [] },
+              lifetime: 'custom',
+              reset_on: ['s'],
+            },
           },
         },
       ],
@@ -72,7 +114,9 @@ describe('formatGraph', () => {
 
   it('always writes edge handles as strings', () => {
     const g = parseGraphOrThrow({ edges: [{ id: 'e', source: 'a', target: 'b' }] });
-    expect(toCanonicalObject(g).edges).toEqual([{ id: 'e', source: 'a', target: 'b', sourceHandle: '', targetHandle: '' }]);
+    expect(toCanonicalObject(g).edges).toEqual([
+      { id: 'e', source: 'a', target: 'b', sourceHandle: '', targetHandle: '' },
+    ]);
   });
 
   it('keeps graph_state as an ordinary container and dangling grants', () => {
@@ -98,8 +142,21 @@ describe('REFERENCE 6.4 round-trip checklist', () => {
     const g = load(fixture('archived-composite'));
     expect(g.hooks).toHaveLength(2);
     expect(roundTrip(g).hooks).toEqual([
-      { event: 'PreNodeExecute', command: "echo '{}'", match_node_type: 'llm*', timeout_ms: 500, enabled: true },
-      { event: 'GraphComplete', command: 'notify-send done', match_node_type: '*', match_node_id: 'out', timeout_ms: 1000, enabled: false },
+      {
+        event: 'PreNodeExecute',
+        command: "echo '{}'",
+        match_node_type: 'llm*',
+        timeout_ms: 500,
+        enabled: true,
+      },
+      {
+        event: 'GraphComplete',
+        command: 'notify-send done',
+        match_node_type: '*',
+        match_node_id: 'out',
+        timeout_ms: 1000,
+        enabled: false,
+      },
     ]);
   });
 
@@ -139,7 +196,9 @@ describe('REFERENCE 6.4 round-trip checklist', () => {
     });
     const original = load(fixture('loop-with-containers'));
     expect(signature(roundTrip(original))).toEqual(signature(original));
-    const raw = JSON.parse(fixture('loop-with-containers')) as { containers: { id: string; states: unknown }[] };
+    const raw = JSON.parse(fixture('loop-with-containers')) as {
+      containers: { id: string; states: unknown }[];
+    };
     const saved = JSON.parse(formatGraph(original)) as typeof raw;
     expect(saved.containers).toEqual(raw.containers);
   });
@@ -148,8 +207,10 @@ describe('REFERENCE 6.4 round-trip checklist', () => {
     for (const name of Object.keys(FIXTURES)) {
       const raw = JSON.parse(fixture(name)) as Record<string, unknown>;
       const saved = JSON.parse(formatGraph(load(fixture(name)))) as Record<string, unknown>;
-      if (Array.isArray(raw.containers) && raw.containers.length > 0) expect(saved.containers, name).toEqual(raw.containers);
-      if (Array.isArray(raw.access_grants) && raw.access_grants.length > 0) expect(saved.access_grants, name).toEqual(raw.access_grants);
+      if (Array.isArray(raw.containers) && raw.containers.length > 0)
+        expect(saved.containers, name).toEqual(raw.containers);
+      if (Array.isArray(raw.access_grants) && raw.access_grants.length > 0)
+        expect(saved.access_grants, name).toEqual(raw.access_grants);
     }
   });
 });

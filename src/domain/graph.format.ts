@@ -1,7 +1,15 @@
 // The reference backend's canonical save form (REFERENCE.md 1.14, checklist items 2–4): fixed key
 // order, defaults omitted where the backend omits them, `step_budget`/`eval_graph` always written,
 // edge handles always strings, 2-space indentation and a trailing newline.
-import type { AccessGrantDef, ContainerDef, EdgeDef, GraphDef, HookDef, NodeDef, StateDef } from './graph.schema.ts';
+import type {
+  AccessGrantDef,
+  ContainerDef,
+  EdgeDef,
+  GraphDef,
+  HookDef,
+  NodeDef,
+  StateDef,
+} from './graph.schema.ts';
 
 type Json = unknown;
 type JsonObject = Record<string, Json>;
@@ -24,7 +32,11 @@ function canonicalContainer(c: ContainerDef): JsonObject {
   };
 }
 
-const canonicalGrant = (g: AccessGrantDef): JsonObject => ({ id: g.id, node_id: g.node_id, container_id: g.container_id });
+const canonicalGrant = (g: AccessGrantDef): JsonObject => ({
+  id: g.id,
+  node_id: g.node_id,
+  container_id: g.container_id,
+});
 
 const canonicalEdge = (e: EdgeDef): JsonObject => ({
   id: e.id,

@@ -51,7 +51,14 @@ export function parseEdge(ctx: ParseCtx, raw: unknown, path: string): EdgeDef | 
   const target = reqString(ctx, raw, 'target', path, ids);
   const sourceHandle = handle(ctx, raw, 'sourceHandle', path, ids);
   const targetHandle = handle(ctx, raw, 'targetHandle', path, ids);
-  if (id === undefined || source === undefined || target === undefined || sourceHandle === undefined || targetHandle === undefined) return undefined;
+  if (
+    id === undefined ||
+    source === undefined ||
+    target === undefined ||
+    sourceHandle === undefined ||
+    targetHandle === undefined
+  )
+    return undefined;
   return { id, source, target, sourceHandle, targetHandle };
 }
 
@@ -68,16 +75,34 @@ export function parseState(ctx: ParseCtx, raw: unknown, path: string, ids: Issue
     reset_on = [];
     resetRaw.forEach((s, i) => {
       if (typeof s === 'string') reset_on!.push(s);
-      else ctx.error('wrong-type', `${path}.reset_on[${i}]`, `signal names must be strings, got ${typeName(s)}`, ids);
+      else
+        ctx.error(
+          'wrong-type',
+          `${path}.reset_on[${i}]`,
+          `signal names must be strings, got ${typeName(s)}`,
+          ids,
+        );
     });
     if (reset_on.length !== resetRaw.length) reset_on = undefined;
   }
-  if (type === undefined || value_type === undefined || config === undefined || lifetime === undefined || reset_on === undefined) return undefined;
+  if (
+    type === undefined ||
+    value_type === undefined ||
+    config === undefined ||
+    lifetime === undefined ||
+    reset_on === undefined
+  )
+    return undefined;
   return { type, value_type, config, lifetime, reset_on };
 }
 
 /** A `states` map: missing/null → {}; built with fromEntries so a `__proto__` slot name stays a key. */
-export function parseStates(ctx: ParseCtx, raw: unknown, path: string, containerId: string | undefined): Record<string, StateDef> | undefined {
+export function parseStates(
+  ctx: ParseCtx,
+  raw: unknown,
+  path: string,
+  containerId: string | undefined,
+): Record<string, StateDef> | undefined {
   if (raw === undefined) return {};
   if (raw === null) {
     ctx.warn('null-field', path, `'states' is null; using {}`, containerId ? { containerId } : {});
@@ -104,7 +129,8 @@ export function parseContainer(ctx: ParseCtx, raw: unknown, path: string): Conta
   const label = optString(ctx, raw, 'label', path, '', ids);
   const position = readPosition(ctx, raw, path, ids);
   const states = parseStates(ctx, raw.states, `${path}.states`, containerId);
-  if (id === undefined || label === undefined || position === undefined || states === undefined) return undefined;
+  if (id === undefined || label === undefined || position === undefined || states === undefined)
+    return undefined;
   return { id, label, position, states };
 }
 
@@ -125,13 +151,24 @@ export function parseHook(ctx: ParseCtx, raw: unknown, path: string): HookDef | 
   warnExtraKeys(ctx, raw, HOOK_KEYS, path, 'hook');
   const event = reqString(ctx, raw, 'event', path);
   // A command may legitimately be "" (a disabled placeholder), so it is only type-checked.
-  const command = raw.command === undefined ? reqString(ctx, raw, 'command', path) : optString(ctx, raw, 'command', path, '');
+  const command =
+    raw.command === undefined
+      ? reqString(ctx, raw, 'command', path)
+      : optString(ctx, raw, 'command', path, '');
   const match_node_type = optString(ctx, raw, 'match_node_type', path, '*');
   const matchId = raw.match_node_id === null ? undefined : optString(ctx, raw, 'match_node_id', path, '');
   const timeout_ms = optNumber(ctx, raw, 'timeout_ms', path, 1000);
   const enabled = optBoolean(ctx, raw, 'enabled', path, true);
-  if (event === undefined || command === undefined || match_node_type === undefined || timeout_ms === undefined || enabled === undefined) return undefined;
-  if (raw.match_node_id !== undefined && raw.match_node_id !== null && matchId === undefined) return undefined;
+  if (
+    event === undefined ||
+    command === undefined ||
+    match_node_type === undefined ||
+    timeout_ms === undefined ||
+    enabled === undefined
+  )
+    return undefined;
+  if (raw.match_node_id !== undefined && raw.match_node_id !== null && matchId === undefined)
+    return undefined;
   const hook: HookDef = { event, command, match_node_type, timeout_ms, enabled };
   if (typeof raw.match_node_id === 'string' && raw.match_node_id) hook.match_node_id = raw.match_node_id;
   return hook;

@@ -37,28 +37,68 @@ export function typeName(v: unknown): string {
   return `a ${typeof v}`;
 }
 
+/** A short, never-throwing rendering of a raw value for messages (BigInt, cycles → its type name). */
+export function preview(v: unknown, max = 80): string {
+  let out: string | undefined;
+  try {
+    out = JSON.stringify(v);
+  } catch {
+    out = undefined;
+  }
+  if (out === undefined) return typeName(v);
+  return out.length > max ? `${out.slice(0, max - 1)}…` : out;
+}
+
 export const has = (o: RawObject, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 /** Warns about keys outside `known` (they are dropped, as the reference backend drops them). */
-export function warnExtraKeys(ctx: ParseCtx, o: RawObject, known: ReadonlySet<string>, path: string, what: string, ids: IssueIds = {}): void {
+export function warnExtraKeys(
+  ctx: ParseCtx,
+  o: RawObject,
+  known: ReadonlySet<string>,
+  path: string,
+  what: string,
+  ids: IssueIds = {},
+): void {
   for (const k of Object.keys(o)) {
-    if (!known.has(k)) ctx.warn('extra-key', path + keySeg(k), `unknown ${what} key '${k}' dropped (the reference backend drops it on save)`, ids);
+    if (!known.has(k))
+      ctx.warn(
+        'extra-key',
+        path + keySeg(k),
+        `unknown ${what} key '${k}' dropped (the reference backend drops it on save)`,
+        ids,
+      );
   }
 }
 
 /** A required non-empty string (the reference raises KeyError when it is missing). */
-export function reqString(ctx: ParseCtx, o: RawObject, key: string, path: string, ids: IssueIds = {}): string | undefined {
+export function reqString(
+  ctx: ParseCtx,
+  o: RawObject,
+  key: string,
+  path: string,
+  ids: IssueIds = {},
+): string | undefined {
   const v = o[key];
   const p = path + keySeg(key);
-  if (!has(o, key) || v === undefined) ctx.error('missing-field', p, `required field '${key}' is missing`, ids);
-  else if (typeof v !== 'string') ctx.error('wrong-type', p, `'${key}' must be a string, got ${typeName(v)}`, ids);
+  if (!has(o, key) || v === undefined)
+    ctx.error('missing-field', p, `required field '${key}' is missing`, ids);
+  else if (typeof v !== 'string')
+    ctx.error('wrong-type', p, `'${key}' must be a string, got ${typeName(v)}`, ids);
   else if (v === '') ctx.error('missing-field', p, `'${key}' must not be empty`, ids);
   else return v;
   return undefined;
 }
 
 /** An optional string with a default; null is read as the default (with a warning). */
-export function optString(ctx: ParseCtx, o: RawObject, key: string, path: string, def: string, ids: IssueIds = {}): string | undefined {
+export function optString(
+  ctx: ParseCtx,
+  o: RawObject,
+  key: string,
+  path: string,
+  def: string,
+  ids: IssueIds = {},
+): string | undefined {
   const v = o[key];
   if (v === undefined) return def;
   if (typeof v === 'string') return v;
@@ -71,7 +111,14 @@ export function optString(ctx: ParseCtx, o: RawObject, key: string, path: string
   return undefined;
 }
 
-export function optBoolean(ctx: ParseCtx, o: RawObject, key: string, path: string, def: boolean, ids: IssueIds = {}): boolean | undefined {
+export function optBoolean(
+  ctx: ParseCtx,
+  o: RawObject,
+  key: string,
+  path: string,
+  def: boolean,
+  ids: IssueIds = {},
+): boolean | undefined {
   const v = o[key];
   if (v === undefined) return def;
   if (typeof v === 'boolean') return v;
@@ -88,7 +135,14 @@ const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 /** -0 survives JSON.parse but not JSON.stringify; normalise so parse(format(g)) deep-equals g. */
 const num = (v: number): number => (Object.is(v, -0) ? 0 : v);
 
-export function optNumber(ctx: ParseCtx, o: RawObject, key: string, path: string, def: number, ids: IssueIds = {}): number | undefined {
+export function optNumber(
+  ctx: ParseCtx,
+  o: RawObject,
+  key: string,
+  path: string,
+  def: number,
+  ids: IssueIds = {},
+): number | undefined {
   const v = o[key];
   if (v === undefined) return def;
   if (finite(v)) return num(v);
@@ -97,7 +151,12 @@ export function optNumber(ctx: ParseCtx, o: RawObject, key: string, path: string
 }
 
 /** `{x, y}`; missing → {0,0} like the reference; null → {0,0} with a warning. */
-export function readPosition(ctx: ParseCtx, o: RawObject, path: string, ids: IssueIds = {}): Position | undefined {
+export function readPosition(
+  ctx: ParseCtx,
+  o: RawObject,
+  path: string,
+  ids: IssueIds = {},
+): Position | undefined {
   const v = o.position;
   const p = `${path}.position`;
   if (v === undefined) return { x: 0, y: 0 };
@@ -113,7 +172,12 @@ export function readPosition(ctx: ParseCtx, o: RawObject, path: string, ids: Iss
   let ok = true;
   for (const k of ['x', 'y'] as const) {
     if (!finite(v[k])) {
-      ctx.error(has(v, k) ? 'wrong-type' : 'missing-field', `${p}.${k}`, `'position.${k}' must be a number, got ${typeName(v[k])}`, ids);
+      ctx.error(
+        has(v, k) ? 'wrong-type' : 'missing-field',
+        `${p}.${k}`,
+        `'position.${k}' must be a number, got ${typeName(v[k])}`,
+        ids,
+      );
       ok = false;
     }
   }
@@ -125,7 +189,12 @@ const POSITION_KEYS = new Set(['x', 'y']);
  * Deep-copies a JSON value (configs, initial values) so the parsed graph shares nothing with the
  * caller's object. Non-JSON values (functions, undefined in arrays, NaN, cycles…) are errors.
  */
-export function cloneJson(ctx: ParseCtx, v: unknown, path: string, ids: IssueIds = {}): { ok: boolean; value: unknown } {
+export function cloneJson(
+  ctx: ParseCtx,
+  v: unknown,
+  path: string,
+  ids: IssueIds = {},
+): { ok: boolean; value: unknown } {
   let ok = true;
   const seen = new Set<object>();
   const walk = (x: unknown, p: string, depth: number): unknown => {
@@ -173,7 +242,13 @@ export function cloneJson(ctx: ParseCtx, v: unknown, path: string, ids: IssueIds
 }
 
 /** An optional JSON object field (config): missing → {}, null → {} with a warning. */
-export function optObject(ctx: ParseCtx, o: RawObject, key: string, path: string, ids: IssueIds = {}): RawObject | undefined {
+export function optObject(
+  ctx: ParseCtx,
+  o: RawObject,
+  key: string,
+  path: string,
+  ids: IssueIds = {},
+): RawObject | undefined {
   const v = o[key];
   const p = path + keySeg(key);
   if (v === undefined) return {};
@@ -190,7 +265,13 @@ export function optObject(ctx: ParseCtx, o: RawObject, key: string, path: string
 }
 
 /** An optional array field: missing → [], null → [] with a warning, anything else an error. */
-export function optArray(ctx: ParseCtx, o: RawObject, key: string, path: string, ids: IssueIds = {}): unknown[] | undefined {
+export function optArray(
+  ctx: ParseCtx,
+  o: RawObject,
+  key: string,
+  path: string,
+  ids: IssueIds = {},
+): unknown[] | undefined {
   const v = o[key];
   if (v === undefined) return [];
   const p = path + keySeg(key);

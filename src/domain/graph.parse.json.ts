@@ -1,12 +1,21 @@
-// Locates the first syntax error in a JSON text, so `statewire check` and the editor can say
+// Scans JSON text: locates the first syntax error, so `statewire check` and the editor can say
 // "line 3, column 7: expected ',' or '}'" the same way in every runtime (engines word and place
-// JSON.parse errors differently, and some quote the whole input back).
+// JSON.parse errors differently, and some quote the whole input back), and finds duplicate object
+// keys, which JSON.parse resolves silently by keeping the last value.
+import { keySeg } from './issues.ts';
 
 export interface JsonErrorLocation {
   offset: number;
   line: number;
   column: number;
   reason: string;
+}
+
+export interface DuplicateKey {
+  /** JSON path of the repeated key, e.g. `$.containers[0].states.notes`. */
+  path: string;
+  line: number;
+  column: number;
 }
 
 class Stop {
@@ -24,6 +33,19 @@ function describe(ch: string | undefined): string {
 
 /** Scans `text` as JSON (RFC 8259) and returns where it first goes wrong, or null if it is valid. */
 export function locateJsonError(text: string): JsonErrorLocation | null {
+  return scanJson(text).error;
+}
+
+/** Keys that appear twice in one object of a valid JSON text (the earlier value is lost on parse). */
+export function findDuplicateKeys(text: string): DuplicateKey[] {
+  return scanJson(text, true).duplicates;
+}
+
+function scanJson(
+  text: string,
+  trackKeys = false,
+): { error: JsonErrorLocation | null; duplicates: DuplicateKey[] } {
+  const duplicates: DuplicateKey[] = [];
   let i = 0;
   const ws = () => {
     while (i < text.length && WS.has(text[i]!)) i++;
@@ -60,7 +82,7 @@ export function locateJsonError(text: string): JsonErrorLocation | null {
     if (!m || m[0] === '-' || m[0] === '') fail(`unexpected ${describe(text[i])}`);
     i += m![0].length;
   };
-  const value = (depth: number): void => {
+  const value = (depth: number, path: string): void => {
     if (depth > 5000) fail('nesting too deep');
     ws();
     const ch = text[i];
@@ -71,14 +93,24 @@ export function locateJsonError(text: string): JsonErrorLocation | null {
         i++;
         return;
       }
+      const keys = trackKeys ? new Set<string>() : null;
       for (;;) {
         ws();
         if (text[i] !== '"') fail(`expected a double-quoted property name, found ${describe(text[i])}`);
+        const keyStart = i;
         string();
+        let childPath = path;
+        if (keys) {
+          const rawKey = text.slice(keyStart + 1, i - 1);
+          const key = rawKey.includes('\\') ? (JSON.parse(text.slice(keyStart, i)) as string) : rawKey;
+          childPath = path + keySeg(key);
+          if (keys.has(key)) duplicates.push({ path: childPath, ...lineColumn(text, keyStart) });
+          else keys.add(key);
+        }
         ws();
         if (text[i] !== ':') fail(`expected ':' after property name, found ${describe(text[i])}`);
         i++;
-        value(depth + 1);
+        value(depth + 1, childPath);
         ws();
         if (text[i] === ',') i++;
         else if (text[i] === '}') {
@@ -94,8 +126,8 @@ export function locateJsonError(text: string): JsonErrorLocation | null {
         i++;
         return;
       }
-      for (;;) {
-        value(depth + 1);
+      for (let k = 0; ; k++) {
+        value(depth + 1, trackKeys ? `${path}[${k}]` : path);
         ws();
         if (text[i] === ',') i++;
         else if (text[i] === ']') {
@@ -112,14 +144,14 @@ export function locateJsonError(text: string): JsonErrorLocation | null {
     fail(`unexpected ${describe(ch)}`);
   };
   try {
-    value(0);
+    value(0, '$');
     ws();
     if (i < text.length) fail(`unexpected ${describe(text[i])} after the JSON value`);
-    return null;
+    return { error: null, duplicates };
   } catch (e) {
     const offset = e instanceof Stop ? e.offset : i;
     const reason = e instanceof Stop ? e.reason : 'nesting too deep';
-    return { offset, ...lineColumn(text, offset), reason };
+    return { error: { offset, ...lineColumn(text, offset), reason }, duplicates };
   }
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { GraphParseError, parseGraph, parseGraphOrThrow, parseGraphText, parseGraphTextOrThrow, type ParseResult } from './graph.parse.ts';
+import {
+  GraphParseError,
+  parseGraph,
+  parseGraphOrThrow,
+  parseGraphText,
+  parseGraphTextOrThrow,
+  type ParseResult,
+} from './graph.parse.ts';
 import type { GraphDef } from './graph.schema.ts';
 import type { Issue } from './issues.ts';
 import { FIXTURES, fixture } from './fixtures/loadFixtures.testutil.ts';
@@ -23,18 +30,40 @@ describe('parseGraph on fixtures', () => {
 
   it('fills the reference defaults for missing label, config, position, type and step_budget, silently', () => {
     const { graph, warnings } = ok(parseGraphText(fixture('missing-label-config')));
-    expect(graph.nodes[0]).toEqual({ id: 'src', type: 'nullSource', label: '', position: { x: 0, y: 0 }, config: {} });
-    expect(graph.nodes[2]).toEqual({ id: 'bare', type: 'unknown', label: '', position: { x: 0, y: 0 }, config: {} });
+    expect(graph.nodes[0]).toEqual({
+      id: 'src',
+      type: 'nullSource',
+      label: '',
+      position: { x: 0, y: 0 },
+      config: {},
+    });
+    expect(graph.nodes[2]).toEqual({
+      id: 'bare',
+      type: 'unknown',
+      label: '',
+      position: { x: 0, y: 0 },
+      config: {},
+    });
     expect(graph.step_budget).toBe(500);
     expect(graph.description).toBe('');
-    expect(graph.edges[1]).toEqual({ id: 'e2', source: 'src', target: 'bare', sourceHandle: '', targetHandle: '' });
+    expect(graph.edges[1]).toEqual({
+      id: 'e2',
+      source: 'src',
+      target: 'bare',
+      sourceHandle: '',
+      targetHandle: '',
+    });
     expect(warnings).toEqual([]);
   });
 
   it('drops extra node and edge keys with a warning naming the JSON path', () => {
     const { graph, warnings } = ok(parseGraphText(fixture('extra-node-keys')));
     expect(graph.nodes[0]).not.toHaveProperty('data');
-    expect(at(warnings, '$.nodes[0].data')[0]).toMatchObject({ code: 'extra-key', severity: 'warning', nodeId: 'src' });
+    expect(at(warnings, '$.nodes[0].data')[0]).toMatchObject({
+      code: 'extra-key',
+      severity: 'warning',
+      nodeId: 'src',
+    });
     expect(at(warnings, '$.nodes[0].selected')).toHaveLength(1);
     expect(at(warnings, '$.edges[0].animated')[0]).toMatchObject({ code: 'extra-key', edgeId: 'e1' });
     expect(graph.nodes[1]!.config).toEqual({ _expanded: true });
@@ -69,18 +98,34 @@ describe('parseGraph on fixtures', () => {
     const { graph, warnings } = ok(parseGraphText(fixture('legacy-state-container-node')));
     expect(graph.nodes.map((n) => n.id)).toEqual(['seed', 'viewer']);
     expect(graph.containers).toEqual([
-      { id: 'notes_box', label: 'Notes', position: { x: 150, y: 200 }, states: { notes: { type: 'accumulator', value_type: 'TEXT', config: {}, lifetime: 'forever', reset_on: [] } } },
+      {
+        id: 'notes_box',
+        label: 'Notes',
+        position: { x: 150, y: 200 },
+        states: {
+          notes: { type: 'accumulator', value_type: 'TEXT', config: {}, lifetime: 'forever', reset_on: [] },
+        },
+      },
     ]);
     expect(graph.edges.map((e) => e.id)).toEqual(['e1']);
     expect(graph.access_grants).toEqual([{ id: 'g1', node_id: 'viewer', container_id: 'notes_box' }]);
-    expect(at(warnings, '$.nodes[2]')[0]).toMatchObject({ code: 'legacy-state-container', containerId: 'notes_box' });
+    expect(at(warnings, '$.nodes[2]')[0]).toMatchObject({
+      code: 'legacy-state-container',
+      containerId: 'notes_box',
+    });
     expect(at(warnings, '$.edges[1]')[0]).toMatchObject({ code: 'legacy-state-edge', edgeId: 'g1' });
   });
 
   it('merges a legacy stateContainer node into an existing container of the same id, keeping existing slots', () => {
     const { graph, warnings } = ok(
       parseGraph({
-        nodes: [{ id: 'mem', type: 'stateContainer', config: { states: { a: { type: 'counter' }, b: { type: 'lastWrite' } } } }],
+        nodes: [
+          {
+            id: 'mem',
+            type: 'stateContainer',
+            config: { states: { a: { type: 'counter' }, b: { type: 'lastWrite' } } },
+          },
+        ],
         containers: [{ id: 'mem', label: 'Memory', states: { a: { type: 'accumulator' } } }],
       }),
     );
@@ -92,14 +137,20 @@ describe('parseGraph on fixtures', () => {
   });
 
   it('keeps an empty legacy container (no name/reducer) rather than dropping it', () => {
-    const { graph } = ok(parseGraph({ nodes: [{ id: 'box', type: 'stateContainer', position: { x: 5, y: 6 } }] }));
+    const { graph } = ok(
+      parseGraph({ nodes: [{ id: 'box', type: 'stateContainer', position: { x: 5, y: 6 } }] }),
+    );
     expect(graph.containers).toEqual([{ id: 'box', label: '', position: { x: 5, y: 6 }, states: {} }]);
   });
 
   it('loads dangling grants unchanged', () => {
     const { graph } = ok(parseGraphText(fixture('dangling-grants')));
     expect(graph.access_grants).toHaveLength(7);
-    expect(graph.access_grants[4]).toEqual({ id: 'ag_5', node_id: 'removed_node', container_id: 'graph_state' });
+    expect(graph.access_grants[4]).toEqual({
+      id: 'ag_5',
+      node_id: 'removed_node',
+      container_id: 'graph_state',
+    });
   });
 
   it('keeps initial_value of every JSON type', () => {
@@ -120,7 +171,13 @@ describe('parseGraph on fixtures', () => {
 
   it('migrates top-level graph_state and state_edges, warning about what it cannot migrate', () => {
     const { graph, warnings } = ok(parseGraphText(fixture('legacy-state-edges')));
-    expect(graph.containers[0]).toMatchObject({ id: 'graph_state', states: { summary: { type: 'lastWrite', value_type: 'TEXT' }, turns: { type: 'counter', value_type: 'ANY' } } });
+    expect(graph.containers[0]).toMatchObject({
+      id: 'graph_state',
+      states: {
+        summary: { type: 'lastWrite', value_type: 'TEXT' },
+        turns: { type: 'counter', value_type: 'ANY' },
+      },
+    });
     expect(graph.access_grants).toEqual([
       { id: 'se1', node_id: 'think', container_id: 'graph_state' },
       { id: 'ag_show_graph_state', node_id: 'show', container_id: 'graph_state' },
@@ -141,14 +198,33 @@ describe('parseGraph on fixtures', () => {
       { name: 'init_goal', wire_type: 'TEXT', persist: false, origin: 'init', writer_name: 'goal' },
       { name: 'iterout_plan', wire_type: 'TEXT', persist: true, origin: 'iterOut', writer_name: 'plan' },
     ]);
-    expect(warnings).toContainEqual(expect.objectContaining({ code: 'iterin-ports-recomputed', path: '$.nodes[1].subgraph.nodes[1].config.ports', severity: 'info' }));
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'iterin-ports-recomputed',
+        path: '$.nodes[1].subgraph.nodes[1].config.ports',
+        severity: 'info',
+      }),
+    );
     const loop = ok(parseGraphText(fixture('loop-with-containers'))).graph;
     expect((loop.nodes[1]!.config.ports as unknown[]).length).toBe(3);
   });
 
   it('fills hook defaults and keeps match_node_id only when set', () => {
-    const { graph } = ok(parseGraph({ hooks: [{ event: 'GraphStart', command: 'true' }, { event: 'GraphError', command: 'x', match_node_id: 'n1' }] }));
-    expect(graph.hooks[0]).toEqual({ event: 'GraphStart', command: 'true', match_node_type: '*', timeout_ms: 1000, enabled: true });
+    const { graph } = ok(
+      parseGraph({
+        hooks: [
+          { event: 'GraphStart', command: 'true' },
+          { event: 'GraphError', command: 'x', match_node_id: 'n1' },
+        ],
+      }),
+    );
+    expect(graph.hooks[0]).toEqual({
+      event: 'GraphStart',
+      command: 'true',
+      match_node_type: '*',
+      timeout_ms: 1000,
+      enabled: true,
+    });
     expect(graph.hooks[1]!.match_node_id).toBe('n1');
   });
 
@@ -165,7 +241,9 @@ describe('parseGraph on fixtures', () => {
   });
 
   it('keeps a slot literally named __proto__ as data', () => {
-    const { graph } = ok(parseGraphText('{"containers":[{"id":"c","states":{"__proto__":{"type":"counter"}}}]}'));
+    const { graph } = ok(
+      parseGraphText('{"containers":[{"id":"c","states":{"__proto__":{"type":"counter"}}}]}'),
+    );
     expect(Object.keys(graph.containers[0]!.states)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(graph.containers[0]!.states)).toBe(Object.prototype);
   });
@@ -174,11 +252,21 @@ describe('parseGraph on fixtures', () => {
 describe('schema violations', () => {
   it('reports a node without id with its JSON path', () => {
     const errs = errors(parseGraph({ nodes: [{ id: 'a' }, { type: 'llmCall' }] }));
-    expect(errs).toEqual([expect.objectContaining({ code: 'missing-field', severity: 'error', path: '$.nodes[1].id' })]);
+    expect(errs).toEqual([
+      expect.objectContaining({ code: 'missing-field', severity: 'error', path: '$.nodes[1].id' }),
+    ]);
   });
 
   it('reports an edge source that is not a string', () => {
-    const errs = errors(parseGraph({ edges: [{ id: 'a', source: 'x', target: 'y' }, { id: 'b', source: 'x', target: 'y' }, { id: 'c', source: 7, target: 'y' }] }));
+    const errs = errors(
+      parseGraph({
+        edges: [
+          { id: 'a', source: 'x', target: 'y' },
+          { id: 'b', source: 'x', target: 'y' },
+          { id: 'c', source: 7, target: 'y' },
+        ],
+      }),
+    );
     expect(errs[0]).toMatchObject({ code: 'wrong-type', path: '$.edges[2].source', edgeId: 'c' });
     expect(errs[0]!.message).toMatch(/must be a string, got a number/);
   });
@@ -193,10 +281,18 @@ describe('schema violations', () => {
     [{ eval_graph: 'yes' }, '$.eval_graph', 'wrong-type'],
     [{ nodes: [{ id: 'a', position: { x: 1 } }] }, '$.nodes[0].position.y', 'missing-field'],
     [{ containers: [{ label: 'x' }] }, '$.containers[0].id', 'missing-field'],
-    [{ containers: [{ id: 'c', states: { s: { reset_on: [1] } } }] }, '$.containers[0].states.s.reset_on[0]', 'wrong-type'],
+    [
+      { containers: [{ id: 'c', states: { s: { reset_on: [1] } } }] },
+      '$.containers[0].states.s.reset_on[0]',
+      'wrong-type',
+    ],
     [{ access_grants: [{ id: 'g', node_id: 'n' }] }, '$.access_grants[0].container_id', 'missing-field'],
     [{ hooks: [{ command: 'x' }] }, '$.hooks[0].event', 'missing-field'],
-    [{ nodes: [{ id: 'c', subgraph: { edges: [{ id: 'e' }] } }] }, '$.nodes[0].subgraph.edges[0].source', 'missing-field'],
+    [
+      { nodes: [{ id: 'c', subgraph: { edges: [{ id: 'e' }] } }] },
+      '$.nodes[0].subgraph.edges[0].source',
+      'missing-field',
+    ],
     [{ nodes: [{ id: 'f', config: { f: () => 1 } }] }, '$.nodes[0].config.f', 'not-json'],
   ])('%j → error at %s', (input, path, code) => {
     const errs = errors(parseGraph(input));
@@ -206,11 +302,29 @@ describe('schema violations', () => {
   it('reports a cycle instead of overflowing', () => {
     const config: Record<string, unknown> = {};
     config.self = config;
-    expect(errors(parseGraph({ nodes: [{ id: 'a', config }] }))[0]).toMatchObject({ code: 'not-json', path: '$.nodes[0].config.self' });
+    expect(errors(parseGraph({ nodes: [{ id: 'a', config }] }))[0]).toMatchObject({
+      code: 'not-json',
+      path: '$.nodes[0].config.self',
+    });
+  });
+
+  it('rejects absurd nesting with too-deep instead of overflowing the stack', () => {
+    let g: Record<string, unknown> = {};
+    for (let i = 0; i < 80; i++) g = { nodes: [{ id: `n${i}`, subgraph: g }] };
+    expect(codes(errors(parseGraph(g)))).toEqual(['too-deep']);
+    let v: unknown = 1;
+    for (let i = 0; i < 1000; i++) v = [v];
+    expect(errors(parseGraph({ nodes: [{ id: 'a', config: { v } }] }))[0]).toMatchObject({
+      code: 'too-deep',
+      nodeId: 'a',
+    });
+    expect(parseGraphText('['.repeat(100000)).ok).toBe(false);
   });
 
   it('tolerates null for defaulted fields with a warning', () => {
-    const { graph, warnings } = ok(parseGraph({ name: null, nodes: [{ id: 'a', label: null, config: null }] }));
+    const { graph, warnings } = ok(
+      parseGraph({ name: null, nodes: [{ id: 'a', label: null, config: null }] }),
+    );
     expect([graph.name, graph.nodes[0]!.label, graph.nodes[0]!.config]).toEqual(['', '', {}]);
     expect(codes(warnings)).toEqual(['null-field', 'null-field', 'null-field']);
   });
@@ -225,8 +339,29 @@ describe('parseGraphText', () => {
 
   it('reports a trailing comma and unexpected end of input', () => {
     expect(errors(parseGraphText('{"a": 1,\n}'))[0]).toMatchObject({ line: 2, column: 1 });
-    expect(errors(parseGraphText('{"a": [1, 2'))[0]!.message).toMatch(/line 1:12: expected ',' or '\]' after array element, found end of input/);
+    expect(errors(parseGraphText('{"a": [1, 2'))[0]!.message).toMatch(
+      /line 1:12: expected ',' or '\]' after array element, found end of input/,
+    );
     expect(errors(parseGraphText(''))[0]).toMatchObject({ code: 'invalid-json', line: 1, column: 1 });
+  });
+
+  it('warns about keys repeated in one object (JSON.parse silently keeps the last)', () => {
+    const text =
+      '{"containers": [{"id": "c", "states": {\n  "a": {"type": "counter"},\n  "a": {"type": "accumulator"}}}],\n "name": "x", "na\\u006de": "y"}';
+    const { graph, warnings } = ok(parseGraphText(text, 'd.json'));
+    expect(graph.containers[0]!.states.a!.type).toBe('accumulator');
+    expect(graph.name).toBe('y');
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        code: 'duplicate-key',
+        severity: 'warning',
+        path: '$.containers[0].states.a',
+        line: 3,
+        column: 3,
+      }),
+      expect.objectContaining({ code: 'duplicate-key', path: '$.name', line: 4 }),
+    ]);
+    expect(warnings[0]!.message).toMatch(/^key repeated in the same object at d\.json:3:3/);
   });
 
   it('accepts a byte-order mark', () => {
@@ -248,6 +383,8 @@ describe('throwing APIs', () => {
   });
 
   it('parseGraphTextOrThrow names the file', () => {
-    expect(() => parseGraphTextOrThrow('nope', 'a.json')).toThrow(/^a\.json: \$: invalid JSON at a\.json:1:1/);
+    expect(() => parseGraphTextOrThrow('nope', 'a.json')).toThrow(
+      /^a\.json: \$: invalid JSON at a\.json:1:1/,
+    );
   });
 });

@@ -2,14 +2,13 @@
 // loads, fills in its defaults, migrates legacy shapes, and reports every tolerated trait as a
 // warning with a JSON path. Schema violations are errors with a path. Never throws on any input
 // (except parseGraphOrThrow, which throws only GraphParseError).
-import type { AccessGrantDef, ContainerDef, EdgeDef, GraphDef, HookDef, NodeDef } from './graph.schema.ts';
-import { DEFAULT_STEP_BUDGET } from './graph.schema.ts';
-import { ParseCtx, MAX_DEPTH, has, isRawObject, optArray, optBoolean, optObject, optString, readPosition, reqString, typeName, warnExtraKeys, type IssueIds, type RawObject } from './graph.parse.fields.ts';
-import { parseContainer, parseEdge, parseGrant, parseHook } from './graph.parse.elements.ts';
-import { dropStateContainers, migrateGraphState, migrateStateContainerNodes, migrateStateEdges, type IndexedEdge, type LegacyNode } from './graph.parse.legacy.ts';
-import { locateJsonError } from './graph.parse.json.ts';
+import type { GraphDef } from './graph.schema.ts';
+import { ParseCtx, typeName } from './graph.parse.fields.ts';
+import { parseGraphObject } from './graph.parse.graph.ts';
+import { findDuplicateKeys, locateJsonError } from './graph.parse.json.ts';
 import { synthesizeIterInPorts } from './loopPorts.ts';
-import { keySeg, type Issue } from './issues.ts';
+import { loopView } from './loopView.ts';
+import type { Issue } from './issues.ts';
 
 export type ParseResult = { ok: true; graph: GraphDef; warnings: Issue[] } | { ok: false; errors: Issue[] };
 
@@ -27,165 +26,26 @@ export class GraphParseError extends Error {
   }
 }
 
-const GRAPH_KEYS = new Set(['name', 'description', 'nodes', 'edges', 'containers', 'access_grants', 'hooks', 'step_budget', 'eval_graph', 'kind', 'group', 'presetId']);
-/** Keys handled by a migration rather than dropped as unknown. */
-const LEGACY_KEYS = new Set(['maxIterations', 'state_containers', 'state_edges', 'graph_state']);
-const NODE_KEYS = new Set(['id', 'type', 'label', 'position', 'config', 'subgraph']);
-
-function parseNode(ctx: ParseCtx, raw: RawObject, path: string, depth: number): NodeDef | undefined {
-  const nodeId = typeof raw.id === 'string' && raw.id ? raw.id : undefined;
-  const ids: IssueIds = nodeId ? { nodeId } : {};
-  warnExtraKeys(ctx, raw, NODE_KEYS, path, 'node', ids);
-  const id = reqString(ctx, raw, 'id', path, ids);
-  const type = optString(ctx, raw, 'type', path, 'unknown', ids);
-  const label = optString(ctx, raw, 'label', path, '', ids);
-  const position = readPosition(ctx, raw, path, ids);
-  const config = optObject(ctx, raw, 'config', path, ids);
-  let subgraph: GraphDef | undefined;
-  let subOk = true;
-  if (raw.subgraph === null) ctx.warn('null-field', `${path}.subgraph`, "'subgraph' is null; the node is not a composite", ids);
-  else if (raw.subgraph !== undefined) {
-    subgraph = parseGraphObject(ctx, raw.subgraph, `${path}.subgraph`, depth + 1);
-    subOk = subgraph !== undefined;
-  }
-  if (id === undefined || type === undefined || label === undefined || position === undefined || config === undefined || !subOk) return undefined;
-  const node: NodeDef = { id, type, label, position, config };
-  if (subgraph) node.subgraph = subgraph;
-  return node;
-}
-
-/** Reads each array entry with `read`; undefined entries were errors already recorded. */
-function readList<T>(ctx: ParseCtx, o: RawObject, key: string, path: string, read: (ctx: ParseCtx, raw: unknown, p: string) => T | undefined): { items: { item: T; path: string }[]; ok: boolean } {
-  const arr = optArray(ctx, o, key, path);
-  if (!arr) return { items: [], ok: false };
-  const items: { item: T; path: string }[] = [];
-  let ok = true;
-  arr.forEach((raw, i) => {
-    const p = `${path}.${key}[${i}]`;
-    const item = read(ctx, raw, p);
-    if (item === undefined) ok = false;
-    else items.push({ item, path: p });
-  });
-  return { items, ok };
-}
-
-function readStepBudget(ctx: ParseCtx, raw: RawObject, path: string): number | null | undefined {
-  const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
-  if (has(raw, 'maxIterations') && raw.maxIterations !== undefined) {
-    const p = `${path}.maxIterations`;
-    if (has(raw, 'step_budget') && raw.step_budget !== undefined) {
-      ctx.warn('legacy-max-iterations', p, "legacy 'maxIterations' ignored because 'step_budget' is present; it is dropped on save");
-    } else if (isInt(raw.maxIterations)) {
-      ctx.warn('legacy-max-iterations', p, `legacy 'maxIterations' read as step_budget ${raw.maxIterations}; saved as 'step_budget'`);
-      return raw.maxIterations === 0 ? 0 : raw.maxIterations;
-    } else {
-      ctx.warn('legacy-max-iterations', p, `legacy 'maxIterations' is ${typeName(raw.maxIterations)}, not an integer; using step_budget ${DEFAULT_STEP_BUDGET}`);
-    }
-  }
-  const v = raw.step_budget;
-  if (v === undefined) return DEFAULT_STEP_BUDGET;
-  if (v === null) return null;
-  if (isInt(v)) return v === 0 ? 0 : v;
-  ctx.error('wrong-type', `${path}.step_budget`, `'step_budget' must be an integer or null, got ${typeof v === 'number' ? v : typeName(v)}`);
-  return undefined;
-}
-
-/** Parses one graph object (the file, or a composite's subgraph) without loop-port synthesis. */
-function parseGraphObject(ctx: ParseCtx, raw: unknown, path: string, depth: number): GraphDef | undefined {
-  if (!isRawObject(raw)) {
-    ctx.error('wrong-type', path, `a graph must be a JSON object, got ${typeName(raw)}`);
-    return undefined;
-  }
-  if (depth > MAX_DEPTH) {
-    ctx.error('too-deep', path, `subgraphs nested deeper than ${MAX_DEPTH} levels`);
-    return undefined;
-  }
-  for (const k of Object.keys(raw)) {
-    if (!GRAPH_KEYS.has(k) && !LEGACY_KEYS.has(k)) ctx.warn('unknown-key', path + keySeg(k), `unknown top-level key '${k}' dropped (the reference backend drops it on save)`);
-  }
-  let ok = true;
-  const name = optString(ctx, raw, 'name', path, '');
-  const description = optString(ctx, raw, 'description', path, '');
-  const group = optString(ctx, raw, 'group', path, '');
-  const eval_graph = optBoolean(ctx, raw, 'eval_graph', path, true);
-  const step_budget = readStepBudget(ctx, raw, path);
-  let kind: GraphDef['kind'] = 'graph';
-  if (raw.kind !== undefined && raw.kind !== null) {
-    if (raw.kind === 'graph' || raw.kind === 'node') kind = raw.kind;
-    else {
-      ctx.error('invalid-value', `${path}.kind`, `'kind' must be "graph" or "node", got ${JSON.stringify(raw.kind) ?? typeName(raw.kind)}`);
-      ok = false;
-    }
-  }
-  let presetId: string | null = null;
-  if (typeof raw.presetId === 'string') presetId = raw.presetId;
-  else if (raw.presetId !== undefined && raw.presetId !== null) {
-    ctx.error('wrong-type', `${path}.presetId`, `'presetId' must be a string or null, got ${typeName(raw.presetId)}`);
-    ok = false;
-  }
-
-  // Nodes: legacy stateContainer entries are set aside for migration (never dropped).
-  const nodes: NodeDef[] = [];
-  const legacy: LegacyNode[] = [];
-  const nodeList = optArray(ctx, raw, 'nodes', path);
-  if (!nodeList) ok = false;
-  (nodeList ?? []).forEach((n, i) => {
-    const p = `${path}.nodes[${i}]`;
-    if (!isRawObject(n)) {
-      ctx.error('wrong-type', p, `a node must be an object, got ${typeName(n)}`);
-      ok = false;
-    } else if (n.type === 'stateContainer') legacy.push({ raw: n, path: p });
-    else {
-      const node = parseNode(ctx, n, p, depth);
-      if (node) nodes.push(node);
-      else ok = false;
-    }
-  });
-  const edges = readList<EdgeDef>(ctx, raw, 'edges', path, parseEdge);
-  const containers = readList<ContainerDef>(ctx, raw, 'containers', path, parseContainer);
-  const grants = readList<AccessGrantDef>(ctx, raw, 'access_grants', path, parseGrant);
-  const hooks = readList<HookDef>(ctx, raw, 'hooks', path, parseHook);
-  ok = ok && edges.ok && containers.ok && grants.ok && hooks.ok;
-  if (!ok || name === undefined || description === undefined || group === undefined || eval_graph === undefined || step_budget === undefined) return undefined;
-
-  const containerDefs = containers.items.map((c) => c.item);
-  const grantDefs = grants.items.map((g) => g.item);
-  let indexedEdges: IndexedEdge[] = edges.items.map((e) => ({ edge: e.item, path: e.path }));
-  if (legacy.length > 0) indexedEdges = migrateStateContainerNodes(ctx, legacy, containerDefs, grantDefs, indexedEdges);
-  if (raw.graph_state !== undefined) migrateGraphState(ctx, raw.graph_state, `${path}.graph_state`, containerDefs);
-  if (raw.state_edges !== undefined) migrateStateEdges(ctx, raw.state_edges, `${path}.state_edges`, containerDefs, grantDefs);
-  if (raw.state_containers !== undefined) dropStateContainers(ctx, raw.state_containers, `${path}.state_containers`);
-
-  return {
-    name,
-    description,
-    nodes,
-    edges: indexedEdges.map((e) => e.edge),
-    containers: containerDefs,
-    access_grants: grantDefs,
-    hooks: hooks.items.map((h) => h.item),
-    step_budget,
-    eval_graph,
-    kind,
-    group,
-    presetId,
-  };
-}
-
 /**
  * Recomputes every iterIn's `config.ports` (never trusted from a file, REFERENCE.md 1.9), recursing
  * into subgraphs; an info issue notes when the stored ports differed from the synthesized ones.
  */
 function synthesizePorts(ctx: ParseCtx, graph: GraphDef, path: string): GraphDef {
+  const view = loopView(graph);
   return {
     ...graph,
     nodes: graph.nodes.map((n, i) => {
       const p = `${path}.nodes[${i}]`; // index in the canonical file (legacy nodes removed)
       let next = n;
       if (n.type === 'iterIn') {
-        const ports = synthesizeIterInPorts(graph, n);
+        const ports = synthesizeIterInPorts(view(n.id), n);
         if (n.config.ports !== undefined && JSON.stringify(n.config.ports) !== JSON.stringify(ports)) {
-          ctx.info('iterin-ports-recomputed', `${p}.config.ports`, `stored iterIn ports of '${n.id}' differ from the synthesized ones and were recomputed`, { nodeId: n.id });
+          ctx.info(
+            'iterin-ports-recomputed',
+            `${p}.config.ports`,
+            `stored iterIn ports of '${n.id}' differ from the synthesized ones and were recomputed`,
+            { nodeId: n.id },
+          );
         }
         next = { ...n, config: { ...n.config, ports } };
       }
@@ -198,7 +58,13 @@ function synthesizePorts(ctx: ParseCtx, graph: GraphDef, path: string): GraphDef
 function finish(ctx: ParseCtx, graph: GraphDef | undefined): ParseResult {
   const errors = ctx.issues.filter((i) => i.severity === 'error');
   if (!graph || errors.length > 0) {
-    return { ok: false, errors: errors.length > 0 ? errors : [{ code: 'invalid-graph', severity: 'error', path: '$', message: 'the graph could not be read' }] };
+    return {
+      ok: false,
+      errors:
+        errors.length > 0
+          ? errors
+          : [{ code: 'invalid-graph', severity: 'error', path: '$', message: 'the graph could not be read' }],
+    };
   }
   const done = synthesizePorts(ctx, graph, '$');
   return { ok: true, graph: done, warnings: ctx.issues.filter((i) => i.severity !== 'error') };
@@ -206,7 +72,17 @@ function finish(ctx: ParseCtx, graph: GraphDef | undefined): ParseResult {
 
 function internalError(e: unknown): ParseResult {
   const message = e instanceof Error ? e.message : String(e);
-  return { ok: false, errors: [{ code: 'internal-error', severity: 'error', path: '$', message: `parser failed unexpectedly: ${message}` }] };
+  return {
+    ok: false,
+    errors: [
+      {
+        code: 'internal-error',
+        severity: 'error',
+        path: '$',
+        message: `parser failed unexpectedly: ${message}`,
+      },
+    ],
+  };
 }
 
 /** Parses an already-decoded JSON value (a file's content, a REST body, the editor's document). */
@@ -223,7 +99,17 @@ export function parseGraph(input: unknown): ParseResult {
 export function parseGraphText(text: string, file?: string): ParseResult {
   try {
     if (typeof text !== 'string') {
-      return { ok: false, errors: [{ code: 'invalid-json', severity: 'error', path: '$', message: `expected JSON text, got ${typeName(text)}` }] };
+      return {
+        ok: false,
+        errors: [
+          {
+            code: 'invalid-json',
+            severity: 'error',
+            path: '$',
+            message: `expected JSON text, got ${typeName(text)}`,
+          },
+        ],
+      };
     }
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text; // editors on Windows add a BOM
     let value: unknown;
@@ -232,9 +118,32 @@ export function parseGraphText(text: string, file?: string): ParseResult {
     } catch {
       const loc = locateJsonError(body) ?? { line: 1, column: 1, reason: 'not valid JSON' };
       const where = `${file ? `${file}:` : 'line '}${loc.line}:${loc.column}`;
-      return { ok: false, errors: [{ code: 'invalid-json', severity: 'error', path: '$', message: `invalid JSON at ${where}: ${loc.reason}`, line: loc.line, column: loc.column }] };
+      return {
+        ok: false,
+        errors: [
+          {
+            code: 'invalid-json',
+            severity: 'error',
+            path: '$',
+            message: `invalid JSON at ${where}: ${loc.reason}`,
+            line: loc.line,
+            column: loc.column,
+          },
+        ],
+      };
     }
-    return parseGraph(value);
+    const result = parseGraph(value);
+    if (!result.ok) return result;
+    // JSON.parse keeps the last of two equal keys; say so rather than lose the first silently.
+    const dups: Issue[] = findDuplicateKeys(body).map((d) => ({
+      code: 'duplicate-key',
+      severity: 'warning',
+      path: d.path,
+      message: `key repeated in the same object at ${file ? `${file}:` : 'line '}${d.line}:${d.column}; JSON keeps the last value, the earlier one is lost`,
+      line: d.line,
+      column: d.column,
+    }));
+    return dups.length > 0 ? { ...result, warnings: [...dups, ...result.warnings] } : result;
   } catch (e) {
     return internalError(e);
   }

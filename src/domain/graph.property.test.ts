@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatGraph } from './graph.format.ts';
-import { GraphParseError, parseGraph, parseGraphOrThrow, parseGraphText, parseGraphTextOrThrow } from './graph.parse.ts';
+import {
+  GraphParseError,
+  parseGraph,
+  parseGraphOrThrow,
+  parseGraphText,
+  parseGraphTextOrThrow,
+} from './graph.parse.ts';
 import { validate } from './graph.validate.ts';
 import { corruptedGraph, validGraph } from './graph.arbitraries.testutil.ts';
 
@@ -44,10 +50,20 @@ describe('format/parse properties on generated valid graphs', () => {
 describe('malformed input never throws', () => {
   it('parseGraph on anything', () => {
     fc.assert(
-      fc.property(fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withNullPrototype: true, withBigInt: true, withSparseArray: true }), (x) => {
-        const r = parseGraph(x);
-        expect(typeof r.ok).toBe('boolean');
-      }),
+      fc.property(
+        fc.anything({
+          withBoxedValues: true,
+          withMap: true,
+          withSet: true,
+          withNullPrototype: true,
+          withBigInt: true,
+          withSparseArray: true,
+        }),
+        (x) => {
+          const r = parseGraph(x);
+          expect(typeof r.ok).toBe('boolean');
+        },
+      ),
       RUNS,
     );
   });
@@ -71,11 +87,13 @@ describe('malformed input never throws', () => {
   });
 
   it('parseGraphText on random and damaged text reports line and column', () => {
-    const damaged = fc.tuple(validGraph, fc.nat(), fc.string({ maxLength: 3 }), fc.nat({ max: 3 })).map(([g, at, insert, del]) => {
-      const t = formatGraph(g);
-      const k = at % (t.length + 1);
-      return t.slice(0, k) + insert + t.slice(k + del);
-    });
+    const damaged = fc
+      .tuple(validGraph, fc.nat(), fc.string({ maxLength: 3 }), fc.nat({ max: 3 }))
+      .map(([g, at, insert, del]) => {
+        const t = formatGraph(g);
+        const k = at % (t.length + 1);
+        return t.slice(0, k) + insert + t.slice(k + del);
+      });
     fc.assert(
       fc.property(fc.oneof(fc.string(), damaged), (t) => {
         const r = parseGraphText(t);

@@ -14,10 +14,17 @@ function base(): Raw {
   const g = JSON.parse(fixture('reference-minimal')) as Raw;
   g.eval_graph = true;
   g.nodes.push({ id: 'out', type: 'graphOut', config: {} });
-  g.edges.push({ id: 'e4', source: 'loop_out', target: 'out', sourceHandle: 'final_note', targetHandle: 'value' });
+  g.edges.push({
+    id: 'e4',
+    source: 'loop_out',
+    target: 'out',
+    sourceHandle: 'final_note',
+    targetHandle: 'value',
+  });
   return g;
 }
-const node = (raw: Raw, id: string) => raw.nodes.find((n) => n.id === id)! as { config: Record<string, unknown> } & Record<string, unknown>;
+const node = (raw: Raw, id: string) =>
+  raw.nodes.find((n) => n.id === id)! as { config: Record<string, unknown> } & Record<string, unknown>;
 const check = (raw: unknown): Issue[] => validate(parseGraphOrThrow(raw));
 const only = (issues: Issue[], code: string) => issues.filter((i) => i.code === code);
 
@@ -49,22 +56,40 @@ describe('validate: ids and references', () => {
     const g = base();
     const items = g[list];
     items.push({ ...items[0]!, id: items[1]!.id });
-    const i = expectIssue(g, { code: `duplicate-${what}-id`, severity: 'error', path: `$.${list}[${items.length - 1}].id` });
+    const i = expectIssue(g, {
+      code: `duplicate-${what}-id`,
+      severity: 'error',
+      path: `$.${list}[${items.length - 1}].id`,
+    });
     expect(i[key]).toBe(items[1]!.id);
   });
 
   it('duplicate container and grant ids are errors', () => {
     const g = base();
     g.containers = [{ id: 'm' }, { id: 'm' }];
-    g.access_grants = [{ id: 'a', node_id: 'think', container_id: 'm' }, { id: 'a', node_id: 'loop_out', container_id: 'm' }];
+    g.access_grants = [
+      { id: 'a', node_id: 'think', container_id: 'm' },
+      { id: 'a', node_id: 'loop_out', container_id: 'm' },
+    ];
     expectIssue(g, { code: 'duplicate-container-id', path: '$.containers[1].id', containerId: 'm' });
     expectIssue(g, { code: 'duplicate-grant-id', path: '$.access_grants[1].id', grantId: 'a' });
   });
 
   it('a dangling edge is an error that hints at grants when the end is a container', () => {
     const g = base();
-    g.edges.push({ id: 'bad', source: 'think', target: 'memory', sourceHandle: 'response', targetHandle: 'x' });
-    const i = expectIssue(g, { code: 'dangling-edge', severity: 'error', path: '$.edges[4].target', edgeId: 'bad' });
+    g.edges.push({
+      id: 'bad',
+      source: 'think',
+      target: 'memory',
+      sourceHandle: 'response',
+      targetHandle: 'x',
+    });
+    const i = expectIssue(g, {
+      code: 'dangling-edge',
+      severity: 'error',
+      path: '$.edges[4].target',
+      edgeId: 'bad',
+    });
     expect(i.message).toMatch(/use an access grant/);
   });
 
@@ -78,8 +103,18 @@ describe('validate: ids and references', () => {
       { id: 'x3', node_id: 'think', container_id: 'memory' },
       { id: 'x4', node_id: 'n', container_id: 'memory' },
     ];
-    expectIssue(g, { code: 'dangling-grant', severity: 'warning', path: '$.access_grants[2].node_id', grantId: 'x1' });
-    expectIssue(g, { code: 'dangling-grant', severity: 'warning', path: '$.access_grants[3].container_id', containerId: 'nowhere' });
+    expectIssue(g, {
+      code: 'dangling-grant',
+      severity: 'warning',
+      path: '$.access_grants[2].node_id',
+      grantId: 'x1',
+    });
+    expectIssue(g, {
+      code: 'dangling-grant',
+      severity: 'warning',
+      path: '$.access_grants[3].container_id',
+      containerId: 'nowhere',
+    });
     expectIssue(g, { code: 'duplicate-grant', severity: 'warning', path: '$.access_grants[4]' });
     expectIssue(g, { code: 'grant-on-note', severity: 'warning', nodeId: 'n' });
   });
@@ -87,14 +122,27 @@ describe('validate: ids and references', () => {
   it('a container nobody is granted is a warning', () => {
     const g = base();
     (g.containers as object[]).push({ id: 'lonely', states: {} });
-    expectIssue(g, { code: 'ungranted-container', severity: 'warning', path: '$.containers[1]', containerId: 'lonely' });
+    expectIssue(g, {
+      code: 'ungranted-container',
+      severity: 'warning',
+      path: '$.containers[1]',
+      containerId: 'lonely',
+    });
   });
 
   it('removed node types are errors with a hint; unknown types only warnings; canvas-only types warn', () => {
     const g = base();
-    g.nodes.push({ id: 't', type: 'termination' }, { id: 'p', type: 'nav__planner' }, { id: 'cn', type: 'compositeNode' });
-    expect(expectIssue(g, { code: 'removed-node-type', severity: 'error', nodeId: 't' }).message).toMatch(/stop/);
-    expect(expectIssue(g, { code: 'unknown-node-type', severity: 'warning', nodeId: 'p' }).message).toMatch(/plugins/);
+    g.nodes.push(
+      { id: 't', type: 'termination' },
+      { id: 'p', type: 'nav__planner' },
+      { id: 'cn', type: 'compositeNode' },
+    );
+    expect(expectIssue(g, { code: 'removed-node-type', severity: 'error', nodeId: 't' }).message).toMatch(
+      /stop/,
+    );
+    expect(expectIssue(g, { code: 'unknown-node-type', severity: 'warning', nodeId: 'p' }).message).toMatch(
+      /plugins/,
+    );
     expectIssue(g, { code: 'frontend-only-node', severity: 'warning', nodeId: 'cn' });
     g.nodes.push({ id: 'i', type: 'initialize' });
     expect(expectIssue(g, { code: 'removed-node-type', nodeId: 'i' }).message).toMatch(/initPorts/);
@@ -128,17 +176,51 @@ describe('validate: containers and slots', () => {
     [{ s: { type: 'ephemeral' } }, 'unknown-reducer', 'warning', 's', '.type'],
     [{ s: { type: 'merge' } }, 'extension-reducer', 'info', 's', '.type'],
     [{ s: { type: 'byKey' } }, 'bykey-fields-missing', 'error', 's', '.config'],
-    [{ s: { type: 'byKey', config: { fields: { a: 'byKey' } } } }, 'bykey-field-reducer', 'error', 's', '.config.fields.a'],
-    [{ s: { type: 'lastWrite', config: { fields: { a: 'union' } } } }, 'fields-ignored', 'warning', 's', '.config.fields'],
-    [{ s: { type: 'counter', config: { max_size: 3 } } }, 'max-size-ignored', 'warning', 's', '.config.max_size'],
-    [{ s: { type: 'accumulator', config: { max_size: 0 } } }, 'invalid-max-size', 'error', 's', '.config.max_size'],
-    [{ s: { type: 'counter', config: { initial_value: 'x' } } }, 'initial-value-mismatch', 'warning', 's', '.config.initial_value'],
+    [
+      { s: { type: 'byKey', config: { fields: { a: 'byKey' } } } },
+      'bykey-field-reducer',
+      'error',
+      's',
+      '.config.fields.a',
+    ],
+    [
+      { s: { type: 'lastWrite', config: { fields: { a: 'union' } } } },
+      'fields-ignored',
+      'warning',
+      's',
+      '.config.fields',
+    ],
+    [
+      { s: { type: 'counter', config: { max_size: 3 } } },
+      'max-size-ignored',
+      'warning',
+      's',
+      '.config.max_size',
+    ],
+    [
+      { s: { type: 'accumulator', config: { max_size: 0 } } },
+      'invalid-max-size',
+      'error',
+      's',
+      '.config.max_size',
+    ],
+    [
+      { s: { type: 'counter', config: { initial_value: 'x' } } },
+      'initial-value-mismatch',
+      'warning',
+      's',
+      '.config.initial_value',
+    ],
     [{ s: { lifetime: 'forever_and_ever' } }, 'unknown-lifetime', 'warning', 's', '.lifetime'],
     [{ s: { lifetime: 'custom' } }, 'custom-without-reset-on', 'warning', 's', '.reset_on'],
     [{ s: { lifetime: 'step', reset_on: ['sig'] } }, 'reset-on-ignored', 'warning', 's', '.reset_on'],
     [{ __step: {} }, 'reserved-state-name', 'error', '__step', ''],
   ])('%j → %s (%s)', (states, code, severity, name, suffix) => {
-    const i = expectIssue(withStates(states), { code, severity: severity as Issue['severity'], path: slot(name) + suffix });
+    const i = expectIssue(withStates(states), {
+      code,
+      severity: severity as Issue['severity'],
+      path: slot(name) + suffix,
+    });
     expect(i).toMatchObject({ containerId: 'memory', slot: name });
   });
 
@@ -148,22 +230,38 @@ describe('validate: containers and slots', () => {
   });
 
   it('the unknown-reducer message says what the reference backend does', () => {
-    expect(expectIssue(withStates({ s: { type: 'sum' } }), { code: 'unknown-reducer' }).message).toMatch(/treats it as lastWrite/);
-    expect(expectIssue(withStates({ s: { lifetime: 'daily' } }), { code: 'unknown-lifetime' }).message).toMatch(/treats it as forever/);
+    expect(expectIssue(withStates({ s: { type: 'sum' } }), { code: 'unknown-reducer' }).message).toMatch(
+      /treats it as lastWrite/,
+    );
+    expect(
+      expectIssue(withStates({ s: { lifetime: 'daily' } }), { code: 'unknown-lifetime' }).message,
+    ).toMatch(/treats it as forever/);
   });
 
   it('an empty slot name is an error; the same slot name in two containers a warning', () => {
     const g = withStates({ '': {}, shared: {} }, [{ id: 'other', states: { shared: {} } }]);
-    g.access_grants = [{ id: 'a', node_id: 'think', container_id: 'memory' }, { id: 'b', node_id: 'think', container_id: 'other' }];
+    g.access_grants = [
+      { id: 'a', node_id: 'think', container_id: 'memory' },
+      { id: 'b', node_id: 'think', container_id: 'other' },
+    ];
     expectIssue(g, { code: 'invalid-state-name', severity: 'error', path: '$.containers[0].states[""]' });
-    expectIssue(g, { code: 'duplicate-state-name', severity: 'warning', path: '$.containers[1].states.shared', containerId: 'other' });
+    expectIssue(g, {
+      code: 'duplicate-state-name',
+      severity: 'warning',
+      path: '$.containers[1].states.shared',
+      containerId: 'other',
+    });
   });
 
   it('the extension-reducers fixture has only infos', () => {
     const r = parseGraphText(fixture('extension-reducers'));
     if (!r.ok) throw new Error('parse');
     const issues = validate(r.graph);
-    expect(issues.map((i) => `${i.severity}:${i.code}`)).toEqual(['info:extension-reducer', 'info:extension-reducer', 'info:extension-reducer']);
+    expect(issues.map((i) => `${i.severity}:${i.code}`)).toEqual([
+      'info:extension-reducer',
+      'info:extension-reducer',
+      'info:extension-reducer',
+    ]);
   });
 });
 
@@ -180,8 +278,12 @@ describe('validate: loops', () => {
     const g = base();
     node(g, 'loop_in').config.pairedWith = 'think';
     node(g, 'loop_out').config.pairedWith = 'seed';
-    expect(expectIssue(g, { code: 'iterin-pairing-invalid', severity: 'error', nodeId: 'loop_in' }).message).toMatch(/does not point to an iterOut node/);
-    expect(expectIssue(g, { code: 'iterout-pairing-invalid', severity: 'error', nodeId: 'loop_out' }).message).toMatch(/does not point to an iterIn node/);
+    expect(
+      expectIssue(g, { code: 'iterin-pairing-invalid', severity: 'error', nodeId: 'loop_in' }).message,
+    ).toMatch(/does not point to an iterOut node/);
+    expect(
+      expectIssue(g, { code: 'iterout-pairing-invalid', severity: 'error', nodeId: 'loop_out' }).message,
+    ).toMatch(/does not point to an iterIn node/);
     expectIssue(g, { code: 'iterin-unpaired', severity: 'error', nodeId: 'loop_in' });
   });
 
@@ -194,8 +296,17 @@ describe('validate: loops', () => {
 
   it('two iterOuts pairing one iterIn is an error; a one-sided pairing a warning', () => {
     const g = base();
-    g.nodes.push({ id: 'loop_out2', type: 'iterOut', config: { pairedWith: 'loop_in', ports: [{ name: 'v' }] } });
-    expectIssue(g, { code: 'duplicate-pairing', severity: 'error', nodeId: 'loop_out2', path: '$.nodes[5].config.pairedWith' });
+    g.nodes.push({
+      id: 'loop_out2',
+      type: 'iterOut',
+      config: { pairedWith: 'loop_in', ports: [{ name: 'v' }] },
+    });
+    expectIssue(g, {
+      code: 'duplicate-pairing',
+      severity: 'error',
+      nodeId: 'loop_out2',
+      path: '$.nodes[5].config.pairedWith',
+    });
     g.nodes.push({ id: 'in2', type: 'iterIn', config: { pairedWith: 'loop_out' } });
     expectIssue(g, { code: 'pairing-mismatch', severity: 'warning', nodeId: 'in2' });
   });
@@ -213,7 +324,13 @@ describe('validate: edges, handles and wire types', () => {
   it('edges from iterOut are final-side only; final_<x> and final_stop pass', () => {
     const g = base();
     g.edges.push({ id: 'x', source: 'loop_out', target: 'out', sourceHandle: 'note', targetHandle: 'value' });
-    g.edges.push({ id: 'y', source: 'loop_out', target: 'out', sourceHandle: 'final_stop', targetHandle: 'value' });
+    g.edges.push({
+      id: 'y',
+      source: 'loop_out',
+      target: 'out',
+      sourceHandle: 'final_stop',
+      targetHandle: 'value',
+    });
     const issues = check(g);
     expect(issues.map((i) => i.code)).toEqual(['iterout-final-side-only']);
     expect(issues[0]).toMatchObject({ severity: 'error', path: '$.edges[4].sourceHandle', edgeId: 'x' });
@@ -222,21 +339,74 @@ describe('validate: edges, handles and wire types', () => {
 
   it('an unknown handle into an iterOut or out of an iterIn is an error; on other known types a warning', () => {
     const g = base();
-    g.edges.push({ id: 'a', source: 'think', target: 'loop_out', sourceHandle: 'response', targetHandle: 'nope' });
-    g.edges.push({ id: 'b', source: 'loop_in', target: 'think', sourceHandle: 'init_nope', targetHandle: 'plan' });
+    g.edges.push({
+      id: 'a',
+      source: 'think',
+      target: 'loop_out',
+      sourceHandle: 'response',
+      targetHandle: 'nope',
+    });
+    g.edges.push({
+      id: 'b',
+      source: 'loop_in',
+      target: 'think',
+      sourceHandle: 'init_nope',
+      targetHandle: 'plan',
+    });
     g.edges.push({ id: 'c', source: 'think', target: 'out', sourceHandle: 'bogus', targetHandle: 'value' });
-    g.edges.push({ id: 'd', source: 'seed', target: 'think', sourceHandle: 'value', targetHandle: 'nonsense' });
-    expectIssue(g, { code: 'unknown-handle', severity: 'error', edgeId: 'a', path: '$.edges[4].targetHandle' });
-    expect(expectIssue(g, { code: 'unknown-handle', severity: 'error', edgeId: 'b' }).message).toMatch(/valid: 'step', 'init_goal', 'iterout_note'/);
-    expectIssue(g, { code: 'unknown-handle', severity: 'warning', edgeId: 'c', path: '$.edges[6].sourceHandle' });
-    expectIssue(g, { code: 'unknown-handle', severity: 'warning', edgeId: 'd', path: '$.edges[7].targetHandle' });
+    g.edges.push({
+      id: 'd',
+      source: 'seed',
+      target: 'think',
+      sourceHandle: 'value',
+      targetHandle: 'nonsense',
+    });
+    expectIssue(g, {
+      code: 'unknown-handle',
+      severity: 'error',
+      edgeId: 'a',
+      path: '$.edges[4].targetHandle',
+    });
+    expect(expectIssue(g, { code: 'unknown-handle', severity: 'error', edgeId: 'b' }).message).toMatch(
+      /valid: 'step', 'init_goal', 'iterout_note'/,
+    );
+    expectIssue(g, {
+      code: 'unknown-handle',
+      severity: 'warning',
+      edgeId: 'c',
+      path: '$.edges[6].sourceHandle',
+    });
+    expectIssue(g, {
+      code: 'unknown-handle',
+      severity: 'warning',
+      edgeId: 'd',
+      path: '$.edges[7].targetHandle',
+    });
   });
 
   it('generated loop ports and the step handle are not unknown handles; any handle may enter an iterIn', () => {
     const g = base();
-    g.edges.push({ id: 's', source: 'loop_in', target: 'think', sourceHandle: 'step', targetHandle: 'context' });
-    g.edges.push({ id: 'n', source: 'loop_in', target: 'think', sourceHandle: 'iterout_note', targetHandle: 'history' });
-    g.edges.push({ id: 'free', source: 'seed', target: 'loop_in', sourceHandle: 'value', targetHandle: 'anything' });
+    g.edges.push({
+      id: 's',
+      source: 'loop_in',
+      target: 'think',
+      sourceHandle: 'step',
+      targetHandle: 'context',
+    });
+    g.edges.push({
+      id: 'n',
+      source: 'loop_in',
+      target: 'think',
+      sourceHandle: 'iterout_note',
+      targetHandle: 'history',
+    });
+    g.edges.push({
+      id: 'free',
+      source: 'seed',
+      target: 'loop_in',
+      sourceHandle: 'value',
+      targetHandle: 'anything',
+    });
     expect(check(g)).toEqual([]);
   });
 
@@ -244,17 +414,47 @@ describe('validate: edges, handles and wire types', () => {
     const g = base();
     g.nodes.push({ id: 'p', type: 'textParse' });
     g.edges.push({ id: 'e9', source: 'think', target: 'p', sourceHandle: 'responses', targetHandle: 'text' });
-    const i = expectIssue(g, { code: 'wire-type-mismatch', severity: 'error', edgeId: 'e9', path: '$.edges[4]' });
-    expect(i.message).toBe("Edge 'e9' type mismatch: LIST[TEXT] → TEXT loses items: think.responses → p.text");
+    const i = expectIssue(g, {
+      code: 'wire-type-mismatch',
+      severity: 'error',
+      edgeId: 'e9',
+      path: '$.edges[4]',
+    });
+    expect(i.message).toBe(
+      "Edge 'e9' type mismatch: LIST[TEXT] → TEXT loses items: think.responses → p.text",
+    );
   });
 
   it('reports a plain mismatch, and accepts T → LIST[T], ANY and ACTION ≡ DISCRETE_ACTION', () => {
     const g = base();
-    g.nodes.push({ id: 'env', type: 'gridEnv' }, { id: 'pol', type: 'gridPolicy' }, { id: 'tp', type: 'textParse' }, { id: 'al', type: 'actionLog' });
-    g.edges.push({ id: 'bad', source: 'env', target: 'pol', sourceHandle: 'done', targetHandle: 'observation' });
-    g.edges.push({ id: 'wrap', source: 'think', target: 'think', sourceHandle: 'response', targetHandle: 'image_labels' });
+    g.nodes.push(
+      { id: 'env', type: 'gridEnv' },
+      { id: 'pol', type: 'gridPolicy' },
+      { id: 'tp', type: 'textParse' },
+      { id: 'al', type: 'actionLog' },
+    );
+    g.edges.push({
+      id: 'bad',
+      source: 'env',
+      target: 'pol',
+      sourceHandle: 'done',
+      targetHandle: 'observation',
+    });
+    g.edges.push({
+      id: 'wrap',
+      source: 'think',
+      target: 'think',
+      sourceHandle: 'response',
+      targetHandle: 'image_labels',
+    });
     g.edges.push({ id: 'act', source: 'tp', target: 'env', sourceHandle: 'index', targetHandle: 'action' });
-    g.edges.push({ id: 'ok2', source: 'think', target: 'tp', sourceHandle: 'response', targetHandle: 'text' });
+    g.edges.push({
+      id: 'ok2',
+      source: 'think',
+      target: 'tp',
+      sourceHandle: 'response',
+      targetHandle: 'text',
+    });
     const issues = only(check(g), 'wire-type-mismatch');
     expect(issues.map((i) => i.edgeId)).toEqual(['bad']);
     expect(issues[0]!.message).toBe("Edge 'bad' type mismatch: BOOL → TEXT: env.done → pol.observation");
@@ -263,10 +463,22 @@ describe('validate: edges, handles and wire types', () => {
   it('required inputs of known types need an edge; plugin types are skipped', () => {
     const g = base();
     g.nodes.push({ id: 'tp', type: 'textParse' }, { id: 'plug', type: 'x__y' });
-    node(g, 'loop_out').config.ports = [{ name: 'note', wire_type: 'TEXT', required: true }, { name: 'must', required: true }];
-    const i = expectIssue(g, { code: 'required-input-unwired', severity: 'error', nodeId: 'tp', path: '$.nodes[5]' });
-    expect(i.message).toBe("Node 'tp' (type=textParse) has required input port(s) ['text'] with no incoming edge.");
-    expect(expectIssue(g, { code: 'required-input-unwired', nodeId: 'loop_out' }).message).toMatch(/\['must'\]/);
+    node(g, 'loop_out').config.ports = [
+      { name: 'note', wire_type: 'TEXT', required: true },
+      { name: 'must', required: true },
+    ];
+    const i = expectIssue(g, {
+      code: 'required-input-unwired',
+      severity: 'error',
+      nodeId: 'tp',
+      path: '$.nodes[5]',
+    });
+    expect(i.message).toBe(
+      "Node 'tp' (type=textParse) has required input port(s) ['text'] with no incoming edge.",
+    );
+    expect(expectIssue(g, { code: 'required-input-unwired', nodeId: 'loop_out' }).message).toMatch(
+      /\['must'\]/,
+    );
     expect(only(check(g), 'required-input-unwired').map((x) => x.nodeId)).toEqual(['loop_out', 'tp']);
   });
 
@@ -280,7 +492,10 @@ describe('validate: edges, handles and wire types', () => {
   it('uses the catalog it is given', () => {
     const g = base();
     g.nodes.push({ id: 'z', type: 'zeta' });
-    const catalog = makeCatalog([...BUILTIN_NODE_SPECS, { type: 'zeta', display_name: 'Z', input_ports: [{ name: 'in', optional: false }] }]);
+    const catalog = makeCatalog([
+      ...BUILTIN_NODE_SPECS,
+      { type: 'zeta', display_name: 'Z', input_ports: [{ name: 'in', optional: false }] },
+    ]);
     const issues = validate(parseGraphOrThrow(g) as GraphDef, catalog);
     expect(issues.map((i) => i.code)).toEqual(['required-input-unwired']);
   });
@@ -294,12 +509,29 @@ describe('validate: composites', () => {
       type: 'compositeNode',
       subgraph: {
         eval_graph: false,
-        nodes: [{ id: 'gi', type: 'graphIn', config: { portName: 'q' } }, { id: 'dup' }, { id: 'dup' }, { id: 'tp', type: 'textParse' }],
+        nodes: [
+          { id: 'gi', type: 'graphIn', config: { portName: 'q' } },
+          { id: 'dup' },
+          { id: 'dup' },
+          { id: 'tp', type: 'textParse' },
+        ],
         edges: [{ id: 'se', source: 'gi', target: 'ghost' }],
       },
     });
-    g.edges.push({ id: 'into', source: 'think', target: 'comp', sourceHandle: 'response', targetHandle: 'q' });
-    g.edges.push({ id: 'bad', source: 'think', target: 'comp', sourceHandle: 'response', targetHandle: 'zzz' });
+    g.edges.push({
+      id: 'into',
+      source: 'think',
+      target: 'comp',
+      sourceHandle: 'response',
+      targetHandle: 'q',
+    });
+    g.edges.push({
+      id: 'bad',
+      source: 'think',
+      target: 'comp',
+      sourceHandle: 'response',
+      targetHandle: 'zzz',
+    });
     const issues = check(g);
     expectIssue(g, { code: 'duplicate-node-id', path: '$.nodes[5].subgraph.nodes[2].id' });
     expectIssue(g, { code: 'dangling-edge', path: '$.nodes[5].subgraph.edges[0].target', edgeId: 'se' });

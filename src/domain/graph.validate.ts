@@ -8,7 +8,15 @@ import type { Issue } from './issues.ts';
 import { ValidateCtx } from './validate.ctx.ts';
 import { checkContainers } from './validate.containers.ts';
 import { checkEdges } from './validate.edges.ts';
-import { checkDanglingEdges, checkDuplicateIds, checkEvalGraph, checkGrants, checkNodeTypes, checkStepBudget, checkUngrantedContainers } from './validate.ids.ts';
+import {
+  checkDanglingEdges,
+  checkDuplicateIds,
+  checkEvalGraph,
+  checkGrants,
+  checkNodeTypes,
+  checkStepBudget,
+  checkUngrantedContainers,
+} from './validate.ids.ts';
 import { checkLoops } from './validate.loops.ts';
 
 export { hasErrors } from './issues.ts';

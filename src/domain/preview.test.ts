@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { previewKeyed, previewValue } from './preview.ts';
+import { boundedJson, previewKeyed, previewValue } from './preview.ts';
 
 describe('get_preview rules', () => {
   it('list → size and the first three items', () => {
@@ -20,6 +20,17 @@ describe('get_preview rules', () => {
 
   it('objects show their JSON text', () => {
     expect(previewValue({ a: 1 })).toEqual({ preview: '{"a":1}' });
+  });
+
+  it('a huge value is previewed without serializing all of it, and cycles do not hang', () => {
+    const big = { rows: Array.from({ length: 10_000 }, (_, i) => [i, i]) };
+    const p = previewValue(big).preview!;
+    expect(p.endsWith('...')).toBe(true);
+    expect(p.startsWith('{"rows":[[0,0],[1,1]')).toBe(true);
+    expect(boundedJson(big).length).toBeLessThan(200);
+    const loop: Record<string, unknown> = { a: 1 };
+    loop.self = loop;
+    expect(boundedJson(loop)).toBe('{"a":1,"self":"[circular]"}');
   });
 
   it('keyed slot → key count, the sample size, and a [key] prefix', () => {

@@ -17,18 +17,24 @@ const MAX_TEXT = 100;
  */
 export function boundedJson(v: unknown, limit = MAX_TEXT + 1): string {
   let out = '';
-  const seen = new Set<unknown>();
+  // Ancestors on the current path (cycle guard); an array, because paths are short.
+  const seen: unknown[] = [];
   const write = (x: unknown): void => {
     if (out.length > limit) return;
     if (x === null || typeof x !== 'object') {
-      out += typeof x === 'string' ? JSON.stringify(x) : typeof x === 'number' || typeof x === 'boolean' ? String(x) : 'null';
+      out +=
+        typeof x === 'string'
+          ? JSON.stringify(x)
+          : typeof x === 'number' || typeof x === 'boolean'
+            ? String(x)
+            : 'null';
       return;
     }
-    if (seen.has(x)) {
+    if (seen.includes(x)) {
       out += '"[circular]"';
       return;
     }
-    seen.add(x);
+    seen.push(x);
     if (Array.isArray(x)) {
       out += '[';
       for (let i = 0; i < x.length && out.length <= limit; i++) {
@@ -48,7 +54,7 @@ export function boundedJson(v: unknown, limit = MAX_TEXT + 1): string {
       }
       out += '}';
     }
-    seen.delete(x);
+    seen.pop();
   };
   write(v);
   return out;

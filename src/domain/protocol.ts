@@ -31,12 +31,19 @@ export const ContainerSnapshotSchema = z.object({
 });
 export type ContainerSnapshot = z.infer<typeof ContainerSnapshotSchema>;
 
+/** Engine-emitted: `running` at start, `error` at an error end, `stopped` after stop(); hosts add paused/idle. */
 export const NavStatusDataSchema = z.object({
   status: RunStatusSchema,
   step: z.number().int(),
   error: z.string().optional(),
 });
 
+/**
+ * One per root step (a DAG run is one step). `containers` is taken *before* that step's `step_end`
+ * clear, so step-lifetime slots show what the step wrote; `cleared` lists what `step_end` then cleared
+ * (the checkpoint of the step is the state after that clear). Reference top-level fields (`action`,
+ * `action_name`, `position`, `orientation`, `metrics`, `response`) are added from graphOut ports.
+ */
 export const NavStepDataSchema = z
   .object({
     step: z.number().int(),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { deepEqual, getReducer, initialValue, isKnownReducer, reduce } from './reducers.ts';
 
-const fold = (r: string, writes: unknown[], config = {}) => writes.reduce((cur, w) => reduce(r, cur, w, config), initialValue(r, config));
+const fold = (r: string, writes: unknown[], config = {}) =>
+  writes.reduce((cur, w) => reduce(r, cur, w, config), initialValue(r, config));
 
 describe('reducers', () => {
   it('accumulator appends and trims to max_size', () => {
@@ -23,7 +24,12 @@ describe('reducers', () => {
   });
 
   it('merge is a shallow dict merge', () => {
-    expect(fold('merge', [{ a: 1, n: { x: 1 } }, { b: 2, n: { y: 2 } }])).toEqual({ a: 1, b: 2, n: { y: 2 } });
+    expect(
+      fold('merge', [
+        { a: 1, n: { x: 1 } },
+        { b: 2, n: { y: 2 } },
+      ]),
+    ).toEqual({ a: 1, b: 2, n: { y: 2 } });
     expect(() => reduce('merge', {}, 3, {})).toThrow(/object update/);
   });
 
@@ -37,14 +43,26 @@ describe('reducers', () => {
   });
 
   it('byKey folds each field with its own reducer', () => {
-    const config = { fields: { log: 'accumulator', best: 'lastWrite', n: 'counter', tags: 'union', meta: 'merge' } };
+    const config = {
+      fields: { log: 'accumulator', best: 'lastWrite', n: 'counter', tags: 'union', meta: 'merge' },
+    };
     expect(initialValue('byKey', config)).toEqual({ log: [], best: null, n: 0, tags: [], meta: {} });
-    const out = fold('byKey', [{ log: 'a', n: 1 }, { log: 'b', best: { v: 1 }, tags: 'x' }, { n: 2, tags: ['x', 'y'], meta: { k: 1 } }], config);
+    const out = fold(
+      'byKey',
+      [
+        { log: 'a', n: 1 },
+        { log: 'b', best: { v: 1 }, tags: 'x' },
+        { n: 2, tags: ['x', 'y'], meta: { k: 1 } },
+      ],
+      config,
+    );
     expect(out).toEqual({ log: ['a', 'b'], best: { v: 1 }, n: 3, tags: ['x', 'y'], meta: { k: 1 } });
   });
 
   it('byKey rejects an undeclared field naming it and the declared fields', () => {
-    expect(() => reduce('byKey', {}, { nope: 1 }, { fields: { a: 'counter', b: 'lastWrite' } })).toThrow(/undeclared field 'nope' \(declared fields: a, b\)/);
+    expect(() => reduce('byKey', {}, { nope: 1 }, { fields: { a: 'counter', b: 'lastWrite' } })).toThrow(
+      /undeclared field 'nope' \(declared fields: a, b\)/,
+    );
   });
 
   it('unknown reducer behaves as lastWrite', () => {

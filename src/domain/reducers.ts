@@ -27,15 +27,24 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.hasOwn(b as object, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) =>
+      Object.hasOwn(b as object, k) &&
+      deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const accumulator: Reducer = {
   initial: () => [],
   reduce(current, update, config) {
-    const list = Array.isArray(current) ? current : current === null || current === undefined ? [] : [current];
+    const list = Array.isArray(current)
+      ? current
+      : current === null || current === undefined
+        ? []
+        : [current];
     const next = [...list, update];
     const max = config.max_size;
     return typeof max === 'number' && max > 0 && next.length > max ? next.slice(next.length - max) : next;
@@ -57,7 +66,8 @@ const counter: Reducer = {
 const merge: Reducer = {
   initial: () => ({}),
   reduce(current, update) {
-    if (!isRecord(update)) throw new ReducerError(`merge expects an object update, got ${JSON.stringify(update)}`);
+    if (!isRecord(update))
+      throw new ReducerError(`merge expects an object update, got ${JSON.stringify(update)}`);
     return { ...(isRecord(current) ? current : {}), ...update };
   },
 };
@@ -90,14 +100,17 @@ const byKey: Reducer = {
   },
   reduce(current, update, config) {
     const fields = byKeyFields(config);
-    if (!isRecord(update)) throw new ReducerError(`byKey expects an object update {field: value}, got ${JSON.stringify(update)}`);
+    if (!isRecord(update))
+      throw new ReducerError(`byKey expects an object update {field: value}, got ${JSON.stringify(update)}`);
     const declared = Object.keys(fields);
-    const base = isRecord(current) ? current : byKey.initial(config) as Record<string, unknown>;
+    const base = isRecord(current) ? current : (byKey.initial(config) as Record<string, unknown>);
     const next: Record<string, unknown> = { ...base };
     for (const [field, value] of Object.entries(update)) {
       const r = fields[field];
       if (r === undefined) {
-        throw new ReducerError(`byKey: write to undeclared field '${field}' (declared fields: ${declared.join(', ') || 'none'})`);
+        throw new ReducerError(
+          `byKey: write to undeclared field '${field}' (declared fields: ${declared.join(', ') || 'none'})`,
+        );
       }
       const red = fieldReducer(r);
       const cur = Object.hasOwn(base, field) ? base[field] : red.initial({});
@@ -107,7 +120,14 @@ const byKey: Reducer = {
   },
 };
 
-export const REDUCER_REGISTRY: Readonly<Record<string, Reducer>> = { accumulator, lastWrite, counter, merge, union, byKey };
+export const REDUCER_REGISTRY: Readonly<Record<string, Reducer>> = {
+  accumulator,
+  lastWrite,
+  counter,
+  merge,
+  union,
+  byKey,
+};
 
 /** Unknown reducer names fall back to lastWrite (the reference's behaviour, with a warning at build). */
 export function getReducer(name: string): Reducer {

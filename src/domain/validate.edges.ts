@@ -5,12 +5,19 @@ import type { PortSpec } from './catalog.schema.ts';
 import type { EdgeDef, NodeDef } from './graph.schema.ts';
 import { resolvePorts, type ResolvedPorts } from './ports.ts';
 import { wireCompatibility } from './wireTypes.ts';
+import { loopView } from './loopView.ts';
 import { quote, type ValidateCtx } from './validate.ctx.ts';
 
 /** Runtime routing: a missing target handle means "same name as the source handle". */
 export const effectiveTargetHandle = (e: EdgeDef): string => e.targetHandle || e.sourceHandle;
 
-function sourcePort(ctx: ValidateCtx, e: EdgeDef, i: number, src: NodeDef, ports: ResolvedPorts): PortSpec | undefined {
+function sourcePort(
+  ctx: ValidateCtx,
+  e: EdgeDef,
+  i: number,
+  src: NodeDef,
+  ports: ResolvedPorts,
+): PortSpec | undefined {
   if (!e.sourceHandle || !ports.known) return undefined; // "" routes the whole result dict
   const found = ports.outputs.find((p) => p.name === e.sourceHandle);
   if (found) return found;
@@ -18,16 +25,37 @@ function sourcePort(ctx: ValidateCtx, e: EdgeDef, i: number, src: NodeDef, ports
   const path = `.edges[${i}].sourceHandle`;
   const ids = { edgeId: e.id, nodeId: src.id };
   if (src.type === 'iterOut') {
-    ctx.error('iterout-final-side-only', path, `edge '${e.id}' leaves iterOut '${src.id}' from '${e.sourceHandle}': edges from iterOut are final-side only (${valid})`, ids);
+    ctx.error(
+      'iterout-final-side-only',
+      path,
+      `edge '${e.id}' leaves iterOut '${src.id}' from '${e.sourceHandle}': edges from iterOut are final-side only (${valid})`,
+      ids,
+    );
   } else if (src.type === 'iterIn') {
-    ctx.error('unknown-handle', path, `edge '${e.id}' references unknown handle '${e.sourceHandle}' of iterIn '${src.id}'; valid: ${valid}`, ids);
+    ctx.error(
+      'unknown-handle',
+      path,
+      `edge '${e.id}' references unknown handle '${e.sourceHandle}' of iterIn '${src.id}'; valid: ${valid}`,
+      ids,
+    );
   } else {
-    ctx.warn('unknown-handle', path, `edge '${e.id}' leaves '${src.id}' (${src.type}) from unknown output '${e.sourceHandle}'; outputs: ${valid || 'none'}`, ids);
+    ctx.warn(
+      'unknown-handle',
+      path,
+      `edge '${e.id}' leaves '${src.id}' (${src.type}) from unknown output '${e.sourceHandle}'; outputs: ${valid || 'none'}`,
+      ids,
+    );
   }
   return undefined;
 }
 
-function targetPort(ctx: ValidateCtx, e: EdgeDef, i: number, tgt: NodeDef, ports: ResolvedPorts): PortSpec | undefined {
+function targetPort(
+  ctx: ValidateCtx,
+  e: EdgeDef,
+  i: number,
+  tgt: NodeDef,
+  ports: ResolvedPorts,
+): PortSpec | undefined {
   const handle = effectiveTargetHandle(e);
   if (!handle || !ports.known) return undefined;
   // Edges land in any iterIn slot (an unlisted handle becomes an ANY init port), typed by the synthesis.
@@ -38,9 +66,19 @@ function targetPort(ctx: ValidateCtx, e: EdgeDef, i: number, tgt: NodeDef, ports
   const path = `.edges[${i}].targetHandle`;
   const ids = { edgeId: e.id, nodeId: tgt.id };
   if (tgt.type === 'iterOut') {
-    ctx.error('unknown-handle', path, `edge '${e.id}' references unknown handle '${handle}' of iterOut '${tgt.id}' (not a carry port and not 'stop'); valid: ${valid}`, ids);
+    ctx.error(
+      'unknown-handle',
+      path,
+      `edge '${e.id}' references unknown handle '${handle}' of iterOut '${tgt.id}' (not a carry port and not 'stop'); valid: ${valid}`,
+      ids,
+    );
   } else {
-    ctx.warn('unknown-handle', path, `edge '${e.id}' enters '${tgt.id}' (${tgt.type}) at unknown input '${handle}'; inputs: ${valid || 'none'}`, ids);
+    ctx.warn(
+      'unknown-handle',
+      path,
+      `edge '${e.id}' enters '${tgt.id}' (${tgt.type}) at unknown input '${handle}'; inputs: ${valid || 'none'}`,
+      ids,
+    );
   }
   return undefined;
 }
@@ -48,9 +86,10 @@ function targetPort(ctx: ValidateCtx, e: EdgeDef, i: number, tgt: NodeDef, ports
 export function checkEdges(ctx: ValidateCtx): void {
   const g = ctx.graph;
   const portsOf = new Map<string, ResolvedPorts>();
+  const view = loopView(g);
   const ports = (n: NodeDef): ResolvedPorts => {
     let r = portsOf.get(n.id);
-    if (!r) portsOf.set(n.id, (r = resolvePorts(n, g, ctx.catalog)));
+    if (!r) portsOf.set(n.id, (r = resolvePorts(n, n.type === 'iterIn' ? view(n.id) : g, ctx.catalog)));
     return r;
   };
   g.edges.forEach((e, i) => {
@@ -63,7 +102,12 @@ export function checkEdges(ctx: ValidateCtx): void {
     const c = wireCompatibility(sp.wire_type, tp.wire_type);
     if (c.ok) return;
     const what = c.kind === 'lossy' ? c.reason : `${sp.wire_type} → ${tp.wire_type}`;
-    ctx.error('wire-type-mismatch', `.edges[${i}]`, `Edge '${e.id}' type mismatch: ${what}: ${src.id}.${sp.name} → ${tgt.id}.${tp.name}`, { edgeId: e.id });
+    ctx.error(
+      'wire-type-mismatch',
+      `.edges[${i}]`,
+      `Edge '${e.id}' type mismatch: ${what}: ${src.id}.${sp.name} → ${tgt.id}.${tp.name}`,
+      { edgeId: e.id },
+    );
   });
 
   // Required inputs of known node types need an incoming edge (REFERENCE.md 2.2, first rule).
@@ -72,9 +116,16 @@ export function checkEdges(ctx: ValidateCtx): void {
     if (ctx.nodeById.get(n.id) !== n) return; // a shadowed duplicate id
     const r = ports(n);
     if (!r.known) return;
-    const missing = r.inputs.filter((p) => !p.optional && !wired.has(`${n.id}\u0000${p.name}`)).map((p) => p.name);
+    const missing = r.inputs
+      .filter((p) => !p.optional && !wired.has(`${n.id}\u0000${p.name}`))
+      .map((p) => p.name);
     if (missing.length > 0) {
-      ctx.error('required-input-unwired', `.nodes[${i}]`, `Node '${n.id}' (type=${n.type}) has required input port(s) [${quote(missing)}] with no incoming edge.`, { nodeId: n.id });
+      ctx.error(
+        'required-input-unwired',
+        `.nodes[${i}]`,
+        `Node '${n.id}' (type=${n.type}) has required input port(s) [${quote(missing)}] with no incoming edge.`,
+        { nodeId: n.id },
+      );
     }
   });
 }

@@ -3,7 +3,13 @@
 import { FRONTEND_ONLY_TYPES, REMOVED_NODE_TYPES } from './catalog.builtins.ts';
 import type { IssueIds, ValidateCtx } from './validate.ctx.ts';
 
-function duplicates(ctx: ValidateCtx, ids: readonly string[], list: string, what: string, idKey: keyof IssueIds): void {
+function duplicates(
+  ctx: ValidateCtx,
+  ids: readonly string[],
+  list: string,
+  what: string,
+  idKey: keyof IssueIds,
+): void {
   const seen = new Map<string, number>();
   ids.forEach((id, i) => {
     const first = seen.get(id);
@@ -11,16 +17,45 @@ function duplicates(ctx: ValidateCtx, ids: readonly string[], list: string, what
       seen.set(id, i);
       return;
     }
-    ctx.error(`duplicate-${what}-id`, `.${list}[${i}].id`, `${what} id '${id}' is used more than once (first at ${list}[${first}])`, { [idKey]: id });
+    ctx.error(
+      `duplicate-${what}-id`,
+      `.${list}[${i}].id`,
+      `${what} id '${id}' is used more than once (first at ${list}[${first}])`,
+      { [idKey]: id },
+    );
   });
 }
 
 export function checkDuplicateIds(ctx: ValidateCtx): void {
   const g = ctx.graph;
-  duplicates(ctx, g.nodes.map((n) => n.id), 'nodes', 'node', 'nodeId');
-  duplicates(ctx, g.edges.map((e) => e.id), 'edges', 'edge', 'edgeId');
-  duplicates(ctx, g.containers.map((c) => c.id), 'containers', 'container', 'containerId');
-  duplicates(ctx, g.access_grants.map((a) => a.id), 'access_grants', 'grant', 'grantId');
+  duplicates(
+    ctx,
+    g.nodes.map((n) => n.id),
+    'nodes',
+    'node',
+    'nodeId',
+  );
+  duplicates(
+    ctx,
+    g.edges.map((e) => e.id),
+    'edges',
+    'edge',
+    'edgeId',
+  );
+  duplicates(
+    ctx,
+    g.containers.map((c) => c.id),
+    'containers',
+    'container',
+    'containerId',
+  );
+  duplicates(
+    ctx,
+    g.access_grants.map((a) => a.id),
+    'access_grants',
+    'grant',
+    'grantId',
+  );
 }
 
 export function checkDanglingEdges(ctx: ValidateCtx): void {
@@ -28,8 +63,15 @@ export function checkDanglingEdges(ctx: ValidateCtx): void {
     for (const end of ['source', 'target'] as const) {
       const id = e[end];
       if (ctx.nodeById.has(id)) continue;
-      const hint = ctx.containerIds.has(id) ? ` ('${id}' is a container: use an access grant, not a data edge)` : '';
-      ctx.error('dangling-edge', `.edges[${i}].${end}`, `edge '${e.id}' ${end} '${id}' is not a node of this graph${hint}`, { edgeId: e.id });
+      const hint = ctx.containerIds.has(id)
+        ? ` ('${id}' is a container: use an access grant, not a data edge)`
+        : '';
+      ctx.error(
+        'dangling-edge',
+        `.edges[${i}].${end}`,
+        `edge '${e.id}' ${end} '${id}' is not a node of this graph${hint}`,
+        { edgeId: e.id },
+      );
     }
   });
 }
@@ -40,22 +82,53 @@ export function checkGrants(ctx: ValidateCtx): void {
     const ids: IssueIds = { grantId: g.id, nodeId: g.node_id, containerId: g.container_id };
     const p = `.access_grants[${i}]`;
     const node = ctx.nodeById.get(g.node_id);
-    if (!node) ctx.warn('dangling-grant', `${p}.node_id`, `grant '${g.id}' names node '${g.node_id}', which does not exist (kept; it is inert)`, ids);
+    if (!node)
+      ctx.warn(
+        'dangling-grant',
+        `${p}.node_id`,
+        `grant '${g.id}' names node '${g.node_id}', which does not exist (kept; it is inert)`,
+        ids,
+      );
     if (!ctx.containerIds.has(g.container_id)) {
-      ctx.warn('dangling-grant', `${p}.container_id`, `grant '${g.id}' names container '${g.container_id}', which does not exist (kept; it is inert)`, ids);
+      ctx.warn(
+        'dangling-grant',
+        `${p}.container_id`,
+        `grant '${g.id}' names container '${g.container_id}', which does not exist (kept; it is inert)`,
+        ids,
+      );
     }
-    if (node?.type === 'note') ctx.warn('grant-on-note', `${p}.node_id`, `grant '${g.id}' is held by note '${g.node_id}', which never runs`, ids);
+    if (node?.type === 'note')
+      ctx.warn(
+        'grant-on-note',
+        `${p}.node_id`,
+        `grant '${g.id}' is held by note '${g.node_id}', which never runs`,
+        ids,
+      );
     const key = `${g.node_id}\u0000${g.container_id}`;
     const first = pairs.get(key);
-    if (first !== undefined) ctx.warn('duplicate-grant', p, `grant '${g.id}' repeats grant '${first}' (${g.node_id} → ${g.container_id})`, ids);
+    if (first !== undefined)
+      ctx.warn(
+        'duplicate-grant',
+        p,
+        `grant '${g.id}' repeats grant '${first}' (${g.node_id} → ${g.container_id})`,
+        ids,
+      );
     else pairs.set(key, g.id);
   });
 }
 
 export function checkUngrantedContainers(ctx: ValidateCtx): void {
-  const granted = new Set(ctx.graph.access_grants.filter((g) => ctx.nodeById.has(g.node_id)).map((g) => g.container_id));
+  const granted = new Set(
+    ctx.graph.access_grants.filter((g) => ctx.nodeById.has(g.node_id)).map((g) => g.container_id),
+  );
   ctx.graph.containers.forEach((c, i) => {
-    if (!granted.has(c.id)) ctx.warn('ungranted-container', `.containers[${i}]`, `no node holds a grant to container '${c.id}', so nothing can read or write it`, { containerId: c.id });
+    if (!granted.has(c.id))
+      ctx.warn(
+        'ungranted-container',
+        `.containers[${i}]`,
+        `no node holds a grant to container '${c.id}', so nothing can read or write it`,
+        { containerId: c.id },
+      );
   });
 }
 
@@ -67,16 +140,31 @@ export function checkNodeTypes(ctx: ValidateCtx): void {
     const ids = { nodeId: n.id };
     const removed = REMOVED_NODE_TYPES[n.type];
     if (removed !== undefined) {
-      ctx.error('removed-node-type', `${p}.type`, `node '${n.id}' has removed type '${n.type}': ${removed}`, ids);
+      ctx.error(
+        'removed-node-type',
+        `${p}.type`,
+        `node '${n.id}' has removed type '${n.type}': ${removed}`,
+        ids,
+      );
       return;
     }
     if (n.subgraph && n.subgraph.nodes.length > 0) return; // a composite: its ports come from the subgraph
     if (FRONTEND_ONLY.has(n.type)) {
-      ctx.warn('frontend-only-node', `${p}.type`, `node '${n.id}' has canvas-only type '${n.type}'${n.type === 'compositeNode' ? ' but no subgraph' : ''}; it never runs`, ids);
+      ctx.warn(
+        'frontend-only-node',
+        `${p}.type`,
+        `node '${n.id}' has canvas-only type '${n.type}'${n.type === 'compositeNode' ? ' but no subgraph' : ''}; it never runs`,
+        ids,
+      );
       return;
     }
     if (!ctx.catalog.has(n.type)) {
-      ctx.warn('unknown-node-type', `${p}.type`, `node '${n.id}' has type '${n.type}', which is not loaded (node types come from plugins; its ports are not checked)`, ids);
+      ctx.warn(
+        'unknown-node-type',
+        `${p}.type`,
+        `node '${n.id}' has type '${n.type}', which is not loaded (node types come from plugins; its ports are not checked)`,
+        ids,
+      );
     }
   });
 }
@@ -84,10 +172,16 @@ export function checkNodeTypes(ctx: ValidateCtx): void {
 export function checkEvalGraph(ctx: ValidateCtx): void {
   if (!ctx.isRoot || !ctx.graph.eval_graph) return;
   const outs = ctx.graph.nodes.filter((n) => n.type === 'graphOut').length;
-  if (outs === 0) ctx.error('eval-without-graphout', '.eval_graph', 'eval graph must declare at least one graphOut node, found 0 (add a graphOut, or set eval_graph to false)');
+  if (outs === 0)
+    ctx.error(
+      'eval-without-graphout',
+      '.eval_graph',
+      'eval graph must declare at least one graphOut node, found 0 (add a graphOut, or set eval_graph to false)',
+    );
 }
 
 export function checkStepBudget(ctx: ValidateCtx): void {
   const b = ctx.graph.step_budget;
-  if (b !== null && b < 1) ctx.warn('invalid-step-budget', '.step_budget', `step_budget ${b} lets the loop run no iteration`);
+  if (b !== null && b < 1)
+    ctx.warn('invalid-step-budget', '.step_budget', `step_budget ${b} lets the loop run no iteration`);
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalWireBase, formatWireType, isKnownWireType, parseWireType, wireColor, wireCompatibility, WIRE_COLORS } from './wireTypes.ts';
+import {
+  canonicalWireBase,
+  formatWireType,
+  isKnownWireType,
+  parseWireType,
+  wireColor,
+  wireCompatibility,
+  WIRE_COLORS,
+} from './wireTypes.ts';
 
 describe('parseWireType', () => {
   it('parses plain and LIST types, canonicalising ACTION', () => {
@@ -14,7 +22,22 @@ describe('parseWireType', () => {
   });
 
   it('knows the reference types, deprecated ones and ours', () => {
-    for (const t of ['IMAGE', 'DEPTH', 'POSE', 'DISCRETE_ACTION', 'CONTROL', 'TEXT', 'BOOL', 'METRICS', 'ANY', 'ACTION', 'OBSERVATION', 'STEP_RESULT', 'OCCUPANCY_MAP', 'LIST[IMAGE]']) {
+    for (const t of [
+      'IMAGE',
+      'DEPTH',
+      'POSE',
+      'DISCRETE_ACTION',
+      'CONTROL',
+      'TEXT',
+      'BOOL',
+      'METRICS',
+      'ANY',
+      'ACTION',
+      'OBSERVATION',
+      'STEP_RESULT',
+      'OCCUPANCY_MAP',
+      'LIST[IMAGE]',
+    ]) {
       expect(isKnownWireType(t), t).toBe(true);
     }
     expect(isKnownWireType('VIDEO')).toBe(false);
@@ -41,7 +64,11 @@ describe('wireCompatibility (REFERENCE.md 1.11)', () => {
   });
 
   it('LIST[T] → T is rejected as lossy', () => {
-    expect(wireCompatibility('LIST[TEXT]', 'TEXT')).toEqual({ ok: false, kind: 'lossy', reason: 'LIST[TEXT] → TEXT loses items' });
+    expect(wireCompatibility('LIST[TEXT]', 'TEXT')).toEqual({
+      ok: false,
+      kind: 'lossy',
+      reason: 'LIST[TEXT] → TEXT loses items',
+    });
   });
 
   it('other pairs are a mismatch', () => {

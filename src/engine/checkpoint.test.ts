@@ -8,7 +8,9 @@ import type { Checkpoint, EffectStore } from './run.api.ts';
 import { collector, container, edge, grant, graph, loop, node, slot } from './testkit.ts';
 
 function demo(): GraphDef {
-  const r = parseGraph(JSON.parse(readFileSync(new URL('../../workspace/graphs/grid_navigator.json', import.meta.url), 'utf8')));
+  const r = parseGraph(
+    JSON.parse(readFileSync(new URL('../../workspace/graphs/grid_navigator.json', import.meta.url), 'utf8')),
+  );
   if (!r.ok) throw new Error('demo graph does not parse');
   return { ...r.graph, step_budget: 40 };
 }
@@ -42,7 +44,9 @@ describe('checkpoints: exact restore and resume', () => {
     await drive(b);
     const resumed = replay.events.slice(restored);
     expect(resumed[0]!.type).toBe('restored');
-    expect(JSON.parse(JSON.stringify(resumed.slice(1)))).toEqual(JSON.parse(JSON.stringify(after(original.events, 12))));
+    expect(JSON.parse(JSON.stringify(resumed.slice(1)))).toEqual(
+      JSON.parse(JSON.stringify(after(original.events, 12))),
+    );
   });
 
   it('a fork from a JSON round-tripped checkpoint replays the same events', async () => {
@@ -55,13 +59,22 @@ describe('checkpoints: exact restore and resume', () => {
     expect(f.step).toBe(7);
     await drive(f);
     expect(forked.events[0]!.type).toBe('restored');
-    expect(JSON.parse(JSON.stringify(forked.events.slice(1)))).toEqual(JSON.parse(JSON.stringify(after(original.events, 7))));
+    expect(JSON.parse(JSON.stringify(forked.events.slice(1)))).toEqual(
+      JSON.parse(JSON.stringify(after(original.events, 7))),
+    );
   });
 
   it('a checkpoint holds node-local state, iterIn slots, scope counters and the queue', async () => {
     const a = createRun(demo(), opts, () => undefined);
     await drive(a, 5);
-    const st = a.checkpoint(5)!.state as { live: { nodeStates: Record<string, unknown>; slots: Record<string, unknown>; scopes: Record<string, { counter: number }>; queue: string[] } };
+    const st = a.checkpoint(5)!.state as {
+      live: {
+        nodeStates: Record<string, unknown>;
+        slots: Record<string, unknown>;
+        scopes: Record<string, { counter: number }>;
+        queue: string[];
+      };
+    };
     expect(st.live.scopes.loop_in!.counter).toBe(5);
     expect(st.live.queue).toContain('loop_in');
     expect(Object.keys(st.live.slots.loop_in as object)).toContain('iterout_action');
@@ -79,12 +92,17 @@ describe('checkpoints: exact restore and resume', () => {
   it('unchanged values are shared by reference between checkpoints', async () => {
     const a = createRun(demo(), opts, () => undefined);
     await drive(a, 6);
-    type S = { containers: Record<string, { values: Record<string, unknown> }>; live: { nodeStates: Record<string, { map?: unknown }> } };
+    type S = {
+      containers: Record<string, { values: Record<string, unknown> }>;
+      live: { nodeStates: Record<string, { map?: unknown }> };
+    };
     const s5 = a.checkpoint(5)!.state as S;
     const s6 = a.checkpoint(6)!.state as S;
     expect(s6.containers.graph_state!.values.goal).toBe(s5.containers.graph_state!.values.goal);
     expect(s6.live.nodeStates.env!.map).toBe(s5.live.nodeStates.env!.map);
-    expect(s6.containers.graph_state!.values.step_count).not.toBe(s5.containers.graph_state!.values.step_count);
+    expect(s6.containers.graph_state!.values.step_count).not.toBe(
+      s5.containers.graph_state!.values.step_count,
+    );
   });
 });
 
@@ -98,21 +116,36 @@ describe('checkpoints: structural sharing over a long run', () => {
     expect(mapBytes).toBeGreaterThan(95_000);
     const { createRegistry } = await import('./registry.ts');
     const reg = createRegistry();
-    reg.register({ type: 'painter', display_name: 'painter', input_ports: [{ name: 'step', wire_type: 'ANY', optional: false }], output_ports: [{ name: 'done', wire_type: 'ANY' }] }, (i, ctx) => {
-      const world = ctx.container('world');
-      const map = world.read('map') as readonly (readonly number[])[];
-      const s = Number(i.step);
-      const r = s % ROWS;
-      const row = [...map[r]!];
-      row[(s * 7) % COLS] = (row[(s * 7) % COLS]! + 1) % 10;
-      world.write('map', map.map((old, k) => (k === r ? row : old)));
-      return { done: s };
-    });
+    reg.register(
+      {
+        type: 'painter',
+        display_name: 'painter',
+        input_ports: [{ name: 'step', wire_type: 'ANY', optional: false }],
+        output_ports: [{ name: 'done', wire_type: 'ANY' }],
+      },
+      (i, ctx) => {
+        const world = ctx.container('world');
+        const map = world.read('map') as readonly (readonly number[])[];
+        const s = Number(i.step);
+        const r = s % ROWS;
+        const row = [...map[r]!];
+        row[(s * 7) % COLS] = (row[(s * 7) % COLS]! + 1) % 10;
+        world.write(
+          'map',
+          map.map((old, k) => (k === r ? row : old)),
+        );
+        return { done: s };
+      },
+    );
     const g = graph({
       step_budget: STEPS,
       nodes: [...loop('in', 'out', [{ name: 'v' }]), node('paint', 'painter')],
       edges: [edge('in.step', 'paint.step'), edge('paint.done', 'out.v')],
-      containers: [container('world', { map: slot('lastWrite', { value_type: 'OCCUPANCY_MAP', config: { initial_value: initial } }) })],
+      containers: [
+        container('world', {
+          map: slot('lastWrite', { value_type: 'OCCUPANCY_MAP', config: { initial_value: initial } }),
+        }),
+      ],
       access_grants: [grant('paint', 'world')],
     });
     let events = 0;
@@ -125,7 +158,8 @@ describe('checkpoints: structural sharing over a long run', () => {
     const maps = new Set<unknown>();
     const rows = new Set<unknown>();
     for (const s of steps) {
-      const map = (run.checkpoint(s)!.state as { containers: { world: { values: { map: unknown[] } } } }).containers.world.values.map;
+      const map = (run.checkpoint(s)!.state as { containers: { world: { values: { map: unknown[] } } } })
+        .containers.world.values.map;
       maps.add(map);
       for (const row of map) rows.add(row);
     }
@@ -144,7 +178,10 @@ describe('checkpoints: structural sharing over a long run', () => {
 describe('effects (seed 003)', () => {
   it('llm calls are recorded once and replayed on a fork with the same lineage', async () => {
     const store = new Map<string, unknown>();
-    const effects: EffectStore = { lookup: (k) => store.get(k), record: (k, _req, res) => void store.set(k, res) };
+    const effects: EffectStore = {
+      lookup: (k) => store.get(k),
+      record: (k, _req, res) => void store.set(k, res),
+    };
     let calls = 0;
     const llm = { name: 'counting', complete: async () => ({ texts: [`answer ${++calls}`], usage: {} }) };
     const g = graph({
@@ -152,14 +189,25 @@ describe('effects (seed 003)', () => {
       nodes: [...loop('in', 'out', [{ name: 'r' }]), node('ask', 'llmCall', { template: 'step {step}' })],
       edges: [edge('in.step', 'ask.context'), edge('ask.response', 'out.r')],
     });
-    g.nodes = g.nodes.map((n) => (n.id === 'ask' ? { ...n, config: { ...n.config, template: 'step {context}' } } : n));
+    g.nodes = g.nodes.map((n) =>
+      n.id === 'ask' ? { ...n, config: { ...n.config, template: 'step {context}' } } : n,
+    );
     const first = collector();
     const a = createRun(g, { ...opts, effects, llm, lineage: 'L1' }, first.sink);
     await drive(a);
     expect(calls).toBe(3);
     expect(first.of('effect').map((e) => e.mode)).toEqual(['recorded', 'recorded', 'recorded']);
+    expect(first.of('llm_usage')[0]).toMatchObject({
+      node_id: 'ask',
+      step: 1,
+      usage: { provider: 'counting' },
+    });
     const fork = collector();
-    const f = createRun(g, { ...opts, effects, llm, lineage: 'L1', fromCheckpoint: a.checkpoint(1)! }, fork.sink);
+    const f = createRun(
+      g,
+      { ...opts, effects, llm, lineage: 'L1', fromCheckpoint: a.checkpoint(1)! },
+      fork.sink,
+    );
     await drive(f);
     expect(calls).toBe(3);
     expect(fork.of('effect').map((e) => e.mode)).toEqual(['replayed', 'replayed']);

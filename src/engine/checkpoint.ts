@@ -66,7 +66,9 @@ export class CheckpointError extends Error {
 export function readCheckpoint(cp: Checkpoint): CheckpointState {
   const s = cp.state as Partial<CheckpointState> | null;
   if (!s || typeof s !== 'object' || s.v !== 1 || !s.live || !s.containers) {
-    throw new CheckpointError(`checkpoint for step ${cp.step} has an unknown shape (expected {v:1, live, containers})`);
+    throw new CheckpointError(
+      `checkpoint for step ${cp.step} has an unknown shape (expected {v:1, live, containers})`,
+    );
   }
   return deepFreeze(s as CheckpointState);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resetSignals } from '../domain/lifetimes.ts';
-import { StateContainer } from './container.ts';
+import type { StateContainer } from './container.ts';
 import { buildContainer, buildContainers } from './containers.build.ts';
 import { BuildError } from './errors.ts';
 import { snapshotContainer } from './snapshot.ts';
@@ -68,20 +68,26 @@ describe('StateContainer', () => {
   });
 
   it('step signals clear only the container of their scope', () => {
-    const inner = buildContainer(container('inner', { s: slot('lastWrite', { lifetime: 'step' }) }), { scopeOf: () => 'loop_b' });
+    const inner = buildContainer(container('inner', { s: slot('lastWrite', { lifetime: 'step' }) }), {
+      scopeOf: () => 'loop_b',
+    });
     inner.write('s', 1);
     expect(inner.onSignal('step_end', 'loop_a')).toEqual([]);
     expect(inner.read('s')).toBe(1);
     expect(inner.onSignal('step_end', 'loop_b')).toEqual([{ container: 'inner', slot: 's' }]);
     // Unscoped signals (episode_reset, custom) are not filtered by scope.
-    const c = buildContainer(container('c', { e: slot('lastWrite', { lifetime: 'episode' }) }), { scopeOf: () => 'loop_b' });
+    const c = buildContainer(container('c', { e: slot('lastWrite', { lifetime: 'episode' }) }), {
+      scopeOf: () => 'loop_b',
+    });
     c.write('e', 1);
     expect(c.onSignal('episode_reset', 'loop_a')).toHaveLength(1);
   });
 
   it('undeclared slots fail naming container, slot and the declared slots', () => {
     const c = buildContainer(container('mem', { a: slot('lastWrite'), b: slot('counter') }));
-    expect(() => c.write('nope', 1)).toThrow("container 'mem': write of undeclared slot 'nope' (declared slots: a, b)");
+    expect(() => c.write('nope', 1)).toThrow(
+      "container 'mem': write of undeclared slot 'nope' (declared slots: a, b)",
+    );
     expect(() => c.read('nope')).toThrow(/read of undeclared slot 'nope' \(declared slots: a, b\)/);
   });
 
@@ -152,13 +158,19 @@ describe('StateContainer', () => {
   it('a removed value type fails the build naming container and slot', () => {
     const def = container('mem', { frames: slot('lastWrite', { value_type: 'IMAGE' }) });
     expect(() => buildContainer(def)).toThrow(BuildError);
-    expect(() => buildContainer(def)).toThrow(/container 'mem' slot 'frames': value_type 'IMAGE'.*raw wire payloads/);
+    expect(() => buildContainer(def)).toThrow(
+      /container 'mem' slot 'frames': value_type 'IMAGE'.*raw wire payloads/,
+    );
     expect(() => buildContainer(def, { allowOpaque: true })).not.toThrow();
   });
 
   it('unknown reducers warn and act as lastWrite; unknown value types warn', () => {
     const warnings: string[] = [];
-    const c = buildContainer(container('m', { e: slot('ephemeral', { value_type: 'WIDGET' }) }), {}, warnings);
+    const c = buildContainer(
+      container('m', { e: slot('ephemeral', { value_type: 'WIDGET' }) }),
+      {},
+      warnings,
+    );
     c.write('e', 1);
     c.write('e', 2);
     expect(c.read('e')).toBe(2);
@@ -167,7 +179,12 @@ describe('StateContainer', () => {
   });
 
   it('config flows through: max_size and initial_value', () => {
-    const c = buildContainer(container('m', { a: slot('accumulator', { config: { max_size: 2 } }), n: slot('counter', { config: { initial_value: 10 } }) }));
+    const c = buildContainer(
+      container('m', {
+        a: slot('accumulator', { config: { max_size: 2 } }),
+        n: slot('counter', { config: { initial_value: 10 } }),
+      }),
+    );
     for (const x of [1, 2, 3]) c.write('a', x);
     c.write('n', 1);
     expect(c.read('a')).toEqual([2, 3]);
@@ -175,13 +192,20 @@ describe('StateContainer', () => {
   });
 
   it('builds every container of a graph keyed by id', () => {
-    const { containers } = buildContainers([container('a', {}), container('graph_state', { x: slot('lastWrite') })]);
+    const { containers } = buildContainers([
+      container('a', {}),
+      container('graph_state', { x: slot('lastWrite') }),
+    ]);
     expect([...containers.keys()]).toEqual(['a', 'graph_state']);
   });
 
   it('a failing reducer update names container and slot', () => {
-    const c = buildContainer(container('m', { stats: slot('byKey', { config: { fields: { a: 'counter' } } }) }));
-    expect(() => c.write('stats', { b: 1 })).toThrow("container 'm' slot 'stats': byKey: write to undeclared field 'b' (declared fields: a)");
+    const c = buildContainer(
+      container('m', { stats: slot('byKey', { config: { fields: { a: 'counter' } } }) }),
+    );
+    expect(() => c.write('stats', { b: 1 })).toThrow(
+      "container 'm' slot 'stats': byKey: write to undeclared field 'b' (declared fields: a)",
+    );
   });
 
   it('snapshots use the preview shape plus lifetime and the full value', () => {
@@ -191,9 +215,36 @@ describe('StateContainer', () => {
     c.write('ep', [1, 2, 3], 'ep1');
     const s = snapshotContainer(c);
     expect(s.owner).toBe('home');
-    expect(s.states.acc).toEqual({ type: 'accumulator', value_type: 'ANY', lifetime: 'forever', value: [1, 2], size: 2, preview: '[1, 2]' });
+    expect(s.states.acc).toEqual({
+      type: 'accumulator',
+      value_type: 'ANY',
+      lifetime: 'forever',
+      value: [1, 2],
+      size: 2,
+      preview: '[1, 2]',
+    });
     expect(s.states.per_step).toMatchObject({ lifetime: 'step', value: null, preview: 'null' });
     expect(s.states.cnt).toMatchObject({ value: 0 });
-    expect(s.states.ep).toMatchObject({ keys: 1, size: 1, preview: '[ep1] [[1,2,3]]', keyed: { ep1: [[1, 2, 3]] } });
+    expect(s.states.ep).toMatchObject({
+      keys: 1,
+      size: 1,
+      preview: '[ep1] [[1,2,3]]',
+      keyed: { ep1: [[1, 2, 3]] },
+    });
+  });
+});
+
+describe('opaque values', () => {
+  it('a value JSON cannot carry (a function) does not break checkpoints; JSON drops it', () => {
+    const c = buildContainer(container('m', { f: slot('lastWrite'), n: slot('counter') }));
+    c.write('f', () => 1);
+    c.write('n', 2);
+    const cp = c.checkpoint();
+    const json = JSON.parse(JSON.stringify(cp)) as { values: Record<string, unknown> };
+    expect(json.values).toEqual({ n: 2 });
+    const fresh = buildContainer(container('m', { f: slot('lastWrite'), n: slot('counter') }));
+    fresh.restore(json as never);
+    expect(fresh.read('f')).toBeNull();
+    expect(fresh.read('n')).toBe(2);
   });
 });

@@ -19,7 +19,11 @@ export interface BuiltContainers {
   warnings: string[];
 }
 
-export function buildContainer(def: ContainerDef, opts: BuildOptions = {}, warnings: string[] = []): StateContainer {
+export function buildContainer(
+  def: ContainerDef,
+  opts: BuildOptions = {},
+  warnings: string[] = [],
+): StateContainer {
   const slots: SlotSpec[] = [];
   for (const [name, s] of Object.entries(def.states)) {
     if (!opts.allowOpaque && (REMOVED_VALUE_TYPES as readonly string[]).includes(s.value_type)) {
@@ -29,13 +33,19 @@ export function buildContainer(def: ContainerDef, opts: BuildOptions = {}, warni
       );
     }
     if (!opts.allowOpaque && !(STATE_VALUE_TYPES as readonly string[]).includes(s.value_type)) {
-      warnings.push(`container '${def.id}' slot '${name}': unknown value_type '${s.value_type}', treated as ANY`);
+      warnings.push(
+        `container '${def.id}' slot '${name}': unknown value_type '${s.value_type}', treated as ANY`,
+      );
     }
     if (!isKnownReducer(s.type)) {
-      warnings.push(`Unknown state type '${s.type}' for '${name}' in container '${def.id}', falling back to lastWrite`);
+      warnings.push(
+        `Unknown state type '${s.type}' for '${name}' in container '${def.id}', falling back to lastWrite`,
+      );
     }
     if (!Object.hasOwn(LIFETIME_SIGNALS, s.lifetime)) {
-      warnings.push(`container '${def.id}' slot '${name}': unknown lifetime '${s.lifetime}', treated as forever`);
+      warnings.push(
+        `container '${def.id}' slot '${name}': unknown lifetime '${s.lifetime}', treated as forever`,
+      );
     }
     slots.push({
       name,

@@ -6,7 +6,7 @@ import type { RunState } from './run.state.ts';
 import { applyCheckpoint, makeCheckpoint, readCheckpoint } from './checkpoint.ts';
 import { Executor } from './executor.ts';
 import { flattenGraph } from './flatten.ts';
-import { offlineProvider } from './llm.providers.ts';
+import { offlineProvider, providerFromEnv, type LlmEnv } from './llm.providers.ts';
 import { createRegistry } from './registry.ts';
 import { RunContext } from './runContext.ts';
 import type { Checkpoint, EngineRun, EventSink, RunOptions } from './run.api.ts';
@@ -29,7 +29,11 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
     registry: options.registry ?? createRegistry(),
     options,
     sink,
-    llm: options.llm ?? offlineProvider,
+    // Default provider: the OpenAI-compatible endpoint named by STATEWIRE_LLM_* if set, else offline.
+    llm:
+      options.llm ??
+      providerFromEnv((globalThis as { process?: { env?: LlmEnv } }).process?.env ?? {}) ??
+      offlineProvider,
     onCheckpoint: (step) => {
       if (!holder.exec) return;
       checkpoints.set(step, makeCheckpoint(holder.exec.live, rc.containers));
@@ -42,6 +46,7 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
 
   const restoreFrom = (cp: Checkpoint) => {
     executor.live = applyCheckpoint(cp, rc.containers);
+    executor.clearStop();
     if (executor.live.phase !== 'finished') executor.live.status = 'paused';
     for (const s of [...checkpoints.keys()]) if (s > cp.step) checkpoints.delete(s);
     checkpoints.set(cp.step, cp);
@@ -86,7 +91,10 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
     },
     restore(target) {
       const cp = typeof target === 'number' ? checkpoints.get(target) : target;
-      if (!cp) throw new RangeError(`no checkpoint at step ${String(target)} (have: ${[...checkpoints.keys()].join(', ') || 'none'})`);
+      if (!cp)
+        throw new RangeError(
+          `no checkpoint at step ${String(target)} (have: ${[...checkpoints.keys()].join(', ') || 'none'})`,
+        );
       restoreFrom(cp);
     },
     stateAt(step) {
@@ -100,5 +108,3 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
     },
   };
 }
-
-

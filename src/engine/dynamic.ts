@@ -34,13 +34,19 @@ export function childId(spawner: string, index: number): string {
 }
 
 /** Folds the children's outputs (in fire order) into one result. */
-export function aggregate(outputs: readonly Record<string, unknown>[], agg: Aggregator = { kind: 'passthrough_last' }): Record<string, unknown> {
+export function aggregate(
+  outputs: readonly Record<string, unknown>[],
+  agg: Aggregator = { kind: 'passthrough_last' },
+): Record<string, unknown> {
   switch (agg.kind) {
     case 'passthrough_last':
       return outputs.at(-1) ?? {};
     case 'passthrough_index': {
       const o = outputs[agg.index];
-      if (!o) throw new Error(`aggregator passthrough_index: no child at index ${agg.index} (${outputs.length} children)`);
+      if (!o)
+        throw new Error(
+          `aggregator passthrough_index: no child at index ${agg.index} (${outputs.length} children)`,
+        );
       return o;
     }
     case 'merge_all':

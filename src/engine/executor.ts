@@ -64,11 +64,17 @@ export class Executor {
     this.stopRequested = true;
   }
 
+  /** After a restore the run may continue, even if a stop had been requested before. */
+  clearStop(): void {
+    this.stopRequested = false;
+  }
+
   /** Runs until one root step completes or the run finishes. */
   async stepOnce(): Promise<{ done: boolean }> {
     const L = this.live;
     if (L.phase === 'finished') return { done: true };
     if (L.phase === 'init') this.start();
+    L.status = 'running';
     this.boundaryReached = false;
     for (;;) {
       if (this.stopRequested) {
@@ -110,7 +116,10 @@ export class Executor {
   signal(name: string, scope: string, payload?: unknown): ClearedRef[] {
     const cleared: ClearedRef[] = [];
     for (const c of this.rc.containers.values()) cleared.push(...c.onSignal(name, scope));
-    this.rc.emit({ type: 'signal', data: { signal: name, scope, ...(payload !== undefined ? { payload } : {}), cleared } });
+    this.rc.emit({
+      type: 'signal',
+      data: { signal: name, scope, ...(payload !== undefined ? { payload } : {}), cleared },
+    });
     return cleared;
   }
 
@@ -151,7 +160,12 @@ export class Executor {
       return;
     }
     // Guard 1: a terminated inner scope drops inputs until re-entry (iterIn/graphIn exempt).
-    if (scope !== GRAPH_SCOPE && L.scopes[scope]?.terminated && node.type !== 'iterIn' && node.type !== 'graphIn') {
+    if (
+      scope !== GRAPH_SCOPE &&
+      L.scopes[scope]?.terminated &&
+      node.type !== 'iterIn' &&
+      node.type !== 'graphIn'
+    ) {
       delete L.pending[id];
       return;
     }
@@ -175,7 +189,10 @@ export class Executor {
     try {
       const registered = rc.registry.get(node.type);
       if (!registered) throw new Error(`no handler for node type '${node.type}'`);
-      const res: HandlerResult = await registered.handler.fire(inputs, this.context(node, scope, inputs, L.nodeStates[node.id]));
+      const res: HandlerResult = await registered.handler.fire(
+        inputs,
+        this.context(node, scope, inputs, L.nodeStates[node.id]),
+      );
       outputs = res.outputs ?? {};
       if (res.state !== undefined) L.nodeStates[node.id] = deepFreeze(res.state);
       if (res.fireList) outputs = { ...outputs, ...(await this.fireChildren(node, scope, res.fireList)) };
@@ -192,7 +209,8 @@ export class Executor {
     }
     const ms = rc.now() - t0;
     if (node.type === 'graphOut') {
-      const port = typeof node.config.portName === 'string' && node.config.portName ? node.config.portName : 'output';
+      const port =
+        typeof node.config.portName === 'string' && node.config.portName ? node.config.portName : 'output';
       L.harvest = { ...L.harvest, [port]: deepFreeze(inputs.value ?? null) };
       // Inner-scope graphOuts latch their value until the scope terminates.
       if (scope !== GRAPH_SCOPE && (rc.outEdges.get(node.id)?.length ?? 0) > 0) {
@@ -203,23 +221,55 @@ export class Executor {
     this.route(node.id, deepFreeze(outputs));
     rc.emit({
       type: 'exec_log',
-      data: { step, node_id: node.id, node_type: node.type, node_label: node.label, duration_ms: ms, queue_wait_ms: 0, compute_ms: ms, error, has_inner_log: false },
+      data: {
+        step,
+        node_id: node.id,
+        node_type: node.type,
+        node_label: node.label,
+        duration_ms: ms,
+        queue_wait_ms: 0,
+        compute_ms: ms,
+        error,
+        has_inner_log: false,
+      },
     });
-    rc.emit({ type: 'node_status', data: { node_id: node.id, status: error ? 'error' : 'done', step, duration_ms: ms, ...(error ? { error } : {}) } });
+    rc.emit({
+      type: 'node_status',
+      data: {
+        node_id: node.id,
+        status: error ? 'error' : 'done',
+        step,
+        duration_ms: ms,
+        ...(error ? { error } : {}),
+      },
+    });
   }
 
   /** Fires a spawner's children in order; a child error stops the sequence and fails the spawner. */
-  private async fireChildren(spawner: NodeDef, scope: string, list: FireList): Promise<Record<string, unknown>> {
+  private async fireChildren(
+    spawner: NodeDef,
+    scope: string,
+    list: FireList,
+  ): Promise<Record<string, unknown>> {
     const rc = this.rc;
     const results: Record<string, unknown>[] = [];
     for (const [i, spec] of list.specs.entries()) {
       const id = childId(spawner.id, i);
-      if (FORBIDDEN_CHILD_TYPES.has(spec.node_type)) throw new Error(`fire-list child ${id}: type '${spec.node_type}' cannot be spawned`);
+      if (FORBIDDEN_CHILD_TYPES.has(spec.node_type))
+        throw new Error(`fire-list child ${id}: type '${spec.node_type}' cannot be spawned`);
       const reg = rc.registry.get(spec.node_type);
       if (!reg) throw new Error(`fire-list child ${id}: unknown node type '${spec.node_type}'`);
-      const child: NodeDef = { id, type: spec.node_type, label: spec.label ?? id, position: { x: 0, y: 0 }, config: spec.config ?? {} };
+      const child: NodeDef = {
+        id,
+        type: spec.node_type,
+        label: spec.label ?? id,
+        position: { x: 0, y: 0 },
+        config: spec.config ?? {},
+      };
       const inputs = deepFreeze({ ...(spec.inputs ?? {}) });
-      const state = reg.handler.initState ? deepFreeze(reg.handler.initState({ id, config: child.config })) : undefined;
+      const state = reg.handler.initState
+        ? deepFreeze(reg.handler.initState({ id, config: child.config }))
+        : undefined;
       const t0 = rc.now();
       let error: string | null = null;
       try {
@@ -227,21 +277,42 @@ export class Executor {
         if (res.fireList) throw new Error('nested fire-lists are not allowed');
         if (typeof res.outputs.error === 'string' && res.outputs.error) throw new Error(res.outputs.error);
         const keep = spec.capture_outputs;
-        results.push(keep ? Object.fromEntries(Object.entries(res.outputs).filter(([k]) => keep.includes(k))) : res.outputs);
+        results.push(
+          keep
+            ? Object.fromEntries(Object.entries(res.outputs).filter(([k]) => keep.includes(k)))
+            : res.outputs,
+        );
       } catch (e) {
         error = e instanceof Error ? e.message : String(e);
       }
       const ms = rc.now() - t0;
       rc.emit({
         type: 'exec_log',
-        data: { step: this.currentStep(), node_id: id, node_type: child.type, node_label: child.label, duration_ms: ms, queue_wait_ms: 0, compute_ms: ms, error, has_inner_log: false, parent_node_id: spawner.id, dynamic_index: i },
+        data: {
+          step: this.currentStep(),
+          node_id: id,
+          node_type: child.type,
+          node_label: child.label,
+          duration_ms: ms,
+          queue_wait_ms: 0,
+          compute_ms: ms,
+          error,
+          has_inner_log: false,
+          parent_node_id: spawner.id,
+          dynamic_index: i,
+        },
       });
       if (error !== null) throw new Error(`child ${id} (${child.type}) failed: ${error}`);
     }
     return aggregate(results, list.aggregator);
   }
 
-  private context(node: NodeDef, scope: string, inputs: Readonly<Record<string, unknown>>, state: unknown): NodeContext {
+  private context(
+    node: NodeDef,
+    scope: string,
+    inputs: Readonly<Record<string, unknown>>,
+    state: unknown,
+  ): NodeContext {
     const rc = this.rc;
     const L = this.live;
     const step = this.currentStep();
@@ -260,6 +331,7 @@ export class Executor {
       state,
       emitSignal: (name, payload) => void this.signal(name, scope, payload),
       emitViewer: (fields) => rc.emit({ type: 'viewer_data', data: { node_id: node.id, step, fields } }),
+      reportUsage: (usage) => rc.emit({ type: 'llm_usage', data: { node_id: node.id, step, usage } }),
       log: (message) => rc.log(node.id, message),
       effect: async <T>(request: unknown, perform: () => Promise<T>): Promise<T> => {
         const key = hashString(stableStringify([rc.lineage, step, node.id, inputs, effectIndex++]));
@@ -307,7 +379,8 @@ export class Executor {
       if (!arrived.includes(handle)) L.arrived[target.id] = [...arrived, handle];
       const s = L.scopes[target.id];
       const wired = rc.wiredIterInHandles.get(target.id) ?? [];
-      if (s && (!s.active || s.terminated) && wired.every((h) => L.arrived[target.id]!.includes(h))) this.enqueue(target.id);
+      if (s && (!s.active || s.terminated) && wired.every((h) => L.arrived[target.id]!.includes(h)))
+        this.enqueue(target.id);
       return;
     }
     const pend = { ...(L.pending[target.id] ?? {}) };
@@ -348,7 +421,7 @@ export class Executor {
     L.slots[node.id] = kept;
     L.arrived[node.id] = [];
     L.scopes[node.id] = { ...sc, active: true };
-    rc.emit({ type: 'node_status', data: { node_id: node.id, status: 'done', step } });
+    this.pivotLog(node, step);
     this.route(node.id, deepFreeze(outputs));
   }
 
@@ -370,20 +443,26 @@ export class Executor {
     L.scopes[scopeId] = sc;
     if (isRoot) L.step += 1;
     const step = isRoot ? L.step : this.currentStep();
-    rc.emit({ type: 'node_status', data: { node_id: node.id, status: 'done', step } });
+    this.pivotLog(node, step);
     // 2. Settle: already-queued nodes of this scope (root: also the graph scope), never an iterIn.
     for (let n = 0; n < SETTLE_LIMIT; n++) {
       const idx = L.queue.findIndex((q) => {
         const qs = rc.scopes.scopeOf.get(q) ?? GRAPH_SCOPE;
         const qn = rc.nodes.get(q);
-        return qn?.type !== 'iterIn' && qn?.type !== 'iterOut' && (qs === scopeId || (isRoot && qs === GRAPH_SCOPE));
+        return (
+          qn?.type !== 'iterIn' &&
+          qn?.type !== 'iterOut' &&
+          (qs === scopeId || (isRoot && qs === GRAPH_SCOPE))
+        );
       });
       if (idx < 0) break;
       const [q] = L.queue.splice(idx, 1);
       await this.fire(q!);
     }
     // 3. Snapshot before step_end, so step-lifetime slots show what this step wrote.
-    const before = isRoot ? new Map<string, ContainerState>([...rc.containers].map(([id, c]) => [id, c.state])) : undefined;
+    const before = isRoot
+      ? new Map<string, ContainerState>([...rc.containers].map(([id, c]) => [id, c.state]))
+      : undefined;
     const cleared = this.signal('step_end', scopeId, { step: sc.counter, scope_id: scopeId });
     // 4. Decide
     const budget = rc.budgetOf(scopeId);
@@ -394,11 +473,31 @@ export class Executor {
       // 5. Hand off the carries to the paired iterIn and re-queue it.
       const ports = rc.iterInPorts.get(info.iterIn) ?? [];
       const slots = { ...(L.slots[info.iterIn] ?? {}) };
-      for (const [k, v] of Object.entries(carries)) if (ports.some((p) => p.name === `iterout_${k}`)) slots[`iterout_${k}`] = v;
+      for (const [k, v] of Object.entries(carries))
+        if (ports.some((p) => p.name === `iterout_${k}`)) slots[`iterout_${k}`] = v;
       L.slots[info.iterIn] = slots;
       this.enqueue(info.iterIn);
     }
     if (isRoot && before) this.rootBoundary(before, cleared);
+  }
+
+  private pivotLog(node: NodeDef, step: number): void {
+    const rc = this.rc;
+    rc.emit({
+      type: 'exec_log',
+      data: {
+        step,
+        node_id: node.id,
+        node_type: node.type,
+        node_label: node.label,
+        duration_ms: 0,
+        queue_wait_ms: 0,
+        compute_ms: 0,
+        error: null,
+        has_inner_log: false,
+      },
+    });
+    rc.emit({ type: 'node_status', data: { node_id: node.id, status: 'done', step } });
   }
 
   /** Ends a scope: final side once, latches released; a root scope ends the loop phase. */
@@ -460,7 +559,8 @@ export class Executor {
         // Fallback: rebuild the final side from the iterIn's iterout_* slots.
         const info = rc.scopes.scopes.get(r)!;
         const fromSlots: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(L.slots[r] ?? {})) if (k.startsWith('iterout_')) fromSlots[k.slice(8)] = v;
+        for (const [k, v] of Object.entries(L.slots[r] ?? {}))
+          if (k.startsWith('iterout_')) fromSlots[k.slice(8)] = v;
         L.carry = { ...L.carry, [info.iterOut]: { ...fromSlots, ...(L.carry[info.iterOut] ?? {}) } };
         if (L.scopes[r]?.active || L.scopes[r]!.counter > 0) this.terminate(r, info.iterOut);
       }
@@ -468,7 +568,8 @@ export class Executor {
       L.queue = L.queue.filter((q) => (rc.scopes.scopeOf.get(q) ?? GRAPH_SCOPE) === GRAPH_SCOPE);
       if (L.queue.length > 0 && L.firings < rc.maxFirings) {
         L.phase = 'after';
-        while (L.queue.length > 0 && L.firings < rc.maxFirings && !this.stopRequested) await this.fire(L.queue.shift()!);
+        while (L.queue.length > 0 && L.firings < rc.maxFirings && !this.stopRequested)
+          await this.fire(L.queue.shift()!);
       }
     }
     if (L.step === 0) {
@@ -488,15 +589,25 @@ export class Executor {
     L.phase = 'finished';
     L.status = status;
     if (status === 'error') {
-      const summary = L.errors.map((e) => (e.node_id ? `node '${e.node_id}': ${e.message}` : e.message)).join('; ');
-      if (L.errors.some((e) => e.node_id)) this.recordError('', `run ended with node errors: ${summary}`, 'NODE_ERRORS');
+      const summary = L.errors
+        .map((e) => (e.node_id ? `node '${e.node_id}': ${e.message}` : e.message))
+        .join('; ');
+      if (L.errors.some((e) => e.node_id))
+        this.recordError('', `run ended with node errors: ${summary}`, 'NODE_ERRORS');
       else this.recordError('', summary, 'GRAPH_CRASH');
       this.signal('run_end', GRAPH_SCOPE, { step: L.step, error: summary });
       rc.emit({ type: 'nav_status', data: { status: 'error', step: L.step, error: summary } });
     } else if (status === 'done') {
       this.signal('run_end', GRAPH_SCOPE, { step: L.step, terminated: true });
       const m = L.harvest.metrics;
-      rc.emit({ type: 'nav_complete', data: { step: L.step, metrics: m && typeof m === 'object' ? (m as Record<string, unknown>) : {}, terminated: true } });
+      rc.emit({
+        type: 'nav_complete',
+        data: {
+          step: L.step,
+          metrics: m && typeof m === 'object' ? (m as Record<string, unknown>) : {},
+          terminated: true,
+        },
+      });
     } else {
       rc.emit({ type: 'nav_status', data: { status: 'stopped', step: L.step } });
     }

@@ -36,7 +36,8 @@ interface Level {
 }
 
 const isComposite = (n: NodeDef) => Boolean(n.subgraph && n.subgraph.nodes.length > 0);
-const portNameOf = (n: NodeDef, dflt: string) => (typeof n.config.portName === 'string' && n.config.portName ? n.config.portName : dflt);
+const portNameOf = (n: NodeDef, dflt: string) =>
+  typeof n.config.portName === 'string' && n.config.portName ? n.config.portName : dflt;
 
 export function flattenGraph(graph: GraphDef): FlatGraph {
   const compositePath = new Map<string, string>();
@@ -65,13 +66,19 @@ function flattenLevel(
   const containers: ContainerDef[] = g.containers.map((c) => ({ ...c, id: prefix + c.id }));
   const grants: FlatGrant[] = [];
   let nodes: NodeDef[] = [];
-  let edges: EdgeDef[] = g.edges.map((e) => ({ ...e, id: prefix + e.id, source: prefix + e.source, target: prefix + e.target }));
+  let edges: EdgeDef[] = g.edges.map((e) => ({
+    ...e,
+    id: prefix + e.id,
+    source: prefix + e.source,
+    target: prefix + e.target,
+  }));
   const byId = new Map(g.nodes.map((n) => [n.id, n]));
 
   for (const n of g.nodes) {
     if (isComposite(n)) continue;
     const config = { ...n.config };
-    if (prefix && typeof config.pairedWith === 'string' && config.pairedWith) config.pairedWith = prefix + config.pairedWith;
+    if (prefix && typeof config.pairedWith === 'string' && config.pairedWith)
+      config.pairedWith = prefix + config.pairedWith;
     nodes.push({ id: prefix + n.id, type: n.type, label: n.label, position: n.position, config });
     if (path) compositePath.set(prefix + n.id, path);
   }
@@ -80,7 +87,9 @@ function flattenLevel(
   for (const gr of g.access_grants) {
     const target = resolve(gr.container_id);
     if (target === undefined) {
-      warnings.push(`grant '${prefix + gr.id}': container '${gr.container_id}' does not exist (grant is inert)`);
+      warnings.push(
+        `grant '${prefix + gr.id}': container '${gr.container_id}' does not exist (grant is inert)`,
+      );
       continue;
     }
     const holder = byId.get(gr.node_id);
@@ -90,13 +99,23 @@ function flattenLevel(
       compositeGrants.set(holder.id, list);
       continue;
     }
-    grants.push({ id: prefix + gr.id, node_id: prefix + gr.node_id, container_id: target, alias: gr.container_id });
+    grants.push({
+      id: prefix + gr.id,
+      node_id: prefix + gr.node_id,
+      container_id: target,
+      alias: gr.container_id,
+    });
   }
   // Grants inherited from enclosing composites: every node here gets them unless it holds its own.
   for (const n of nodes) {
     for (const inh of inherited) {
       if (grants.some((x) => x.node_id === n.id && x.alias === inh.alias)) continue;
-      grants.push({ id: `${n.id}::inherited::${inh.alias}`, node_id: n.id, container_id: inh.container_id, alias: inh.alias });
+      grants.push({
+        id: `${n.id}::inherited::${inh.alias}`,
+        node_id: n.id,
+        container_id: inh.container_id,
+        alias: inh.alias,
+      });
     }
   }
 
@@ -116,8 +135,18 @@ function flattenLevel(
     containers.push(...inner.containers);
     grants.push(...inner.grants);
     const keep = comp.subgraph.nodes.some((n) => n.type === 'iterIn');
-    const graphIns = inner.nodes.filter((n) => n.type === 'graphIn' && n.id.startsWith(innerPrefix) && !n.id.slice(innerPrefix.length).includes('__'));
-    const graphOuts = inner.nodes.filter((n) => n.type === 'graphOut' && n.id.startsWith(innerPrefix) && !n.id.slice(innerPrefix.length).includes('__'));
+    const graphIns = inner.nodes.filter(
+      (n) =>
+        n.type === 'graphIn' &&
+        n.id.startsWith(innerPrefix) &&
+        !n.id.slice(innerPrefix.length).includes('__'),
+    );
+    const graphOuts = inner.nodes.filter(
+      (n) =>
+        n.type === 'graphOut' &&
+        n.id.startsWith(innerPrefix) &&
+        !n.id.slice(innerPrefix.length).includes('__'),
+    );
     let innerEdges = inner.edges;
     let innerNodes = inner.nodes;
     const parentIn = edges.filter((e) => e.target === cid);
@@ -126,25 +155,49 @@ function flattenLevel(
     const spliced: EdgeDef[] = [];
     if (keep) {
       for (const e of parentIn) {
-        const gi = graphIns.find((n) => portNameOf(n, 'input') === (e.targetHandle || e.sourceHandle || 'input'));
-        if (gi) spliced.push({ id: `flat_${e.id}_to_${gi.id}`, source: e.source, sourceHandle: e.sourceHandle, target: gi.id, targetHandle: 'value' });
+        const gi = graphIns.find(
+          (n) => portNameOf(n, 'input') === (e.targetHandle || e.sourceHandle || 'input'),
+        );
+        if (gi)
+          spliced.push({
+            id: `flat_${e.id}_to_${gi.id}`,
+            source: e.source,
+            sourceHandle: e.sourceHandle,
+            target: gi.id,
+            targetHandle: 'value',
+          });
         else warnings.push(`edge '${e.id}': composite '${cid}' has no graphIn port '${e.targetHandle}'`);
       }
       for (const e of parentOut) {
         const go = graphOuts.find((n) => portNameOf(n, 'output') === (e.sourceHandle || 'output'));
-        if (go) spliced.push({ id: `flat_${go.id}_to_${e.id}`, source: go.id, sourceHandle: 'value', target: e.target, targetHandle: e.targetHandle });
+        if (go)
+          spliced.push({
+            id: `flat_${go.id}_to_${e.id}`,
+            source: go.id,
+            sourceHandle: 'value',
+            target: e.target,
+            targetHandle: e.targetHandle,
+          });
         else warnings.push(`edge '${e.id}': composite '${cid}' has no graphOut port '${e.sourceHandle}'`);
       }
     } else {
       const boundary = new Set([...graphIns, ...graphOuts].map((n) => n.id));
       for (const e of parentIn) {
-        const gi = graphIns.find((n) => portNameOf(n, 'input') === (e.targetHandle || e.sourceHandle || 'input'));
+        const gi = graphIns.find(
+          (n) => portNameOf(n, 'input') === (e.targetHandle || e.sourceHandle || 'input'),
+        );
         if (!gi) {
           warnings.push(`edge '${e.id}': composite '${cid}' has no graphIn port '${e.targetHandle}'`);
           continue;
         }
         for (const ie of innerEdges.filter((x) => x.source === gi.id)) {
-          innerEdges.push({ id: `flat_${e.id}_${ie.id}`, source: e.source, sourceHandle: e.sourceHandle, target: ie.target, targetHandle: ie.targetHandle });
+          innerEdges.push({
+            id: `flat_${e.id}_${ie.id}`,
+            source: e.source,
+            sourceHandle: e.sourceHandle,
+            target: ie.target,
+            targetHandle: ie.targetHandle,
+          });
         }
       }
       for (const e of parentOut) {
@@ -154,11 +207,18 @@ function flattenLevel(
           continue;
         }
         for (const ie of innerEdges.filter((x) => x.target === go.id && !boundary.has(x.source))) {
-          spliced.push({ id: `flat_${ie.id}_${e.id}`, source: ie.source, sourceHandle: ie.sourceHandle, target: e.target, targetHandle: e.targetHandle });
+          spliced.push({
+            id: `flat_${ie.id}_${e.id}`,
+            source: ie.source,
+            sourceHandle: ie.sourceHandle,
+            target: e.target,
+            targetHandle: e.targetHandle,
+          });
         }
       }
       innerEdges = innerEdges.filter((x) => !boundary.has(x.source) && !boundary.has(x.target));
       innerNodes = innerNodes.filter((n) => !boundary.has(n.id));
+      for (let i = grants.length - 1; i >= 0; i--) if (boundary.has(grants[i]!.node_id)) grants.splice(i, 1);
     }
     nodes = [...nodes, ...innerNodes];
     edges = [...edges, ...innerEdges, ...spliced];

@@ -10,10 +10,16 @@ import type { ContainerHandle } from './handler.types.ts';
 export class GrantIndex {
   private readonly byNode = new Map<string, Map<string, string>>();
 
-  constructor(grants: readonly FlatGrant[], containers: ReadonlyMap<string, StateContainer>, warnings: string[]) {
+  constructor(
+    grants: readonly FlatGrant[],
+    containers: ReadonlyMap<string, StateContainer>,
+    warnings: string[],
+  ) {
     for (const g of grants) {
       if (!containers.has(g.container_id)) {
-        warnings.push(`grant '${g.id}': container '${g.container_id}' is not built; node '${g.node_id}' will not see it`);
+        warnings.push(
+          `grant '${g.id}': container '${g.container_id}' is not built; node '${g.node_id}' will not see it`,
+        );
         continue;
       }
       const m = this.byNode.get(g.node_id) ?? new Map<string, string>();
@@ -46,7 +52,17 @@ export interface WriteReport {
 }
 
 /** Well-known property names that runtimes and test tools probe on any object; never treat as a lookup. */
-const PROBES = new Set(['then', 'toJSON', 'constructor', 'asymmetricMatch', '$$typeof', 'nodeType', 'tagName', '@@__IMMUTABLE_ITERABLE__@@', '_isMockFunction']);
+const PROBES = new Set([
+  'then',
+  'toJSON',
+  'constructor',
+  'asymmetricMatch',
+  '$$typeof',
+  'nodeType',
+  'tagName',
+  '@@__IMMUTABLE_ITERABLE__@@',
+  '_isMockFunction',
+]);
 
 export interface ContainerView {
   containers: Readonly<Record<string, ContainerHandle>>;
@@ -70,7 +86,14 @@ export function makeContainerView(
       write(slot, value, key) {
         const spec = c.slot(slot, 'write');
         const { before, after } = c.write(slot, value, key);
-        onWrite({ container: cid, slot, ...(key !== undefined ? { key } : {}), reducer: spec.reducer, before, after });
+        onWrite({
+          container: cid,
+          slot,
+          ...(key !== undefined ? { key } : {}),
+          reducer: spec.reducer,
+          before,
+          after,
+        });
         return after;
       },
       evict: (key) => void c.evict(key),
@@ -84,7 +107,13 @@ export function makeContainerView(
   };
   const containersProxy = new Proxy(Object.freeze({ ...handles }), {
     get(target, prop, receiver) {
-      if (typeof prop === 'string' && !Object.hasOwn(target, prop) && !PROBES.has(prop) && !(prop in Object.prototype)) fail(prop);
+      if (
+        typeof prop === 'string' &&
+        !Object.hasOwn(target, prop) &&
+        !PROBES.has(prop) &&
+        !(prop in Object.prototype)
+      )
+        fail(prop);
       return Reflect.get(target, prop, receiver) as unknown;
     },
   });

@@ -48,6 +48,8 @@ export interface NodeContext {
   readonly state: unknown;
   emitSignal(name: string, payload?: unknown): void;
   emitViewer(fields: Record<string, unknown>): void;
+  /** Reports LLM usage (`llm_usage` event). */
+  reportUsage(usage: Record<string, unknown>): void;
   log(message: string): void;
   /** Runs an external effect once per idempotency key (recorded/replayed through RunOptions.effects). */
   effect<T>(request: unknown, perform: () => Promise<T>): Promise<T>;

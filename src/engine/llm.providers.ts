@@ -10,7 +10,10 @@ export const offlineProvider: LlmProvider = {
   complete(req: LlmRequest): Promise<LlmResponse> {
     const text = `[offline] ${req.prompt}`.slice(0, Math.max(16, req.max_tokens * 4));
     const texts = Array.from({ length: Math.max(1, req.n) }, () => text);
-    return Promise.resolve({ texts, usage: { calls: 1, model: 'offline', prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } });
+    return Promise.resolve({
+      texts,
+      usage: { calls: 1, model: 'offline', prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    });
   },
 };
 

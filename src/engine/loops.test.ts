@@ -11,24 +11,46 @@ const valueOf = async (g: GraphDef, s: string, c = 'm') => {
 };
 
 /** A loop whose body writes the iteration index into m.steps and carries it on `x`. */
-function base(parts: { initPorts?: { name: string; persist?: boolean }[]; carries?: { name: string; persist?: boolean }[]; nodes?: GraphDef['nodes']; edges?: GraphDef['edges']; budget?: number }): GraphDef {
+function base(parts: {
+  initPorts?: { name: string; persist?: boolean }[];
+  carries?: { name: string; persist?: boolean }[];
+  nodes?: GraphDef['nodes'];
+  edges?: GraphDef['edges'];
+  budget?: number;
+}): GraphDef {
   return graph({
     step_budget: parts.budget ?? 3,
-    nodes: [node('seed', 'constant', { value: 'S' }), ...loop('in', 'out', parts.carries ?? [{ name: 'x' }], parts.initPorts ?? []), write('w_step', 'steps'), write('w_seen', 'seen'), ...(parts.nodes ?? [])],
+    nodes: [
+      node('seed', 'constant', { value: 'S' }),
+      ...loop('in', 'out', parts.carries ?? [{ name: 'x' }], parts.initPorts ?? []),
+      write('w_step', 'steps'),
+      write('w_seen', 'seen'),
+      ...(parts.nodes ?? []),
+    ],
     edges: [edge('in.step', 'w_step.value'), edge('w_step.value', 'out.x'), ...(parts.edges ?? [])],
-    containers: [container('m', { steps: acc(), seen: acc(), after: acc(), sink: acc(), latched: acc(), final: acc() })],
-    access_grants: ['w_step', 'w_seen', 'w_after', 'w_after2', 'w_sink', 'w_latch', 'w_final'].map((n) => grant(n, 'm')),
+    containers: [
+      container('m', { steps: acc(), seen: acc(), after: acc(), sink: acc(), latched: acc(), final: acc() }),
+    ],
+    access_grants: ['w_step', 'w_seen', 'w_after', 'w_after2', 'w_sink', 'w_latch', 'w_final'].map((n) =>
+      grant(n, 'm'),
+    ),
   });
 }
 
 describe('iterIn port configurations (persist/writer matrix)', () => {
   it('run-constant feeds every iteration with the seed', async () => {
-    const g = base({ initPorts: [{ name: 'g', persist: true }], edges: [edge('seed.value', 'in.init_g'), edge('in.init_g', 'w_seen.value')] });
+    const g = base({
+      initPorts: [{ name: 'g', persist: true }],
+      edges: [edge('seed.value', 'in.init_g'), edge('in.init_g', 'w_seen.value')],
+    });
     expect((await valueOf(g, 'seen')).value).toEqual(['S', 'S', 'S']);
   });
 
   it('one-shot feeds iteration 0 only', async () => {
-    const g = base({ initPorts: [{ name: 'g' }], edges: [edge('seed.value', 'in.init_g'), edge('in.init_g', 'w_seen.value')] });
+    const g = base({
+      initPorts: [{ name: 'g' }],
+      edges: [edge('seed.value', 'in.init_g'), edge('in.init_g', 'w_seen.value')],
+    });
     expect((await valueOf(g, 'seen')).value).toEqual(['S']);
   });
 
@@ -40,22 +62,45 @@ describe('iterIn port configurations (persist/writer matrix)', () => {
   });
 
   it('pure feedback behaves like loop-carried within one run', async () => {
-    const g = base({ carries: [{ name: 'x', persist: true }], edges: [edge('in.iterout_x', 'w_seen.value')] });
+    const g = base({
+      carries: [{ name: 'x', persist: true }],
+      edges: [edge('in.iterout_x', 'w_seen.value')],
+    });
     expect((await valueOf(g, 'seen')).value).toEqual([0, 1]);
   });
 
   it('seeded+refreshed sees the refreshed value when the refresh edge is declared later', async () => {
-    const g = base({ initPorts: [{ name: 'x', persist: true }], edges: [edge('seed.value', 'in.init_x'), edge('in.init_x', 'w_seen.value'), edge('in.iterout_x', 'w_seen.value')] });
+    const g = base({
+      initPorts: [{ name: 'x', persist: true }],
+      edges: [
+        edge('seed.value', 'in.init_x'),
+        edge('in.init_x', 'w_seen.value'),
+        edge('in.iterout_x', 'w_seen.value'),
+      ],
+    });
     expect((await valueOf(g, 'seen')).value).toEqual(['S', 0, 1]);
   });
 
   it('reversed edge order freezes on the seed (documented hazard)', async () => {
-    const g = base({ initPorts: [{ name: 'x', persist: true }], edges: [edge('seed.value', 'in.init_x'), edge('in.iterout_x', 'w_seen.value'), edge('in.init_x', 'w_seen.value')] });
+    const g = base({
+      initPorts: [{ name: 'x', persist: true }],
+      edges: [
+        edge('seed.value', 'in.init_x'),
+        edge('in.iterout_x', 'w_seen.value'),
+        edge('in.init_x', 'w_seen.value'),
+      ],
+    });
     expect((await valueOf(g, 'seen')).value).toEqual(['S', 'S', 'S']);
   });
 
   it('an unwired init port is never auto-filled with null', async () => {
-    const g = base({ initPorts: [{ name: 'g', persist: true }, { name: 'h', persist: true }], edges: [edge('seed.value', 'in.init_g'), edge('in.init_h', 'w_seen.value')] });
+    const g = base({
+      initPorts: [
+        { name: 'g', persist: true },
+        { name: 'h', persist: true },
+      ],
+      edges: [edge('seed.value', 'in.init_g'), edge('in.init_h', 'w_seen.value')],
+    });
     const r = await valueOf(g, 'seen');
     expect(r.value).toEqual([]);
     expect(r.of('exec_log').some((l) => l.node_id === 'w_seen')).toBe(false);
@@ -84,7 +129,10 @@ describe('executor: steps, budgets, final side, after-loop band', () => {
     const m = r.run.stateAt()!.containers.m!.states;
     expect(m.after!.value).toEqual([2]);
     expect(m.final!.value).toEqual([2]);
-    const order = r.of('exec_log').map((l) => l.node_id).filter((id) => id.startsWith('w_after'));
+    const order = r
+      .of('exec_log')
+      .map((l) => l.node_id)
+      .filter((id) => id.startsWith('w_after'));
     expect(order).toEqual(['w_after', 'w_after2']);
     // The band runs after the last root step.
     expect(r.of('exec_log').find((l) => l.node_id === 'w_after')!.step).toBe(3);
@@ -94,7 +142,11 @@ describe('executor: steps, budgets, final side, after-loop band', () => {
     const g = base({
       budget: 50,
       nodes: [node('stopper', 'stopAt', { n: 2 }), write('w_after', 'after')],
-      edges: [edge('in.step', 'stopper.value'), edge('stopper.stop', 'out.stop'), edge('out.final_stop', 'w_after.value')],
+      edges: [
+        edge('in.step', 'stopper.value'),
+        edge('stopper.stop', 'out.stop'),
+        edge('out.final_stop', 'w_after.value'),
+      ],
     });
     const r = await run(g);
     expect(r.run.step).toBe(3);
@@ -124,7 +176,14 @@ describe('executor: steps, budgets, final side, after-loop band', () => {
 
 describe('executor: nested scopes', () => {
   /** outer loop (budget 3) runs an inner loop (budget 2) per iteration. */
-  function nested(extra: { innerCfg?: Record<string, unknown>; nodes?: GraphDef['nodes']; edges?: GraphDef['edges']; outerBudget?: number } = {}): GraphDef {
+  function nested(
+    extra: {
+      innerCfg?: Record<string, unknown>;
+      nodes?: GraphDef['nodes'];
+      edges?: GraphDef['edges'];
+      outerBudget?: number;
+    } = {},
+  ): GraphDef {
     return graph({
       step_budget: extra.outerBudget ?? 3,
       nodes: [
@@ -167,7 +226,11 @@ describe('executor: nested scopes', () => {
   });
 
   it('an inner stop does not end the outer loop', async () => {
-    const g = nested({ innerCfg: { step_budget: 10 }, nodes: [node('stopper', 'stopAt', { n: 1 })], edges: [edge('i_in.step', 'stopper.value'), edge('stopper.stop', 'i_out.stop')] });
+    const g = nested({
+      innerCfg: { step_budget: 10 },
+      nodes: [node('stopper', 'stopAt', { n: 1 })],
+      edges: [edge('i_in.step', 'stopper.value'), edge('stopper.stop', 'i_out.stop')],
+    });
     const r = await run(g);
     expect(r.run.step).toBe(3);
     expect(r.run.stateAt()!.containers.mi!.states.inner!.value).toEqual([0, 1, 0, 1, 0, 1]);
@@ -200,7 +263,11 @@ describe('executor: errors', () => {
   it('a node exception is recorded with its id, the final side still comes, and the run ends in error', async () => {
     const g = graph({
       step_budget: 10,
-      nodes: [...loop('in', 'out', [{ name: 'x' }]), node('f', 'failAt', { n: 2 }), write('w_final', 'final')],
+      nodes: [
+        ...loop('in', 'out', [{ name: 'x' }]),
+        node('f', 'failAt', { n: 2 }),
+        write('w_final', 'final'),
+      ],
       edges: [edge('in.step', 'f.value'), edge('f.value', 'out.x'), edge('out.final_x', 'w_final.value')],
       containers: [container('m', { final: acc() })],
       access_grants: [grant('w_final', 'm')],
@@ -218,7 +285,12 @@ describe('executor: errors', () => {
 
   it('an exception routes {error} along `error` edges only', async () => {
     const g = graph({
-      nodes: [node('seed', 'constant', { value: 1 }), node('b', 'boom', { message: 'kaput' }), write('w_err', 'errors'), write('w_val', 'values')],
+      nodes: [
+        node('seed', 'constant', { value: 1 }),
+        node('b', 'boom', { message: 'kaput' }),
+        write('w_err', 'errors'),
+        write('w_val', 'values'),
+      ],
       edges: [edge('seed.value', 'b.value'), edge('b.error', 'w_err.value'), edge('b.value', 'w_val.value')],
       containers: [container('m', { errors: acc(), values: acc() })],
       access_grants: [grant('w_err', 'm'), grant('w_val', 'm')],
@@ -232,10 +304,16 @@ describe('executor: errors', () => {
 
   it('a returned error convicts the run; a node declaring an `error` port is not convicted', async () => {
     const mk = (type: string) =>
-      graph({ nodes: [node('seed', 'constant', { value: 1 }), node('n', type)], edges: [edge('seed.value', 'n.value')] });
+      graph({
+        nodes: [node('seed', 'constant', { value: 1 }), node('n', type)],
+        edges: [edge('seed.value', 'n.value')],
+      });
     const convicted = await run(mk('errResult'));
     expect(convicted.run.status).toBe('error');
-    expect(convicted.of('error_event')[0]).toMatchObject({ code: 'NODE_RESULT_ERROR', scope: { node_id: 'n' } });
+    expect(convicted.of('error_event')[0]).toMatchObject({
+      code: 'NODE_RESULT_ERROR',
+      scope: { node_id: 'n' },
+    });
     const declared = await run(mk('softFail'));
     expect(declared.run.status).toBe('done');
     expect(declared.of('error_event')).toEqual([]);
@@ -243,24 +321,34 @@ describe('executor: errors', () => {
 
   it('ungranted container access fails the node naming node and container', async () => {
     const g = graph({
-      nodes: [node('seed', 'constant', { value: 1 }), node('w', 'stateWrite', { container: 'secret', state: 'x' })],
+      nodes: [
+        node('seed', 'constant', { value: 1 }),
+        node('w', 'stateWrite', { container: 'secret', state: 'x' }),
+      ],
       edges: [edge('seed.value', 'w.value')],
       containers: [container('secret', { x: slot('lastWrite') }), container('mine', {})],
       access_grants: [grant('w', 'mine')],
     });
     const r = await run(g);
-    expect(r.of('error_event')[0]!.message).toContain("node 'w' has no grant to container 'secret' (granted: mine)");
+    expect(r.of('error_event')[0]!.message).toContain(
+      "node 'w' has no grant to container 'secret' (granted: mine)",
+    );
   });
 
   it('an undeclared slot write fails the node naming container, slot and declared slots', async () => {
     const g = graph({
-      nodes: [node('seed', 'constant', { value: 1 }), node('w', 'stateWrite', { container: 'm', state: 'typo' })],
+      nodes: [
+        node('seed', 'constant', { value: 1 }),
+        node('w', 'stateWrite', { container: 'm', state: 'typo' }),
+      ],
       edges: [edge('seed.value', 'w.value')],
       containers: [container('m', { real: slot('lastWrite') })],
       access_grants: [grant('w', 'm')],
     });
     const r = await run(g);
-    expect(r.of('error_event')[0]!.message).toContain("container 'm': write of undeclared slot 'typo' (declared slots: real)");
+    expect(r.of('error_event')[0]!.message).toContain(
+      "container 'm': write of undeclared slot 'typo' (declared slots: real)",
+    );
   });
 
   it('a runaway cycle hits the cap and ends in error', async () => {

@@ -2,7 +2,12 @@
 // containers, grant index, scope forest, budgets, entry nodes, resolved ports — plus the injected
 // services (event sink, clock, LLM provider, effect store). The executor's mutable state lives apart
 // (LiveState), so a checkpoint never has to copy any of this.
-import { RUNTIME_DEFAULT_STEP_BUDGET, type EdgeDef, type NodeDef, type SynthesizedPort } from '../domain/graph.schema.ts';
+import {
+  RUNTIME_DEFAULT_STEP_BUDGET,
+  type EdgeDef,
+  type NodeDef,
+  type SynthesizedPort,
+} from '../domain/graph.schema.ts';
 import type { PortSpec } from '../domain/catalog.schema.ts';
 import { synthesizeIterInPorts } from '../domain/loopPorts.ts';
 import { resolvePorts } from '../domain/ports.ts';
@@ -67,7 +72,10 @@ export class RunContext {
     this.warnings = [...flat.warnings];
     for (const n of flat.nodes) {
       if (!registry.has(n.type) && n.type !== 'iterIn' && n.type !== 'iterOut') {
-        throw new BuildError(`node '${n.id}': unknown node type '${n.type}' (no handler registered; is its plugin loaded?)`, { node: n.id });
+        throw new BuildError(
+          `node '${n.id}': unknown node type '${n.type}' (no handler registered; is its plugin loaded?)`,
+          { node: n.id },
+        );
       }
       this.nodes.set(n.id, n);
     }
@@ -87,16 +95,21 @@ export class RunContext {
       this.ports.set(n.id, { inputs: r.inputs, outputs: r.outputs });
       if (n.type === 'iterIn') {
         this.iterInPorts.set(n.id, synthesizeIterInPorts(graphView, n));
-        this.wiredIterInHandles.set(n.id, [...new Set((this.inEdges.get(n.id) ?? []).map((e) => e.targetHandle || e.sourceHandle || 'value'))]);
+        this.wiredIterInHandles.set(n.id, [
+          ...new Set((this.inEdges.get(n.id) ?? []).map((e) => e.targetHandle || e.sourceHandle || 'value')),
+        ]);
       }
     }
     // Containers belong to the innermost scope shared by the nodes granted them (root by default).
     const firstRoot = this.scopes.roots[0] ?? GRAPH_SCOPE;
     const nodesOf = new Map<string, string[]>();
-    for (const g of flat.grants) (nodesOf.get(g.container_id) ?? nodesOf.set(g.container_id, []).get(g.container_id)!).push(g.node_id);
+    for (const g of flat.grants)
+      (nodesOf.get(g.container_id) ?? nodesOf.set(g.container_id, []).get(g.container_id)!).push(g.node_id);
     const built = buildContainers(flat.containers, {
       scopeOf: (cid) => {
-        const scopes = (nodesOf.get(cid) ?? []).filter((n) => this.nodes.has(n)).map((n) => this.scopes.scopeOf.get(n) ?? GRAPH_SCOPE);
+        const scopes = (nodesOf.get(cid) ?? [])
+          .filter((n) => this.nodes.has(n))
+          .map((n) => this.scopes.scopeOf.get(n) ?? GRAPH_SCOPE);
         const common = commonScope(this.scopes, scopes);
         return common === GRAPH_SCOPE ? firstRoot : common;
       },
@@ -107,14 +120,20 @@ export class RunContext {
     for (const n of flat.nodes) {
       if (n.type === 'note' || n.type === 'iterOut') continue;
       const incoming = this.inEdges.get(n.id) ?? [];
-      if (n.type === 'iterIn' ? incoming.length === 0 : incoming.length === 0 && this.requiredInputs(n).length === 0) this.entries.push(n.id);
+      if (
+        n.type === 'iterIn'
+          ? incoming.length === 0
+          : incoming.length === 0 && this.requiredInputs(n).length === 0
+      )
+        this.entries.push(n.id);
     }
     this.graphBudget = options.stepBudget ?? flat.step_budget ?? RUNTIME_DEFAULT_STEP_BUDGET;
     // Runaway cap: the reference's budget × nodes × 3, using the deepest product of nested budgets.
     let iterations = this.graphBudget;
     for (const s of this.scopes.scopes.values()) {
       let product = 1;
-      for (let id: string = s.id; id; id = this.scopes.scopes.get(id)?.parent ?? GRAPH_SCOPE) product *= Math.max(1, this.budgetOf(id));
+      for (let id: string = s.id; id; id = this.scopes.scopes.get(id)?.parent ?? GRAPH_SCOPE)
+        product *= Math.max(1, this.budgetOf(id));
       iterations = Math.max(iterations, product);
     }
     this.maxFirings = Math.max(64, iterations * Math.max(1, flat.nodes.length) * 3);

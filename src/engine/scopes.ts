@@ -39,16 +39,30 @@ export function buildScopes(nodes: readonly NodeDef[], edges: readonly EdgeDef[]
   for (const n of nodes) {
     if (n.type !== 'iterIn') continue;
     const pair = pairedIterOut({ nodes: nodes as NodeDef[] }, n);
-    if (!pair) throw new BuildError(`iterIn '${n.id}' has no paired iterOut (set config.pairedWith on both pivots)`, { node: n.id });
+    if (!pair)
+      throw new BuildError(`iterIn '${n.id}' has no paired iterOut (set config.pairedWith on both pivots)`, {
+        node: n.id,
+      });
     if (byIterOut.has(pair.id)) {
-      throw new BuildError(`iterOut '${pair.id}' is paired with two iterIns ('${byIterOut.get(pair.id)}' and '${n.id}')`, { node: pair.id });
+      throw new BuildError(
+        `iterOut '${pair.id}' is paired with two iterIns ('${byIterOut.get(pair.id)}' and '${n.id}')`,
+        { node: pair.id },
+      );
     }
     const fwd = reach(n.id, pair.id, (id) => (out.get(id) ?? []).map((e) => e.target));
     const back = reach(pair.id, n.id, (id) => (inc.get(id) ?? []).map((e) => e.source));
     const members = new Set([...fwd].filter((x) => back.has(x)));
     members.add(n.id);
     members.add(pair.id);
-    scopes.set(n.id, { id: n.id, iterIn: n.id, iterOut: pair.id, members, parent: GRAPH_SCOPE, children: [], depth: 0 });
+    scopes.set(n.id, {
+      id: n.id,
+      iterIn: n.id,
+      iterOut: pair.id,
+      members,
+      parent: GRAPH_SCOPE,
+      children: [],
+      depth: 0,
+    });
     byIterOut.set(pair.id, n.id);
   }
   // Parent = the smallest other scope containing both pivots.
@@ -79,13 +93,19 @@ export function buildScopes(nodes: readonly NodeDef[], edges: readonly EdgeDef[]
   // graphIn follows its targets, graphOut its sources (except a root final-side harvest).
   for (const n of nodes) {
     if (n.type === 'graphIn') {
-      const inner = deepest((out.get(n.id) ?? []).map((e) => scopeOf.get(e.target) ?? GRAPH_SCOPE), scopes);
+      const inner = deepest(
+        (out.get(n.id) ?? []).map((e) => scopeOf.get(e.target) ?? GRAPH_SCOPE),
+        scopes,
+      );
       if (inner !== undefined) scopeOf.set(n.id, inner);
     } else if (n.type === 'graphOut') {
       const srcs = inc.get(n.id) ?? [];
       if (srcs.some((e) => rootFinal.has(e.source))) scopeOf.set(n.id, GRAPH_SCOPE);
       else {
-        const inner = deepest(srcs.map((e) => scopeOf.get(e.source) ?? GRAPH_SCOPE), scopes);
+        const inner = deepest(
+          srcs.map((e) => scopeOf.get(e.source) ?? GRAPH_SCOPE),
+          scopes,
+        );
         if (inner !== undefined) scopeOf.set(n.id, inner);
       }
     }
@@ -134,6 +154,7 @@ export function isWithin(forest: ScopeForest, scope: string, ancestor: string): 
 export function commonScope(forest: ScopeForest, ids: readonly string[]): string {
   if (ids.length === 0) return GRAPH_SCOPE;
   let cand = ids[0]!;
-  while (!ids.every((id) => isWithin(forest, id, cand))) cand = forest.scopes.get(cand)?.parent ?? GRAPH_SCOPE;
+  while (!ids.every((id) => isWithin(forest, id, cand)))
+    cand = forest.scopes.get(cand)?.parent ?? GRAPH_SCOPE;
   return cand;
 }

@@ -9,7 +9,13 @@ export function snapshotContainer(c: StateContainer, state: ContainerState = c.s
   const states: Record<string, SlotSnapshot> = {};
   for (const s of c.slots) {
     const value = state.values[s.name];
-    const slot: SlotSnapshot = { type: s.type, value_type: s.value_type, lifetime: s.lifetime, value, ...previewValue(value) };
+    const slot: SlotSnapshot = {
+      type: s.type,
+      value_type: s.value_type,
+      lifetime: s.lifetime,
+      value,
+      ...previewValue(value),
+    };
     const part = state.keyed[s.name];
     if (part && Object.keys(part).length > 0) {
       const kp = previewKeyed(part);

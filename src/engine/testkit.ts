@@ -1,5 +1,13 @@
 // Helpers for engine tests and benchmarks: terse graph builders and an event-collecting sink.
-import { emptyGraph, type AccessGrantDef, type ContainerDef, type EdgeDef, type GraphDef, type NodeDef, type StateDef } from '../domain/graph.schema.ts';
+import {
+  emptyGraph,
+  type AccessGrantDef,
+  type ContainerDef,
+  type EdgeDef,
+  type GraphDef,
+  type NodeDef,
+  type StateDef,
+} from '../domain/graph.schema.ts';
 import type { EngineEvent, EventType } from '../domain/protocol.ts';
 import { createRun, type EngineRunExt } from './createRun.ts';
 import type { RunOptions } from './run.api.ts';
@@ -68,7 +76,11 @@ export function collector(): Collected & { sink: (e: EngineEvent) => void } {
 }
 
 /** Runs to completion (or `maxSteps` root steps). */
-export async function runAll(g: GraphDef, options: Partial<RunOptions> = {}, maxSteps = 100_000): Promise<{ run: EngineRunExt } & Collected> {
+export async function runAll(
+  g: GraphDef,
+  options: Partial<RunOptions> = {},
+  maxSteps = 100_000,
+): Promise<{ run: EngineRunExt } & Collected> {
   const c = collector();
   const run = createRun(g, { runId: 'test', now: () => 0, ...options }, c.sink);
   for (let i = 0; i < maxSteps; i++) if ((await run.stepOnce()).done) break;
@@ -85,20 +97,56 @@ export async function runAll(g: GraphDef, options: Partial<RunOptions> = {}, max
 export function testRegistry(): NodeRegistry {
   const reg = createRegistry();
   const p = (name: string, optional = true) => ({ name, wire_type: 'ANY', optional });
-  reg.register({ type: 'pass', display_name: 'pass', input_ports: [p('value'), p('trigger')], output_ports: [p('value')] }, (i) => ({ value: i.value ?? i.trigger ?? null }));
-  reg.register({ type: 'inc', display_name: 'inc', input_ports: [p('value', false)], output_ports: [p('value')] }, (i) => ({ value: Number(i.value) + 1 }));
-  reg.register({ type: 'stopAt', display_name: 'stopAt', input_ports: [p('value', false)], output_ports: [p('value'), p('stop')] }, (i, ctx) => ({
-    value: i.value,
-    stop: Number(i.value) >= Number(ctx.node.config.n),
-  }));
-  reg.register({ type: 'boom', display_name: 'boom', input_ports: [p('value')], output_ports: [p('value')] }, (_i, ctx) => {
-    throw new Error(String(ctx.node.config.message ?? 'boom'));
-  });
-  reg.register({ type: 'softFail', display_name: 'softFail', input_ports: [p('value')], output_ports: [p('value'), p('error')] }, () => ({ error: 'soft failure' }));
-  reg.register({ type: 'errResult', display_name: 'errResult', input_ports: [p('value')], output_ports: [p('value')] }, () => ({ error: 'returned error' }));
-  reg.register({ type: 'failAt', display_name: 'failAt', input_ports: [p('value', false)], output_ports: [p('value')] }, (i, ctx) => {
-    if (Number(i.value) >= Number(ctx.node.config.n)) throw new Error(`failed at ${String(i.value)}`);
-    return { value: i.value };
-  });
+  reg.register(
+    {
+      type: 'pass',
+      display_name: 'pass',
+      input_ports: [p('value'), p('trigger')],
+      output_ports: [p('value')],
+    },
+    (i) => ({ value: i.value ?? i.trigger ?? null }),
+  );
+  reg.register(
+    { type: 'inc', display_name: 'inc', input_ports: [p('value', false)], output_ports: [p('value')] },
+    (i) => ({ value: Number(i.value) + 1 }),
+  );
+  reg.register(
+    {
+      type: 'stopAt',
+      display_name: 'stopAt',
+      input_ports: [p('value', false)],
+      output_ports: [p('value'), p('stop')],
+    },
+    (i, ctx) => ({
+      value: i.value,
+      stop: Number(i.value) >= Number(ctx.node.config.n),
+    }),
+  );
+  reg.register(
+    { type: 'boom', display_name: 'boom', input_ports: [p('value')], output_ports: [p('value')] },
+    (_i, ctx) => {
+      throw new Error(String(ctx.node.config.message ?? 'boom'));
+    },
+  );
+  reg.register(
+    {
+      type: 'softFail',
+      display_name: 'softFail',
+      input_ports: [p('value')],
+      output_ports: [p('value'), p('error')],
+    },
+    () => ({ error: 'soft failure' }),
+  );
+  reg.register(
+    { type: 'errResult', display_name: 'errResult', input_ports: [p('value')], output_ports: [p('value')] },
+    () => ({ error: 'returned error' }),
+  );
+  reg.register(
+    { type: 'failAt', display_name: 'failAt', input_ports: [p('value', false)], output_ports: [p('value')] },
+    (i, ctx) => {
+      if (Number(i.value) >= Number(ctx.node.config.n)) throw new Error(`failed at ${String(i.value)}`);
+      return { value: i.value };
+    },
+  );
   return reg;
 }

@@ -57,6 +57,9 @@ function CanvasInner() {
   const wrapper = useRef<HTMLDivElement>(null);
   const refusal = useRef<string | null>(null);
 
+  // Fit only a graph that has something to fit: on an empty canvas React Flow would otherwise
+  // re-centre the view on the first node the user drops.
+  const [fitOnInit] = useState(() => level.nodes.length + level.containers.length > 0);
   const [nodes, setNodes] = useState<FlowNode[]>(() => buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection)));
   const [edges, setEdges] = useState<FlowEdge[]>(() => buildFlowEdges(level, [], stateVisible, selectedFlowIds(selection)));
 
@@ -194,7 +197,7 @@ function CanvasInner() {
         selectionOnDrag={false}
         snapToGrid={snap}
         snapGrid={SNAP_GRID}
-        fitView
+        fitView={fitOnInit}
         fitViewOptions={FIT_OPTIONS}
         minZoom={0.05}
         maxZoom={4}

@@ -19,7 +19,8 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
   const setHover = useEditor((s) => s.setHover);
   if (!c) return null;
   const slots = Object.entries(c.states);
-  const border = selected ? 'border-violet-400' : mark === 'error' ? 'border-red-500' : related ? 'border-violet-300' : 'border-violet-500/40';
+  const border = selected ? 'border-violet-400' : related ? 'border-violet-300' : 'border-violet-500/40';
+  const issueOutline = mark === 'error' ? 'outline-2 outline-offset-2 outline-red-500' : mark === 'warning' ? 'outline-1 outline-offset-2 outline-amber-500/80' : '';
   return (
     <div
       data-testid={`container-${id}`}
@@ -27,7 +28,7 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
       data-issue={mark ?? ''}
       onMouseEnter={() => setHover({ kind: 'container', id })}
       onMouseLeave={() => setHover(null)}
-      className={`min-w-[180px] rounded-lg border-2 border-dashed bg-zinc-900/90 text-[11px] ${border}`}
+      className={`min-w-[180px] rounded-lg border-2 border-dashed bg-zinc-900/90 text-[11px] ${border} ${issueOutline}`}
     >
       <Handle type="target" position={Position.Top} id={CONTAINER_HANDLE} className="!h-3 !w-3 !border-zinc-900 !bg-violet-500" title="drop a node's state handle here to grant access" />
       <div className="flex items-center gap-1.5 border-b border-violet-500/20 px-2 py-1">

@@ -1,7 +1,7 @@
 // A graph node on the canvas: header, one row per port with typed handles (colour by wire type,
 // tooltip "name: TYPE"), the bottom state handle for grants, and marks for unknown types, issues
 // and hover relations. It selects its own definition and ports by id from the store.
-import { memo, useEffect } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
 import { STATE_HANDLE } from '../../domain/graph.ops.ts';
 import { wireColor } from '../../domain/wireTypes.ts';
@@ -19,22 +19,21 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const mark = useEditor((s) => issueMark(s, id));
   const setHover = useEditor((s) => s.setHover);
   const updateNodeInternals = useUpdateNodeInternals();
-  const portsKey = ports?.key;
+  // Re-measure handles only when they change after mount; calling it on mount would make React
+  // Flow run its initial fitView before the other nodes are measured.
+  const handleKey = `${ports?.key}|${stateVisible}`;
+  const lastKey = useRef(handleKey);
   useEffect(() => {
+    if (lastKey.current === handleKey) return;
+    lastKey.current = handleKey;
     updateNodeInternals(id);
-  }, [id, portsKey, stateVisible, updateNodeInternals]);
+  }, [id, handleKey, updateNodeInternals]);
 
   if (!node || !ports) return null;
   const composite = Boolean(node.subgraph && node.subgraph.nodes.length);
-  const ring = selected
-    ? 'border-sky-400'
-    : mark === 'error'
-      ? 'border-red-500'
-      : mark === 'warning'
-        ? 'border-amber-500'
-        : related
-          ? 'border-violet-400'
-          : 'border-zinc-700';
+  const ring = selected ? 'border-sky-400' : related ? 'border-violet-400' : 'border-zinc-700';
+  // Issue marks are an outline, so they stay visible while the node is selected or highlighted.
+  const issueOutline = mark === 'error' ? 'outline-2 outline-offset-2 outline-red-500' : mark === 'warning' ? 'outline-1 outline-offset-2 outline-amber-500/80' : '';
   const rows = Math.max(ports.inputs.length, ports.outputs.length);
   return (
     <div
@@ -44,7 +43,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
       data-related={related ? 'true' : 'false'}
       onMouseEnter={() => setHover({ kind: 'node', id })}
       onMouseLeave={() => setHover(null)}
-      className={`min-w-[170px] rounded-md border bg-zinc-900 text-[11px] text-zinc-200 ${ring} ${composite ? 'border-double border-[3px]' : ''}`}
+      className={`min-w-[170px] rounded-md border bg-zinc-900 text-[11px] text-zinc-200 ${ring} ${issueOutline} ${composite ? 'border-double border-[3px]' : ''}`}
     >
       <div className="flex items-center gap-1.5 rounded-t-md border-b border-zinc-800 px-2 py-1" style={{ borderTop: `3px solid ${color ?? '#52525b'}` }}>
         <span className="truncate font-semibold" title={node.label || node.id}>{node.label || node.id}</span>

@@ -40,19 +40,23 @@ export function commandForKey(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKe
   return null;
 }
 
+/** Commands that make sense even with the caret in a field (the field commits on blur first). */
+const WHILE_TYPING = new Set(['file.save', 'file.saveAs', 'view.palette', 'file.export']);
+
 export function useShortcuts() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const s = editorStore.getState();
       if (s.overlay || s.dialog) return;
-      if (typing(e.target)) return;
       const id = commandForKey(e);
       if (!id) return;
+      if (typing(e.target) && !WHILE_TYPING.has(id)) return;
       if (id === 'edit.delete') {
         const sel = s.selection;
         if (!sel.nodes.length && !sel.containers.length && !sel.edges.length && !sel.grants.length) return;
       }
       e.preventDefault();
+      if (typing(e.target)) (e.target as HTMLElement).blur();
       runCommand(id);
     };
     window.addEventListener('keydown', onKey);

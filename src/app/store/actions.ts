@@ -7,6 +7,13 @@ import { currentLevel, editorStore, type EditorStore } from './editor.store.ts';
 import { edgeId, freshId, grantId, usedIds } from './ids.ts';
 import * as slots from './ops/slot.ops.ts';
 
+const GRID = 20;
+/** Drop positions snap to the 20 px grid when snapping is on (like drags do). */
+function place(at: Position, store: EditorStore): Position {
+  if (!store.getState().snapToGrid) return { x: Math.round(at.x), y: Math.round(at.y) };
+  return { x: Math.round(at.x / GRID) * GRID, y: Math.round(at.y / GRID) * GRID };
+}
+
 /** Library pseudo-type for "State container". */
 export const CONTAINER_ENTRY = '__container__';
 
@@ -15,6 +22,7 @@ export function addNodeOfType(type: string, at: Position, store: EditorStore = e
   const level = currentLevel(s);
   const used = usedIds(level);
   if (type === CONTAINER_ENTRY) return addContainerAt(at, store);
+  at = place(at, store);
   if (type === 'iterIn' || type === 'iterOut') {
     const inId = freshId('iterIn', used);
     const outId = freshId('iterOut', used);
@@ -28,7 +36,7 @@ export function addNodeOfType(type: string, at: Position, store: EditorStore = e
     id,
     type,
     label: spec?.display_name ?? type,
-    position: { x: Math.round(at.x), y: Math.round(at.y) },
+    position: at,
     config: structuredClone(spec?.default_config ?? {}) as Record<string, unknown>,
   };
   const r = s.edit((g) => addNodes(g, [node]));
@@ -38,7 +46,7 @@ export function addNodeOfType(type: string, at: Position, store: EditorStore = e
 export function addContainerAt(at: Position, store: EditorStore = editorStore): OpResult & { ids?: string[] } {
   const s = store.getState();
   const id = freshId('container', usedIds(currentLevel(s)));
-  const r = s.edit((g) => addContainer(g, { id, label: 'State', position: { x: Math.round(at.x), y: Math.round(at.y) }, states: {} }));
+  const r = s.edit((g) => addContainer(g, { id, label: 'State', position: place(at, store), states: {} }));
   return r.ok ? { ...r, ids: [id] } : r;
 }
 

@@ -3,6 +3,7 @@
 // highlighting, and validation issues per element.
 import type { PortSpec } from '../../domain/catalog.schema.ts';
 import type { GraphDef, NodeDef } from '../../domain/graph.schema.ts';
+import { synthesizeIterInPorts } from '../../domain/loopPorts.ts';
 import { resolvePorts } from '../../domain/ports.ts';
 import { activeTab } from './doc.slice.ts';
 import { currentLevel, indexOf, type EditorState } from './editor.store.ts';
@@ -34,7 +35,15 @@ export function portsOf(s: EditorState, id: string): NodePorts | undefined {
   const node = indexOf(level).nodes.get(id);
   if (!node) return undefined;
   const r = resolvePorts(node, level, s.catalog);
-  const io = r.known ? r : portsFromEdges(node, level);
+  let io: { inputs: PortSpec[]; outputs: PortSpec[] } = r.known ? r : portsFromEdges(node, level);
+  // resolvePorts declares no iterIn inputs, yet edges land on its init side (`init_<x>` and any
+  // extra handle); draw those as target handles so run-start wires are visible and connectable.
+  if (node.type === 'iterIn') {
+    const inputs = synthesizeIterInPorts(level, node)
+      .filter((p) => p.origin === 'init')
+      .map((p): PortSpec => ({ name: p.name, wire_type: p.wire_type, optional: true, description: '' }));
+    io = { inputs, outputs: io.outputs };
+  }
   const key = `${r.known}|${io.inputs.map((p) => `${p.name}:${p.wire_type}`).join(',')}|${io.outputs.map((p) => `${p.name}:${p.wire_type}`).join(',')}`;
   const cacheKey = `${activeTab(s)?.id ?? ''}/${id}`;
   const prev = portCache.get(cacheKey);
@@ -59,14 +68,20 @@ export interface IssueIndex {
   byElement: Map<string, 'error' | 'warning'>;
 }
 
-const issueCache = new WeakMap<GraphDef, IssueIndex>();
+// Keyed by catalog, then graph: results depend on both (plugin types arrive with the server catalog).
+const issueCache = new WeakMap<object, WeakMap<GraphDef, IssueIndex>>();
 const NO_ISSUES: IssueIndex = { all: [], byElement: new Map() };
 
 /** validate() of the active root graph plus load warnings, computed once per graph object. */
 export function issuesOf(s: EditorState): IssueIndex {
   const tab = activeTab(s);
   if (!tab) return NO_ISSUES;
-  let idx = issueCache.get(tab.graph);
+  let perCatalog = issueCache.get(s.catalog);
+  if (!perCatalog) {
+    perCatalog = new WeakMap();
+    issueCache.set(s.catalog, perCatalog);
+  }
+  let idx = perCatalog.get(tab.graph);
   if (!idx) {
     let all: Issue[];
     try {
@@ -82,7 +97,7 @@ export function issuesOf(s: EditorState): IssueIndex {
       }
     }
     idx = { all, byElement };
-    issueCache.set(tab.graph, idx);
+    perCatalog.set(tab.graph, idx);
   }
   return idx;
 }

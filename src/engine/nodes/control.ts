@@ -5,7 +5,9 @@ import type { NodeHandler } from '../handler.types.ts';
 export const graphIn: NodeHandler = {
   // Top-level graphIn is a source (value from config.value); inside a kept composite the parent wire
   // lands on `value`.
-  fire: (inputs, ctx) => ({ outputs: { value: 'value' in inputs ? inputs.value : (ctx.node.config.value ?? null) } }),
+  fire: (inputs, ctx) => ({
+    outputs: { value: 'value' in inputs ? inputs.value : (ctx.node.config.value ?? null) },
+  }),
 };
 
 export const graphOut: NodeHandler = {
@@ -14,6 +16,8 @@ export const graphOut: NodeHandler = {
 
 export const nullSource: NodeHandler = { fire: () => ({ outputs: { value: null } }) };
 
-export const constant: NodeHandler = { fire: (_i, ctx) => ({ outputs: { value: ctx.node.config.value ?? null } }) };
+export const constant: NodeHandler = {
+  fire: (_i, ctx) => ({ outputs: { value: ctx.node.config.value ?? null } }),
+};
 
 export const note: NodeHandler = { fire: () => ({ outputs: {} }) };

@@ -35,8 +35,10 @@ interface EnvState {
   pose: { x: number; y: number; heading: number };
 }
 
-const free = (m: GridMap, x: number, y: number) => x >= 0 && y >= 0 && x < m.width && y < m.height && m.rows[y]![x] === '.';
-const manhattan = (a: readonly [number, number], x: number, y: number) => Math.abs(a[0] - x) + Math.abs(a[1] - y);
+const free = (m: GridMap, x: number, y: number) =>
+  x >= 0 && y >= 0 && x < m.width && y < m.height && m.rows[y]![x] === '.';
+const manhattan = (a: readonly [number, number], x: number, y: number) =>
+  Math.abs(a[0] - x) + Math.abs(a[1] - y);
 
 function reachable(m: GridMap): boolean {
   const seen = new Set<string>([`${m.start[0]},${m.start[1]}`]);
@@ -97,15 +99,34 @@ function parseAction(a: unknown): number {
 }
 
 export const gridEnv: NodeHandler = {
-  initState: ({ config }) => ({ rng: seedState(typeof config.seed === 'number' ? config.seed : 7), episode: 0, t: 0, done: true, map: null, pose: { x: 0, y: 0, heading: 0 } }),
+  initState: ({ config }) => ({
+    rng: seedState(typeof config.seed === 'number' ? config.seed : 7),
+    episode: 0,
+    t: 0,
+    done: true,
+    map: null,
+    pose: { x: 0, y: 0, heading: 0 },
+  }),
   fire(inputs, ctx) {
     const cfg = ctx.node.config;
     let st = ctx.state as EnvState;
     let reward = 0;
     let collision = 0;
     if (st.done || !st.map) {
-      const [map, rng] = generate(st.rng, cfgNumber(cfg, 'width', 12), cfgNumber(cfg, 'height', 12), cfgNumber(cfg, 'obstacle_ratio', 0.18));
-      st = { rng, episode: st.episode + 1, t: 0, done: false, map, pose: { x: map.start[0], y: map.start[1], heading: 1 } };
+      const [map, rng] = generate(
+        st.rng,
+        cfgNumber(cfg, 'width', 12),
+        cfgNumber(cfg, 'height', 12),
+        cfgNumber(cfg, 'obstacle_ratio', 0.18),
+      );
+      st = {
+        rng,
+        episode: st.episode + 1,
+        t: 0,
+        done: false,
+        map,
+        pose: { x: map.start[0], y: map.start[1], heading: 1 },
+      };
       ctx.emitSignal('episode_reset', { episode: st.episode });
     } else {
       const map = st.map;
@@ -137,7 +158,14 @@ export const gridEnv: NodeHandler = {
         pose,
         map,
         done: st.done,
-        metrics: { episode: st.episode, t: st.t, distance, success, reward: Math.round(reward * 1000) / 1000, collisions: collision },
+        metrics: {
+          episode: st.episode,
+          t: st.t,
+          distance,
+          success,
+          reward: Math.round(reward * 1000) / 1000,
+          collisions: collision,
+        },
       },
       state: st,
     };
@@ -150,7 +178,10 @@ interface PolicyState {
 }
 
 export const gridPolicy: NodeHandler = {
-  initState: ({ config }) => ({ rng: seedState(typeof config.seed === 'number' ? config.seed : 11), decisions: 0 }),
+  initState: ({ config }) => ({
+    rng: seedState(typeof config.seed === 'number' ? config.seed : 11),
+    decisions: 0,
+  }),
   fire(inputs, ctx) {
     const st = ctx.state as PolicyState;
     const pose = inputs.pose as Pose | undefined;
@@ -181,7 +212,8 @@ export const gridPolicy: NodeHandler = {
         const ahead = score(pose.heading);
         const left = score((pose.heading + 3) % 4);
         const right = score((pose.heading + 1) % 4);
-        if (ahead <= left && ahead <= right && ahead !== Infinity) [action, reason] = [1, `forward toward goal (${here} away)`];
+        if (ahead <= left && ahead <= right && ahead !== Infinity)
+          [action, reason] = [1, `forward toward goal (${here} away)`];
         else if (left <= right && left !== Infinity) [action, reason] = [2, 'turn left: better heading'];
         else if (right !== Infinity) [action, reason] = [3, 'turn right: better heading'];
         else [action, reason] = [2, 'boxed in: turn left'];
@@ -190,6 +222,9 @@ export const gridPolicy: NodeHandler = {
       const countSlot = cfgString(ctx.node.config, 'count_slot');
       if (gs && countSlot) gs.write(countSlot, 1);
     }
-    return { outputs: { action, reason: `${ACTIONS[action]}: ${reason}` }, state: { rng, decisions: st.decisions + 1 } };
+    return {
+      outputs: { action, reason: `${ACTIONS[action]}: ${reason}` },
+      state: { rng, decisions: st.decisions + 1 },
+    };
   },
 };

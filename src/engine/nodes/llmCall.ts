@@ -6,9 +6,19 @@
 import { cfgNumber, cfgString, type ContainerHandle, type NodeHandler } from '../handler.types.ts';
 
 const asText = (v: unknown): string =>
-  typeof v === 'string' ? v : Array.isArray(v) ? v.map(asText).join('\n') : v === null || v === undefined ? '' : JSON.stringify(v);
+  typeof v === 'string'
+    ? v
+    : Array.isArray(v)
+      ? v.map(asText).join('\n')
+      : v === null || v === undefined
+        ? ''
+        : JSON.stringify(v);
 
-export function fillTemplate(template: string, inputs: Readonly<Record<string, unknown>>, gs: ContainerHandle | null): string {
+export function fillTemplate(
+  template: string,
+  inputs: Readonly<Record<string, unknown>>,
+  gs: ContainerHandle | null,
+): string {
   const slots = gs ? new Set(gs.slots()) : new Set<string>();
   return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
     if (Object.hasOwn(inputs, name)) return asText(inputs[name]);
@@ -34,10 +44,14 @@ export const llmCall: NodeHandler = {
           .filter(([k]) => k !== 'system_prompt')
           .map(([k, v]) => `${k}: ${asText(v)}`)
           .join('\n');
-    const system = [fillTemplate(cfgString(cfg, 'system_prompt'), inputs, gs), asText(inputs.system_prompt)].filter(Boolean).join('\n');
+    const system = [fillTemplate(cfgString(cfg, 'system_prompt'), inputs, gs), asText(inputs.system_prompt)]
+      .filter(Boolean)
+      .join('\n');
     const conversation = cfgString(cfg, 'mode', 'single_turn') === 'conversation';
     if (conversation && (!gs || !gs.slots().includes('messages'))) {
-      throw new Error(`llmCall '${ctx.node.id}': mode "conversation" needs a grant to graph_state with a 'messages' slot`);
+      throw new Error(
+        `llmCall '${ctx.node.id}': mode "conversation" needs a grant to graph_state with a 'messages' slot`,
+      );
     }
     let texts: string[];
     const scripted = Array.isArray(cfg.responses) ? cfg.responses : [];
@@ -54,6 +68,7 @@ export const llmCall: NodeHandler = {
       };
       const res = await ctx.effect({ provider: ctx.llm.name, ...req }, () => ctx.llm.complete(req));
       texts = res.texts;
+      ctx.reportUsage({ provider: ctx.llm.name, ...res.usage });
     }
     const response = texts[0] ?? '';
     if (conversation && gs) {
@@ -62,7 +77,8 @@ export const llmCall: NodeHandler = {
     }
     const target = cfgString(cfg, 'write_to_state');
     if (target) {
-      if (!gs) throw new Error(`llmCall '${ctx.node.id}': write_to_state '${target}' needs a grant to graph_state`);
+      if (!gs)
+        throw new Error(`llmCall '${ctx.node.id}': write_to_state '${target}' needs a grant to graph_state`);
       gs.write(target, response);
     }
     return { outputs: { response, responses: texts }, state: { calls: st.calls + 1 } };

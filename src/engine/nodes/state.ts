@@ -2,7 +2,10 @@
 // is the one the node's own graph uses (inside composites too); ungranted access fails the node.
 import { cfgString, type NodeHandler } from '../handler.types.ts';
 
-function keyOf(config: Readonly<Record<string, unknown>>, inputs: Readonly<Record<string, unknown>>): string | undefined {
+function keyOf(
+  config: Readonly<Record<string, unknown>>,
+  inputs: Readonly<Record<string, unknown>>,
+): string | undefined {
   if (typeof inputs.key === 'string') return inputs.key;
   const k = config.key;
   return typeof k === 'string' && k !== '' ? k : typeof k === 'number' ? String(k) : undefined;
@@ -11,7 +14,9 @@ function keyOf(config: Readonly<Record<string, unknown>>, inputs: Readonly<Recor
 export const stateRead: NodeHandler = {
   fire(inputs, ctx) {
     const c = ctx.container(cfgString(ctx.node.config, 'container', 'graph_state'));
-    return { outputs: { value: c.read(cfgString(ctx.node.config, 'state'), keyOf(ctx.node.config, inputs)) } };
+    return {
+      outputs: { value: c.read(cfgString(ctx.node.config, 'state'), keyOf(ctx.node.config, inputs)) },
+    };
   },
 };
 
@@ -29,7 +34,10 @@ export const emitSignal: NodeHandler = {
   fire(inputs, ctx) {
     const only = ctx.node.config.only_if_truthy === true;
     if (!only || Boolean(inputs.trigger)) {
-      ctx.emitSignal(cfgString(ctx.node.config, 'signal', 'my_signal'), ctx.node.config.payload ?? inputs.trigger ?? null);
+      ctx.emitSignal(
+        cfgString(ctx.node.config, 'signal', 'my_signal'),
+        ctx.node.config.payload ?? inputs.trigger ?? null,
+      );
     }
     return { outputs: { trigger: inputs.trigger ?? null } };
   },

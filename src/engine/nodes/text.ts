@@ -2,7 +2,8 @@
 // node-local state (seed 000): visible in nav_step.nodeStates and checkpointed, unlike the reference.
 import { cfgNumber, cfgString, type NodeHandler } from '../handler.types.ts';
 
-const asText = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v));
+const asText = (v: unknown): string =>
+  typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v);
 
 export const textParse: NodeHandler = {
   fire(inputs, ctx) {
@@ -15,22 +16,32 @@ export const textParse: NodeHandler = {
       try {
         re = new RegExp(pattern);
       } catch (e) {
-        throw new Error(`textParse: invalid pattern ${JSON.stringify(pattern)}: ${(e as Error).message}`, { cause: e });
+        throw new Error(`textParse: invalid pattern ${JSON.stringify(pattern)}: ${(e as Error).message}`, {
+          cause: e,
+        });
       }
       const m = re.exec(text);
       const value = m ? (m[1] ?? m[0]) : '';
-      return { outputs: { value, index: m ? m.index : -1, rest: m ? text.slice(m.index + m[0].length) : text } };
+      return {
+        outputs: { value, index: m ? m.index : -1, rest: m ? text.slice(m.index + m[0].length) : text },
+      };
     }
     if (mode === 'json_field') {
       const key = cfgString(cfg, 'json_key');
       try {
-        const obj = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as Record<string, unknown>;
+        const obj = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as Record<
+          string,
+          unknown
+        >;
         return { outputs: { value: asText(obj[key]), index: 0, rest: '' } };
       } catch {
         return { outputs: { value: '', index: -1, rest: text } };
       }
     }
-    const choices = cfgString(cfg, 'choices', 'STOP,FORWARD,LEFT,RIGHT').split(',').map((c) => c.trim()).filter(Boolean);
+    const choices = cfgString(cfg, 'choices', 'STOP,FORWARD,LEFT,RIGHT')
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
     const upper = text.toUpperCase();
     let best = -1;
     let at = Infinity;
@@ -41,7 +52,13 @@ export const textParse: NodeHandler = {
         best = i;
       }
     });
-    return { outputs: { value: best >= 0 ? choices[best] : '', index: best, rest: best >= 0 ? text.slice(at + choices[best]!.length) : text } };
+    return {
+      outputs: {
+        value: best >= 0 ? choices[best] : '',
+        index: best,
+        rest: best >= 0 ? text.slice(at + choices[best]!.length) : text,
+      },
+    };
   },
 };
 
@@ -54,7 +71,9 @@ export const historyLog: NodeHandler = {
     let entries = prev.entries;
     let count = prev.count;
     if (inputs.entry !== undefined) {
-      const line = template.replaceAll('{step}', String(ctx.step)).replaceAll('{entry}', asText(inputs.entry));
+      const line = template
+        .replaceAll('{step}', String(ctx.step))
+        .replaceAll('{entry}', asText(inputs.entry));
       entries = [...entries, line].slice(-max);
       count += 1;
     }

@@ -1,7 +1,15 @@
 // Viewer sinks: each fire emits `viewer_data {node_id, step, fields}` with what arrived (REFERENCE.md 4.2).
 import type { NodeHandler } from '../handler.types.ts';
 
-export const VIEWER_TYPES = ['imageViewer', 'textViewer', 'textScroll', 'actionLog', 'metrics', 'trajectoryViewer', 'pointCloudViewer'] as const;
+export const VIEWER_TYPES = [
+  'imageViewer',
+  'textViewer',
+  'textScroll',
+  'actionLog',
+  'metrics',
+  'trajectoryViewer',
+  'pointCloudViewer',
+] as const;
 
 /** Accumulating viewers send their whole history (kept in node-local state, bounded). */
 const ACCUMULATING = new Set(['textScroll', 'actionLog', 'trajectoryViewer']);

@@ -15,7 +15,11 @@ export async function checkCommand(argv: string[]): Promise<number> {
   let values: { json?: boolean; help?: boolean };
   let files: string[];
   try {
-    ({ values, positionals: files } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values, positionals: files } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (e) {
     process.stderr.write(`statewire check: ${(e as Error).message}\n${CHECK_USAGE}\n`);
     return 2;

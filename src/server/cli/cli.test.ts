@@ -19,10 +19,15 @@ interface Run {
 
 function statewire(args: string[], cwd: string): Promise<Run> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { cwd, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      done({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -31,10 +36,27 @@ const fx = (name: string) => copyFile(join(FIXTURES, `${name}.json`), join(dir, 
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'statewire-cli-'));
-  for (const name of ['loop-with-containers', 'dangling-grants', 'reference-minimal', 'reference-minimal.canonical', 'max-iterations']) await fx(name);
+  for (const name of [
+    'loop-with-containers',
+    'dangling-grants',
+    'reference-minimal',
+    'reference-minimal.canonical',
+    'max-iterations',
+  ])
+    await fx(name);
   await writeFile(join(dir, 'bad-json.json'), '{\n  "name": "x",\n  "nodes": [}\n');
-  await writeFile(join(dir, 'bad-schema.json'), JSON.stringify({ edges: [{ id: 'e0', source: 'a', target: 'b' }, { id: 'e1', source: 5, target: 'b' }] }));
-  const errGraph = JSON.parse(await readFile(join(FIXTURES, 'reference-minimal.json'), 'utf8')) as { containers: { states: Record<string, unknown> }[] };
+  await writeFile(
+    join(dir, 'bad-schema.json'),
+    JSON.stringify({
+      edges: [
+        { id: 'e0', source: 'a', target: 'b' },
+        { id: 'e1', source: 5, target: 'b' },
+      ],
+    }),
+  );
+  const errGraph = JSON.parse(await readFile(join(FIXTURES, 'reference-minimal.json'), 'utf8')) as {
+    containers: { states: Record<string, unknown> }[];
+  };
   errGraph.containers[0]!.states.frames = { type: 'lastWrite', value_type: 'IMAGE' };
   await writeFile(join(dir, 'removed-type.json'), JSON.stringify(errGraph));
   await writeFile(join(dir, 'large.json'), JSON.stringify(generateLargeGraph(2000)));
@@ -48,7 +70,8 @@ describe('statewire dispatcher', () => {
   it('--help lists the commands and exits 0', async () => {
     const r = await statewire(['--help'], dir);
     expect(r.code).toBe(0);
-    for (const c of ['check', 'format', 'run', 'serve']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    for (const c of ['check', 'format', 'run', 'serve'])
+      expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
   });
 
   it('an unknown command prints usage and exits 2', async () => {
@@ -65,26 +88,43 @@ describe('statewire check', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toBe("dangling-grants.json: warning dangling-grant $.access_grants[4].node_id grant 'ag_5' names node 'removed_node', which does not exist (kept; it is inert)");
+    expect(lines[0]).toBe(
+      "dangling-grants.json: warning dangling-grant $.access_grants[4].node_id grant 'ag_5' names node 'removed_node', which does not exist (kept; it is inert)",
+    );
   });
 
   it('exits 1 when an issue is an error', async () => {
     const r = await statewire(['check', 'removed-type.json', 'max-iterations.json'], dir);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^removed-type\.json: error removed-value-type \$\.containers\[0\]\.states\.frames\.value_type slot 'frames' of container 'memory'/m);
+    expect(r.stdout).toMatch(
+      /^removed-type\.json: error removed-value-type \$\.containers\[0\]\.states\.frames\.value_type slot 'frames' of container 'memory'/m,
+    );
     expect(r.stdout).toMatch(/^max-iterations\.json: warning legacy-max-iterations \$\.maxIterations /m);
   });
 
   it('--json prints the issue list with the file of each', async () => {
     const r = await statewire(['check', '--json', 'removed-type.json', 'dangling-grants.json'], dir);
     expect(r.code).toBe(1);
-    const issues = JSON.parse(r.stdout) as { file: string; code: string; severity: string; containerId?: string }[];
-    expect(issues[0]).toMatchObject({ file: 'removed-type.json', code: 'removed-value-type', severity: 'error', containerId: 'memory' });
+    const issues = JSON.parse(r.stdout) as {
+      file: string;
+      code: string;
+      severity: string;
+      containerId?: string;
+    }[];
+    expect(issues[0]).toMatchObject({
+      file: 'removed-type.json',
+      code: 'removed-value-type',
+      severity: 'error',
+      containerId: 'memory',
+    });
     expect(issues.filter((i) => i.file === 'dangling-grants.json')).toHaveLength(3);
   });
 
   it('exits 2 with one line for invalid JSON, schema violations and unreadable files', async () => {
-    const r = await statewire(['check', 'bad-json.json', 'bad-schema.json', 'missing.json', 'loop-with-containers.json'], dir);
+    const r = await statewire(
+      ['check', 'bad-json.json', 'bad-schema.json', 'missing.json', 'loop-with-containers.json'],
+      dir,
+    );
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toEqual([
       "invalid JSON at bad-json.json:3:13: unexpected '}'",
@@ -108,7 +148,10 @@ describe('statewire format', () => {
   });
 
   it('--write rewrites in place atomically, leaves no temp file, and leaves canonical files untouched', async () => {
-    const r = await statewire(['format', '--write', 'max-iterations.json', 'reference-minimal.canonical.json'], dir);
+    const r = await statewire(
+      ['format', '--write', 'max-iterations.json', 'reference-minimal.canonical.json'],
+      dir,
+    );
     expect(r.code).toBe(0);
     const text = await readFile(join(dir, 'max-iterations.json'), 'utf8');
     expect(JSON.parse(text)).toMatchObject({ step_budget: 25 });

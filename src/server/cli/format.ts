@@ -36,7 +36,11 @@ export async function formatCommand(argv: string[]): Promise<number> {
   let values: { write?: boolean; help?: boolean };
   let files: string[];
   try {
-    ({ values, positionals: files } = parseArgs({ args: argv, allowPositionals: true, options: { write: { type: 'boolean', short: 'w' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values, positionals: files } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { write: { type: 'boolean', short: 'w' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (e) {
     process.stderr.write(`statewire format: ${(e as Error).message}\n${FORMAT_USAGE}\n`);
     return 2;
@@ -46,7 +50,9 @@ export async function formatCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (files.length === 0 || (files.length > 1 && !values.write)) {
-    process.stderr.write(`statewire format: ${files.length === 0 ? 'no FILE given' : 'several FILEs need --write'}\n${FORMAT_USAGE}\n`);
+    process.stderr.write(
+      `statewire format: ${files.length === 0 ? 'no FILE given' : 'several FILEs need --write'}\n${FORMAT_USAGE}\n`,
+    );
     return 2;
   }
   let code = 0;

@@ -2,8 +2,16 @@
 // only when used (so `check` never pays for fastify or SQLite), and returns its exit code.
 
 const COMMANDS: Record<string, { module: string; fn: string; summary: string }> = {
-  check: { module: './check.ts', fn: 'checkCommand', summary: 'check graph files: parse warnings, schema errors, validation issues' },
-  format: { module: './format.ts', fn: 'formatCommand', summary: 'print (or --write) the canonical form of a graph file' },
+  check: {
+    module: './check.ts',
+    fn: 'checkCommand',
+    summary: 'check graph files: parse warnings, schema errors, validation issues',
+  },
+  format: {
+    module: './format.ts',
+    fn: 'formatCommand',
+    summary: 'print (or --write) the canonical form of a graph file',
+  },
   run: { module: './run.ts', fn: 'runCommand', summary: 'run a graph headless and print its events' },
   serve: { module: './serve.ts', fn: 'serveCommand', summary: 'serve the editor and the run backend' },
 };

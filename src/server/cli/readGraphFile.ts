@@ -5,7 +5,9 @@ import { parseGraphText } from '../../domain/graph.parse.ts';
 import type { GraphDef } from '../../domain/graph.schema.ts';
 import type { Issue } from '../../domain/issues.ts';
 
-export type LoadedGraph = { ok: true; file: string; text: string; graph: GraphDef; warnings: Issue[] } | { ok: false; file: string; line: string; errors: Issue[] };
+export type LoadedGraph =
+  | { ok: true; file: string; text: string; graph: GraphDef; warnings: Issue[] }
+  | { ok: false; file: string; line: string; errors: Issue[] };
 
 function describeFsError(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
@@ -28,14 +30,23 @@ export async function readGraphFile(file: string): Promise<LoadedGraph> {
     text = await readFile(file, 'utf8');
   } catch (e) {
     const line = `${file}: cannot read file: ${describeFsError(e)}`;
-    return { ok: false, file, line, errors: [{ code: 'unreadable-file', severity: 'error', path: '$', message: line }] };
+    return {
+      ok: false,
+      file,
+      line,
+      errors: [{ code: 'unreadable-file', severity: 'error', path: '$', message: line }],
+    };
   }
   const r = parseGraphText(text, file);
   if (r.ok) return { ok: true, file, text, graph: r.graph, warnings: r.warnings };
   const first = r.errors[0]!;
-  const more = r.errors.length > 1 ? ` (and ${r.errors.length - 1} more error${r.errors.length > 2 ? 's' : ''})` : '';
+  const more =
+    r.errors.length > 1 ? ` (and ${r.errors.length - 1} more error${r.errors.length > 2 ? 's' : ''})` : '';
   // Invalid JSON already names file:line:column in its message; schema errors name the JSON path.
-  const line = first.code === 'invalid-json' ? `${first.message}${more}` : `${file}: ${first.path}: ${first.message}${more}`;
+  const line =
+    first.code === 'invalid-json'
+      ? `${first.message}${more}`
+      : `${file}: ${first.path}: ${first.message}${more}`;
   return { ok: false, file, line, errors: r.errors };
 }
 

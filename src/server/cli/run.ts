@@ -41,6 +41,7 @@ function parseArgs(argv: string[]): Args | string {
   const args: Partial<Args> = { json: false, llm: 'offline' };
   while (rest.length > 0) {
     const a = rest.shift()!;
+    if (a === '--help' || a === '-h') return 'help';
     if (a === '--json') args.json = true;
     else if (a === '--steps') {
       const n = Number(rest.shift());
@@ -62,10 +63,17 @@ function parseArgs(argv: string[]): Args | string {
   return { ...args, file } as Args;
 }
 
-export const formatIssue = (file: string, i: Issue) => `${file}: ${i.severity} ${i.code} ${i.path} ${i.message}`;
+export const formatIssue = (file: string, i: Issue) =>
+  `${file}: ${i.severity} ${i.code} ${i.path} ${i.message}`;
 
 export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise<number> {
   const args = parseArgs(argv);
+  if (args === 'help') {
+    io.out(
+      `${USAGE}\n\nRuns FILE to completion (or N root steps) with the offline LLM provider by default.\n--json prints every event as one JSON line {type, runId, seq, ts, data}.\nPlugins load from --plugins DIR, else from the nodes/ folder next to the graph's folder.\nExit codes: 0 completed, 1 the run ended in error, 2 invalid graph or arguments.`,
+    );
+    return 0;
+  }
   if (typeof args === 'string') {
     io.err(`${args}\n${USAGE}`);
     return 2;
@@ -99,7 +107,8 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
   const summary = new StepSummary(io);
   const sink = (e: EngineEvent) => {
     seq += 1;
-    if (args.json) io.out(JSON.stringify({ type: e.type, runId, seq, ts: new Date().toISOString(), data: e.data }));
+    if (args.json)
+      io.out(JSON.stringify({ type: e.type, runId, seq, ts: new Date().toISOString(), data: e.data }));
     else summary.add(e);
   };
   let run: EngineRunExt;
@@ -117,7 +126,8 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
   }
   if (!args.json) for (const w of run.warnings) io.err(`warning: ${w}`);
   let done = false;
-  for (let i = 0; !done && (args.steps === undefined || i < args.steps); i++) done = (await run.stepOnce()).done;
+  for (let i = 0; !done && (args.steps === undefined || i < args.steps); i++)
+    done = (await run.stepOnce()).done;
   if (!done) {
     run.stop();
     await run.stepOnce();
@@ -137,15 +147,20 @@ class StepSummary {
   add(e: EngineEvent): void {
     if (e.type === 'exec_log') this.fires += 1;
     else if (e.type === 'state_written') this.writes += 1;
-    else if (e.type === 'signal' && e.data.signal !== 'step_start' && e.data.signal !== 'step_end') this.signals.push(e.data.signal);
+    else if (e.type === 'signal' && e.data.signal !== 'step_start' && e.data.signal !== 'step_end')
+      this.signals.push(e.data.signal);
     else if (e.type === 'error_event') this.io.err(`error: ${e.data.message}`);
     else if (e.type === 'nav_step') {
       const d = e.data;
       const slots = Object.entries(d.containers)
-        .flatMap(([cid, c]) => Object.entries(c.states).map(([s, v]) => `${cid}.${s}=${v.preview ?? JSON.stringify(v.value)}`))
+        .flatMap(([cid, c]) =>
+          Object.entries(c.states).map(([s, v]) => `${cid}.${s}=${v.preview ?? JSON.stringify(v.value)}`),
+        )
         .join('  ');
       const sig = this.signals.length ? ` | signals ${this.signals.join(',')}` : '';
-      this.io.out(`step ${d.step} | fires ${this.fires} | writes ${this.writes}${sig}${slots ? ` | ${slots.slice(0, 400)}` : ''}`);
+      this.io.out(
+        `step ${d.step} | fires ${this.fires} | writes ${this.writes}${sig}${slots ? ` | ${slots.slice(0, 400)}` : ''}`,
+      );
       this.fires = 0;
       this.writes = 0;
       this.signals = [];

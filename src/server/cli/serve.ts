@@ -30,7 +30,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const portText = values.port ?? process.env.PORT ?? String(DEFAULT_PORT);
+  const env = (name: string) => (process.env[name] ? process.env[name] : undefined); // empty = unset
+  const portText = values.port ?? env('PORT') ?? String(DEFAULT_PORT);
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`statewire serve: invalid port ${JSON.stringify(portText)} (expected 0–65535)`);
@@ -41,8 +42,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     console.error(`statewire serve: invalid --body-limit ${JSON.stringify(values['body-limit'])}`);
     return 2;
   }
-  const host = values.host ?? process.env.HOST ?? DEFAULT_HOST;
-  const workspace = values.workspace ?? process.env.STATEWIRE_WORKSPACE ?? 'workspace';
+  const host = values.host ?? env('HOST') ?? DEFAULT_HOST;
+  const workspace = values.workspace ?? env('STATEWIRE_WORKSPACE') ?? 'workspace';
 
   let server: StatewireServer;
   try {

@@ -1,14 +1,20 @@
 // Content-addressed storage of checkpoint states (a Merkle DAG). Every object/array whose JSON is
 // bigger than INLINE_LIMIT is stored once under the hash of its encoding, with its big children
-// replaced by `{"$sw": hash}` references. A step that changes one slot therefore writes only the
+// replaced by `{"$sw": id}` references (id = the blob's rowid; the sha1 index only dedups). A step that changes one slot therefore writes only the
 // path from that slot up to the root (a few small rows); unchanged containers, slots and node states
 // are shared with every earlier checkpoint. The engine deep-freezes all state, so a frozen object's
 // hash can be cached by identity and is never re-serialized while it stays shared.
-// Reserved: an object whose only key is "$sw" with a string value is read back as a reference.
+// Lists longer than CHUNK are split into fixed chunks (`{"$swc": [chunk…]}`), so an accumulator that
+// grows by one item stores one new chunk per step instead of the whole list again.
+// Reserved: an object whose only key is "$sw" (number) or "$swc" (array) is read back as a marker;
+// a real value of that shape is stored as a blob, so it still round-trips.
 import { createHash } from 'node:crypto';
 import type { Db } from './database.ts';
 
 const INLINE_LIMIT = 96;
+const MAX_KNOWN = 1_000_000;
+const CHUNK = 32;
+const CHUNKS = '$swc';
 const REF = '$sw';
 
 type Encoded = unknown;
@@ -16,15 +22,18 @@ type Encoded = unknown;
 export class BlobStore {
   private readonly insert;
   private readonly select;
-  private readonly known = new Set<string>();
+  private readonly byHash;
+  /** hash → blob id, for dedup without touching the index (bounded, see MAX_KNOWN). */
+  private readonly known = new Map<string, number>();
   /** Frozen object → its encoded form (inline value or ref), valid because frozen objects never change. */
   private byIdentity = new WeakMap<object, Encoded>();
   /** Decoded blobs (shared, frozen); bounded so a long server life does not grow without limit. */
-  private readonly decoded = new Map<string, unknown>();
+  private readonly decoded = new Map<number, unknown>();
 
   constructor(private readonly db: Db, private readonly cacheSize = 50_000) {
-    this.insert = db.prepare('INSERT OR IGNORE INTO blobs (hash, json) VALUES (?, ?)');
-    this.select = db.prepare<[string], { json: string }>('SELECT json FROM blobs WHERE hash = ?');
+    this.insert = db.prepare('INSERT INTO blobs (hash, json) VALUES (?, ?)');
+    this.byHash = db.prepare<[Buffer], { id: number }>('SELECT id FROM blobs WHERE hash = ?');
+    this.select = db.prepare<[number], { json: string }>('SELECT json FROM blobs WHERE id = ?');
   }
 
   /** Stores `value` and returns its root reference (JSON text of the encoded root). Call inside a transaction. */
@@ -37,24 +46,39 @@ export class BlobStore {
     const cached = this.byIdentity.get(value);
     if (cached !== undefined) return cached;
     let node: unknown;
-    if (Array.isArray(value)) node = value.map((v) => this.encode(v));
-    else {
+    if (Array.isArray(value)) {
+      if (value.length > CHUNK) {
+        // Long lists (accumulators) in fixed chunks: appending rewrites only the last chunk.
+        const chunks: Encoded[] = [];
+        for (let i = 0; i < value.length; i += CHUNK) chunks.push(this.seal(value.slice(i, i + CHUNK).map((v) => this.encode(v))));
+        node = { [CHUNKS]: chunks };
+      } else node = value.map((v) => this.encode(v));
+    } else {
       const o: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) if (v !== undefined && typeof v !== 'function') o[k] = this.encode(v);
       node = o;
     }
-    const json = JSON.stringify(node);
-    let out: Encoded = node;
-    if (json.length > INLINE_LIMIT || isRefShaped(node)) {
-      const hash = createHash('sha1').update(json).digest('base64url').slice(0, 22);
-      if (!this.known.has(hash)) {
-        this.insert.run(hash, json);
-        this.known.add(hash);
-      }
-      out = { [REF]: hash };
-    }
+    const out = this.seal(node);
     if (Object.isFrozen(value)) this.byIdentity.set(value, out);
     return out;
+  }
+
+  /** An encoded node, stored and replaced by a ref when big (or when it looks like one of our markers). */
+  private seal(node: unknown): Encoded {
+    const json = JSON.stringify(node);
+    return json.length > INLINE_LIMIT || isRefShaped(node) || isChunked(node) ? { [REF]: this.store(json) } : node;
+  }
+
+  private store(json: string): number {
+    const digest = createHash('sha1').update(json).digest();
+    const key = digest.toString('latin1');
+    let id = this.known.get(key);
+    if (id === undefined) {
+      id = this.byHash.get(digest)?.id ?? Number(this.insert.run(digest, json).lastInsertRowid);
+      if (this.known.size >= MAX_KNOWN) this.known.clear();
+      this.known.set(key, id);
+    }
+    return id;
   }
 
   /** Rebuilds the value stored under a root reference (shared sub-objects are frozen and reused). */
@@ -64,21 +88,22 @@ export class BlobStore {
 
   private decode(node: unknown): unknown {
     if (node === null || typeof node !== 'object') return node;
-    if (isRefShaped(node)) return this.load((node as Record<string, string>)[REF] ?? '');
+    if (isRefShaped(node)) return this.load((node as Record<string, number>)[REF] ?? -1);
+    if (isChunked(node)) return Object.freeze(((node as Record<string, unknown[]>)[CHUNKS] ?? []).flatMap((c) => this.decode(c) as unknown[]));
     if (Array.isArray(node)) return Object.freeze(node.map((v) => this.decode(v)));
     const o: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) o[k] = this.decode(v);
     return Object.freeze(o);
   }
 
-  private load(hash: string): unknown {
-    const hit = this.decoded.get(hash);
+  private load(id: number): unknown {
+    const hit = this.decoded.get(id);
     if (hit !== undefined) return hit;
-    const row = this.select.get(hash);
-    if (!row) throw new Error(`checkpoint blob ${hash} is missing from the database`);
+    const row = this.select.get(id);
+    if (!row) throw new Error(`blob ${id} is missing from the database`);
     const value = this.decode(JSON.parse(row.json));
     if (this.decoded.size >= this.cacheSize) this.decoded.clear();
-    this.decoded.set(hash, value);
+    this.decoded.set(id, value);
     return value;
   }
 
@@ -97,5 +122,11 @@ export class BlobStore {
 function isRefShaped(node: unknown): boolean {
   if (node === null || typeof node !== 'object' || Array.isArray(node)) return false;
   const keys = Object.keys(node);
-  return keys.length === 1 && keys[0] === REF && typeof (node as Record<string, unknown>)[REF] === 'string';
+  return keys.length === 1 && keys[0] === REF && typeof (node as Record<string, unknown>)[REF] === 'number';
+}
+
+function isChunked(node: unknown): boolean {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return false;
+  const keys = Object.keys(node);
+  return keys.length === 1 && keys[0] === CHUNKS && Array.isArray((node as Record<string, unknown>)[CHUNKS]);
 }

@@ -41,10 +41,12 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run, seq)
   );
   CREATE INDEX events_snap ON events(run, step, seq) WHERE type IN ('nav_step', 'restored');
+  -- Content-addressed values: appended by rowid (sequential writes); the hash index dedups.
   CREATE TABLE blobs (
-    hash TEXT PRIMARY KEY,
+    id INTEGER PRIMARY KEY,
+    hash BLOB NOT NULL UNIQUE,
     json TEXT NOT NULL
-  ) WITHOUT ROWID;
+  );
   CREATE TABLE checkpoints (
     run INTEGER NOT NULL,
     seq INTEGER NOT NULL,
@@ -73,6 +75,8 @@ export function openDatabase(path: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 2000');
+  // 64 MB page cache: keeps the hot B-tree pages (indexes, recent blobs) in memory during long runs.
+  db.pragma('cache_size = -65536');
   migrate(db);
   return db;
 }

@@ -105,7 +105,7 @@ export class RunStore {
         'SELECT seq, step, root FROM checkpoints WHERE run = ? AND step = ? ORDER BY seq DESC LIMIT 1',
       ),
       snapExact: db.prepare<[number, number], EventRow>(
-        `SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND step = ? AND type IN ('nav_step', 'restored') ORDER BY seq DESC LIMIT 1`,
+        `SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND step = ? AND type IN ('nav_step', 'restored') ORDER BY type = 'nav_step' DESC, seq DESC LIMIT 1`,
       ),
       snapBefore: db.prepare<[number, number], EventRow>(
         `SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND step < ? AND type IN ('nav_step', 'restored') ORDER BY step DESC, seq DESC LIMIT 1`,
@@ -113,6 +113,9 @@ export class RunStore {
       foldable: db.prepare<[number, number, number, number], EventRow>(
         `SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND seq > ? AND step > ? AND step <= ? AND type IN ('state_written', 'signal') ORDER BY seq`,
       ),
+      // Uses the partial snapshot index; the last (partial) step of a crashed run has no nav_step, but
+      // its events were never committed either (whole steps commit together).
+      maxStep: db.prepare<[number], { m: number | null }>(`SELECT MAX(step) AS m FROM events WHERE run = ? AND type IN ('nav_step', 'restored')`),
       interrupt: db.prepare(`UPDATE runs SET status = 'interrupted', ended_at = COALESCE(ended_at, ?) WHERE status IN ('running', 'paused', 'idle')`),
     };
   }
@@ -217,7 +220,11 @@ export class RunStore {
     return r ? { step: r.step, seq: r.seq, state: this.blobs.get(r.root) } : undefined;
   }
 
-  /** The snapshot event for `step` (exact, else the nearest before it) and the events to fold on top. */
+  /**
+   * The snapshot event for `step` (exact, else the nearest before it) and the events to fold on top.
+   * At an exact step a nav_step wins over a `restored` (the latter is the engine's post-step_end view,
+   * with step-lifetime slots already cleared; the nav_step shows what the step wrote).
+   */
   stateEvents(runId: string, step: number): { base: EventEnvelope | undefined; after: EventEnvelope[] } {
     const rid = this.rid(runId);
     const exact = this.q.snapExact.get(rid, step);
@@ -226,6 +233,11 @@ export class RunStore {
     const base = before ? this.envelope(runId, before) : undefined;
     const baseStep = base ? ((base.data as { step?: number }).step ?? -1) : -1;
     return { base, after: this.q.foldable.all(rid, base?.seq ?? 0, baseStep, step).map((r) => this.envelope(runId, r)) };
+  }
+
+  /** Highest step with a committed snapshot event (-1 when none). */
+  maxStep(runId: string): number {
+    return this.q.maxStep.get(this.rid(runId))?.m ?? -1;
   }
 
   /** On start: runs a previous process left running/paused can no longer continue by themselves. */

@@ -23,7 +23,10 @@ export interface PluginLoadResult {
 const PLUGIN_EXT = /\.(ts|mts|js|mjs)$/;
 
 function isHandler(h: unknown): h is HandlerInput {
-  return typeof h === 'function' || (typeof h === 'object' && h !== null && typeof (h as { fire?: unknown }).fire === 'function');
+  return (
+    typeof h === 'function' ||
+    (typeof h === 'object' && h !== null && typeof (h as { fire?: unknown }).fire === 'function')
+  );
 }
 
 /** Registers every plugin found in `dir` into `registry`. A missing folder is not an error. */
@@ -31,7 +34,9 @@ export async function loadPlugins(dir: string, registry: NodeRegistry): Promise<
   const result: PluginLoadResult = { loaded: [], failed: [] };
   let files: string[];
   try {
-    files = (await readdir(dir)).filter((f) => PLUGIN_EXT.test(f) && !f.endsWith('.d.ts') && !/\.test\.[mc]?[tj]s$/.test(f)).sort();
+    files = (await readdir(dir))
+      .filter((f) => PLUGIN_EXT.test(f) && !f.endsWith('.d.ts') && !/\.test\.[mc]?[tj]s$/.test(f))
+      .sort();
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return result;
     result.failed.push({ file: dir, error: (e as Error).message });
@@ -42,15 +47,20 @@ export async function loadPlugins(dir: string, registry: NodeRegistry): Promise<
     try {
       const mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
       const exported = mod.default;
-      if (exported === undefined) throw new Error('no default export (expected {spec, handler} or an array of them)');
+      if (exported === undefined)
+        throw new Error('no default export (expected {spec, handler} or an array of them)');
       const entries = Array.isArray(exported) ? exported : [exported];
       const staged: { spec: NodeSpec; handler: HandlerInput }[] = [];
       entries.forEach((entry: unknown, i) => {
         const where = Array.isArray(exported) ? `entry ${i}: ` : '';
         const { spec, handler } = (entry ?? {}) as { spec?: unknown; handler?: unknown };
         const parsed = NodeSpecSchema.safeParse({ kind: 'plugin', ...(spec as object) });
-        if (!parsed.success) throw new Error(`${where}invalid spec: ${parsed.error.issues.map((x) => `${x.path.join('.') || 'spec'}: ${x.message}`).join('; ')}`);
-        if (!isHandler(handler)) throw new Error(`${where}handler must be a function or an object with fire()`);
+        if (!parsed.success)
+          throw new Error(
+            `${where}invalid spec: ${parsed.error.issues.map((x) => `${x.path.join('.') || 'spec'}: ${x.message}`).join('; ')}`,
+          );
+        if (!isHandler(handler))
+          throw new Error(`${where}handler must be a function or an object with fire()`);
         staged.push({ spec: parsed.data, handler });
       });
       // Register only when the whole module is valid, so a half-broken plugin adds nothing.

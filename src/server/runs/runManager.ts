@@ -369,7 +369,11 @@ export class RunManager {
   stateAt(runId: string, step: number): RunStateView {
     const row = this.store.getRun(runId);
     if (!row) throw notFound(`no run ${JSON.stringify(runId)}`);
+    // A fork's history up to its fork point is its parent's.
+    if (row.parent_run_id && row.parent_step !== null && step <= row.parent_step && this.store.getRun(row.parent_run_id))
+      return this.stateAt(row.parent_run_id, step);
     const { base, after } = this.store.stateEvents(runId, step);
+    if (step > this.store.maxStep(runId)) throw notFound(`run ${runId} has no committed step ${step} (last: ${row.steps})`, 'no-state');
     if (!base && after.length === 0) throw notFound(`run ${runId} has no committed state at step ${step}`, 'no-state');
     return reduceState(base, after, step, this.graphOfRun(runId).containers);
   }

@@ -101,16 +101,21 @@ export class LiveHub {
   }
 
   private subscribe(client: Client, msg: unknown, ack: unknown): void {
+    const reply = typeof ack === 'function' ? (ack as (v: unknown) => void) : undefined;
+    const fail = (code: string, message: string, path: string) => {
+      this.clientError(client, code, message, path);
+      reply?.({ ok: false, error: { code, message, path } });
+    };
     const r = SubscribeMessageSchema.strict().safeParse(msg ?? {});
     if (!r.success) {
       const i = r.error.issues[0];
       const path = jsonPath(i?.path ?? []);
-      this.clientError(client, 'invalid-subscribe', `subscribe ${path}: ${i?.message ?? 'invalid'}`, path);
+      fail('invalid-subscribe', `subscribe ${path}: ${i?.message ?? 'invalid'}`, path);
       return;
     }
     const { runId, afterSeq, fullValues } = r.data;
     if (runId !== undefined && !this.store.getRun(runId)) {
-      this.clientError(client, 'unknown-run', `subscribe: no run ${JSON.stringify(runId)}`, '$.runId');
+      fail('unknown-run', `subscribe: no run ${JSON.stringify(runId)}`, '$.runId');
       return;
     }
     client.fullValues = fullValues ?? false;
@@ -121,7 +126,7 @@ export class LiveHub {
     client.runId = runId;
     const replayRun = runId ?? (afterSeq !== undefined ? this.currentRunId() : undefined);
     if (replayRun !== undefined) client.replay = { runId: replayRun, after: afterSeq ?? 0 };
-    if (typeof ack === 'function') (ack as (v: unknown) => void)({ ok: true, runId: replayRun ?? null, lastSeq: replayRun ? (this.store.getRun(replayRun)?.last_seq ?? 0) : 0 });
+    reply?.({ ok: true, runId: replayRun ?? null, lastSeq: replayRun ? (this.store.getRun(replayRun)?.last_seq ?? 0) : 0 });
     this.pump(client);
   }
 

@@ -67,7 +67,7 @@ export function NodeInspector({ id }: { id: string }) {
     <div data-testid="node-inspector">
       <div className="mb-2 text-[10px] font-semibold tracking-wider text-sky-400 uppercase">{spec?.display_name ?? node.type}</div>
       {spec?.description && <div className="mb-2 text-[11px] text-zinc-500">{spec.description}</div>}
-      {!spec && !node.subgraph && <div className="mb-2 rounded bg-amber-900/40 px-1.5 py-0.5 text-[11px] text-amber-300">unknown type: not in the catalog (kept as is)</div>}
+      {!spec && !node.subgraph && <div className="mb-3 rounded bg-amber-900/40 px-1.5 py-1 text-[11px] leading-snug text-amber-300">unknown type: not in the catalog (kept as is)</div>}
       <Field label="id">
         <CommitInput
           testId="node-id"

@@ -3,7 +3,10 @@
 // max_size (accumulator) and fields (byKey). Each change is one undo step via editContainer.
 import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react';
 import { FIELD_REDUCERS, LIFETIMES, REDUCERS, STATE_VALUE_TYPES, type StateDef } from '../../../domain/graph.schema.ts';
+import { useShallow } from 'zustand/react/shallow';
 import { editContainer } from '../../store/actions.ts';
+import { issuesOf } from '../../store/derived.ts';
+import { useEditor } from '../../store/editor.store.ts';
 import * as slots from '../../store/ops/slot.ops.ts';
 import { CommitInput } from '../../ui/CommitInput.tsx';
 import { Field, selectCls } from '../../ui/Field.tsx';
@@ -18,6 +21,7 @@ export function SlotEditor({ containerId, name, def, index, count }: { container
   const tid = `slot-${name}`;
   return (
     <div data-testid={`slot-editor-${name}`} className="mb-2 rounded border border-zinc-800 bg-zinc-900/60 p-1.5">
+      <SlotIssues containerId={containerId} name={name} />
       <div className="mb-1 flex items-center gap-1">
         <CommitInput testId={`${tid}-name`} value={name} aria-label="slot name" onCommit={(v) => edit((c) => slots.renameSlot(c, name, v))} />
         <button type="button" title="Move up" disabled={index === 0} className="text-zinc-500 hover:text-zinc-200 disabled:opacity-30" onClick={() => edit((c) => slots.moveSlot(c, name, -1))}>
@@ -132,6 +136,19 @@ export function SlotEditor({ containerId, name, def, index, count }: { container
           />
         </div>
       )}
+    </div>
+  );
+}
+
+/** Validation issues about this slot (removed value type, unknown reducer, …), shown in place. */
+function SlotIssues({ containerId, name }: { containerId: string; name: string }) {
+  const messages = useEditor(useShallow((s) => issuesOf(s).all.filter((i) => i.containerId === containerId && i.slot === name).map((i) => i.message)));
+  if (messages.length === 0) return null;
+  return (
+    <div data-testid={`slot-${name}-issues`} className="mb-1 rounded bg-red-950/60 px-1.5 py-0.5 text-[10px] leading-snug text-red-300">
+      {messages.map((m, i) => (
+        <div key={i}>{m}</div>
+      ))}
     </div>
   );
 }

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { formatGraph } from '../domain/graph.format.ts';
+import { parseGraph } from '../domain/graph.parse.ts';
+import { validate } from '../domain/graph.validate.ts';
+import { EVENT_DATA_SCHEMAS } from '../domain/protocol.ts';
+import { runAll } from './testkit.ts';
+
+const text = readFileSync(new URL('../../workspace/graphs/grid_navigator.json', import.meta.url), 'utf8');
+
+function load() {
+  const r = parseGraph(JSON.parse(text));
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return r.graph;
+}
+
+describe('demo graph workspace/graphs/grid_navigator.json', () => {
+  it('validates without errors and is stored in canonical form', () => {
+    const g = load();
+    expect(validate(g).filter((i) => i.severity === 'error')).toEqual([]);
+    expect(formatGraph(g)).toBe(text);
+  });
+
+  it('uses every lifetime and the required reducers, with grants from the nodes that use them', () => {
+    const g = load();
+    const states = g.containers.flatMap((c) => Object.values(c.states));
+    expect(new Set(states.map((s) => s.lifetime))).toEqual(
+      new Set(['forever', 'step', 'episode', 'run', 'custom']),
+    );
+    for (const r of ['accumulator', 'lastWrite', 'counter', 'union', 'byKey'])
+      expect(states.some((s) => s.type === r)).toBe(true);
+    expect(states.some((s) => s.type === 'accumulator' && s.config.max_size)).toBe(true);
+    expect(g.containers.map((c) => c.id)).toContain('graph_state');
+    expect(g.containers.length).toBeGreaterThanOrEqual(2);
+    expect(g.step_budget).toBe(200);
+    const signalNodes = g.nodes.filter((n) => n.type === 'emitSignal').map((n) => n.config.signal);
+    const custom = states.find((s) => s.lifetime === 'custom')!;
+    expect(signalNodes).toContain(custom.reset_on[0]);
+  });
+
+  it('runs 200 steps through several episodes; every event matches its protocol schema', async () => {
+    const r = await runAll(load());
+    expect(r.run.status).toBe('done');
+    expect(r.run.step).toBe(200);
+    expect(r.of('nav_step')).toHaveLength(200);
+    expect(r.of('signal').filter((s) => s.signal === 'episode_reset').length).toBeGreaterThanOrEqual(4);
+    expect(r.of('signal').filter((s) => s.signal === 'episode_done').length).toBeGreaterThanOrEqual(3);
+    for (const e of r.events) {
+      const parsed = EVENT_DATA_SCHEMAS[e.type].safeParse(e.data);
+      if (!parsed.success) throw new Error(`${e.type}: ${parsed.error.message}`);
+    }
+    const step = r.of('nav_step')[10]!;
+    // A step-lifetime slot shows what the step wrote, and `cleared` says step_end then cleared it.
+    expect(step.containers.graph_state!.states.last_obs!.value).toMatch(/episode \d+ t=\d+/);
+    expect(step.cleared).toContainEqual({ container: 'graph_state', slot: 'last_obs' });
+    expect(step.containers.graph_state!.states.step_count!.value).toBe(11);
+    expect(step.nodeStates.env).toBeDefined();
+  });
+});

@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { createRun } from './createRun.ts';
+import { collector, container, edge, grant, graph, loop, node, runAll, slot } from './testkit.ts';
+
+describe('node-local state (seed 000)', () => {
+  it('historyLog keeps its entries in node state: visible in nav_step, checkpointed, restored', async () => {
+    const g = graph({
+      step_budget: 4,
+      nodes: [
+        ...loop('in', 'out', [{ name: 'h' }]),
+        node('log', 'historyLog', { max_entries: 2, template: '#{step}:{entry}' }),
+      ],
+      edges: [edge('in.step', 'log.entry'), edge('log.history', 'out.h')],
+    });
+    const c = collector();
+    const run = createRun(g, { runId: 'r' }, c.sink);
+    for (let i = 0; i < 4; i++) await run.stepOnce();
+    const steps = c.of('nav_step');
+    expect(steps[0]!.nodeStates.log).toEqual({ entries: ['#1:0'], count: 1 });
+    expect(steps[3]!.nodeStates.log).toEqual({ entries: ['#3:2', '#4:3'], count: 4 });
+    run.restore(2);
+    expect(run.stateAt()!.nodeStates.log).toEqual({ entries: ['#1:0', '#2:1'], count: 2 });
+    await run.stepOnce();
+    expect(c.of('nav_step').at(-1)!.nodeStates.log).toEqual({ entries: ['#2:1', '#3:2'], count: 3 });
+  });
+
+  it('node state is frozen: a handler cannot mutate it in place', async () => {
+    const g = graph({
+      nodes: [node('seed', 'constant', { value: 'x' }), node('log', 'historyLog')],
+      edges: [edge('seed.value', 'log.entry')],
+    });
+    const r = await runAll(g);
+    const st = r.run.stateAt()!.nodeStates.log as { entries: string[] };
+    expect(Object.isFrozen(st.entries)).toBe(true);
+  });
+});
+
+describe('built-in nodes', () => {
+  it('textParse: choice, regex, json_field', async () => {
+    const g = graph({
+      nodes: [
+        node('t', 'constant', { value: 'I think LEFT then {"move": "RIGHT"} #42' }),
+        node('choice', 'textParse', {}),
+        node('re', 'textParse', { mode: 'regex', pattern: '#(\\d+)' }),
+        node('js', 'textParse', { mode: 'json_field', json_key: 'move' }),
+        node('w', 'stateWrite', { container: 'm', state: 'out' }),
+        node('w2', 'stateWrite', { container: 'm', state: 'out' }),
+        node('w3', 'stateWrite', { container: 'm', state: 'out' }),
+      ],
+      edges: [
+        edge('t.value', 'choice.text'),
+        edge('t.value', 're.text'),
+        edge('t.value', 'js.text'),
+        edge('choice.value', 'w.value'),
+        edge('re.value', 'w2.value'),
+        edge('js.value', 'w3.value'),
+      ],
+      containers: [container('m', { out: slot('accumulator') })],
+      access_grants: ['w', 'w2', 'w3'].map((n) => grant(n, 'm')),
+    });
+    const r = await runAll(g);
+    expect(r.run.stateAt()!.containers.m!.states.out!.value).toEqual(['LEFT', '42', 'RIGHT']);
+  });
+
+  it('llmCall fills {vars} from inputs then graph_state (lists joined), writes to state, cycles scripted responses', async () => {
+    const g = graph({
+      step_budget: 3,
+      nodes: [
+        ...loop('in', 'out', [{ name: 'r' }]),
+        node('echo', 'llmCall', {
+          template: 'goal={goal} notes={notes} step={context}',
+          write_to_state: 'last',
+        }),
+        node('script', 'llmCall', { responses: ['FORWARD', 'LEFT {context}'] }),
+      ],
+      edges: [
+        edge('in.step', 'echo.context'),
+        edge('echo.response', 'script.context'),
+        edge('script.response', 'out.r'),
+      ],
+      containers: [
+        container('graph_state', {
+          goal: slot('lastWrite', { config: { initial_value: 'exit' } }),
+          notes: slot('accumulator', { config: { initial_value: ['a', 'b'] } }),
+          last: slot('lastWrite'),
+        }),
+      ],
+      access_grants: [grant('echo', 'graph_state')],
+    });
+    const r = await runAll(g);
+    expect(r.run.stateAt()!.containers.graph_state!.states.last!.value).toBe(
+      '[offline] goal=exit notes=a\nb step=2',
+    );
+    const outs = r.of('exec_log').filter((l) => l.node_id === 'script');
+    expect(outs).toHaveLength(3);
+    expect(r.of('state_written').map((w) => w.after)).toHaveLength(3);
+    const final = r.run.checkpoint(3)!.state as { live: { carry: Record<string, { r: string }> } };
+    expect(final.live.carry.out!.r).toBe('FORWARD');
+    const second = r.run.checkpoint(2)!.state as { live: { carry: Record<string, { r: string }> } };
+    expect(second.live.carry.out!.r).toBe('LEFT [offline] goal=exit notes=a\nb step=1');
+  });
+
+  it('llmCall write_to_state without a graph_state grant fails naming the node', async () => {
+    const g = graph({
+      nodes: [node('s', 'constant', { value: 'x' }), node('ask', 'llmCall', { write_to_state: 'last' })],
+      edges: [edge('s.value', 'ask.prompt')],
+    });
+    const r = await runAll(g);
+    expect(r.of('error_event')[0]!.message).toContain(
+      "llmCall 'ask': write_to_state 'last' needs a grant to graph_state",
+    );
+  });
+
+  it('emitSignal broadcasts a custom signal that clears custom-lifetime slots', async () => {
+    const g = graph({
+      nodes: [
+        node('s', 'constant', { value: true }),
+        node('w', 'stateWrite', { container: 'm', state: 'c' }),
+        node('sig', 'emitSignal', { signal: 'flush' }),
+      ],
+      edges: [edge('s.value', 'w.value'), edge('w.value', 'sig.trigger')],
+      containers: [container('m', { c: slot('lastWrite', { lifetime: 'custom', reset_on: ['flush'] }) })],
+      access_grants: [grant('w', 'm')],
+    });
+    const r = await runAll(g);
+    const flush = r.of('signal').find((s) => s.signal === 'flush')!;
+    expect(flush).toEqual({
+      signal: 'flush',
+      scope: '',
+      payload: true,
+      cleared: [{ container: 'm', slot: 'c' }],
+    });
+    expect(r.run.stateAt()!.containers.m!.states.c!.value).toBeNull();
+  });
+
+  it('stateRead/stateWrite with a key address a keyed partition', async () => {
+    const g = graph({
+      nodes: [
+        node('s', 'constant', { value: 3 }),
+        node('w', 'stateWrite', { container: 'm', state: 'n', key: 'ep1' }),
+        node('rd', 'stateRead', { container: 'm', state: 'n', key: 'ep1' }),
+        node('w2', 'stateWrite', { container: 'm', state: 'copy' }),
+      ],
+      edges: [edge('s.value', 'w.value'), edge('w.value', 'rd.trigger'), edge('rd.value', 'w2.value')],
+      containers: [container('m', { n: slot('counter'), copy: slot('lastWrite') })],
+      access_grants: [grant('w', 'm'), grant('rd', 'm'), grant('w2', 'm')],
+    });
+    const r = await runAll(g);
+    const st = r.run.stateAt()!.containers.m!.states;
+    expect(st.copy!.value).toBe(3);
+    expect(st.n).toMatchObject({ value: 0, keys: 1, keyed: { ep1: 3 } });
+    expect(r.of('state_written')[0]).toMatchObject({
+      node_id: 'w',
+      container: 'm',
+      slot: 'n',
+      key: 'ep1',
+      reducer: 'counter',
+      before: 0,
+      after: 3,
+    });
+  });
+
+  it('viewers emit viewer_data; accumulating viewers send their history', async () => {
+    const g = graph({
+      step_budget: 2,
+      nodes: [...loop('in', 'out', [{ name: 'v' }]), node('tv', 'textViewer'), node('al', 'actionLog')],
+      edges: [edge('in.step', 'tv.text'), edge('in.step', 'al.action'), edge('in.step', 'out.v')],
+    });
+    const r = await runAll(g);
+    const v = r.of('viewer_data');
+    expect(v.filter((x) => x.node_id === 'tv').map((x) => x.fields)).toEqual([{ text: 0 }, { text: 1 }]);
+    expect(v.filter((x) => x.node_id === 'al').at(-1)!.fields).toEqual({ action: [0, 1] });
+  });
+
+  it('gridEnv is seeded: same seed → same episodes; it emits episode_reset when an episode starts', async () => {
+    const mk = (seed: number) =>
+      graph({
+        step_budget: 30,
+        nodes: [
+          ...loop('in', 'out', [{ name: 'action' }]),
+          node('env', 'gridEnv', { seed, max_episode_steps: 10 }),
+          node('pol', 'gridPolicy', { seed: 3 }),
+          node('log', 'textScroll'),
+        ],
+        edges: [
+          edge('in.step', 'env.trigger'),
+          edge('in.iterout_action', 'env.action'),
+          edge('env.observation', 'pol.observation'),
+          edge('env.pose', 'pol.pose'),
+          edge('env.map', 'pol.map'),
+          edge('pol.action', 'out.action'),
+          edge('env.observation', 'log.text'),
+        ],
+      });
+    const a = await runAll(mk(5));
+    const b = await runAll(mk(5));
+    const c = await runAll(mk(6));
+    const obs = (r: typeof a) => r.of('viewer_data').at(-1)!.fields.text;
+    expect(obs(a)).toEqual(obs(b));
+    expect(obs(a)).not.toEqual(obs(c));
+    const resets = a.of('signal').filter((s) => s.signal === 'episode_reset');
+    expect(resets.length).toBeGreaterThanOrEqual(3);
+    expect(resets[0]!.payload).toEqual({ episode: 1 });
+    expect(a.run.stateAt()!.nodeStates.env).toMatchObject({ episode: resets.length });
+  });
+});

@@ -1,0 +1,72 @@
+// The run log in an in-memory SQLite: content-addressed checkpoints share unchanged values, a commit
+// is all-or-nothing, events come back exactly as stamped, and interrupted runs are marked on start.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventEnvelope } from '../../domain/protocol.ts';
+import { closeDatabase, openDatabase, SCHEMA_VERSION, type Db } from './database.ts';
+import { RunStore } from './runStore.ts';
+
+let db: Db;
+let store: RunStore;
+const newRun = (id: string) =>
+  store.createRun({ id, graphName: 'g', graph: { name: 'g', nodes: [] }, status: 'running', startedAt: '2026-01-01T00:00:00.000Z', parentRunId: null, parentStep: null, lineage: id, freshEffects: false, stepDelayMs: 0 });
+const ev = (seq: number, type: EventEnvelope['type'], data: unknown): EventEnvelope => ({ type, runId: 'r', seq, ts: '2026-01-01T00:00:00.123Z', data });
+const blobCount = () => (db.prepare('SELECT COUNT(*) AS n FROM blobs').get() as { n: number }).n;
+
+beforeEach(() => {
+  db = openDatabase(':memory:');
+  store = new RunStore(db);
+  newRun('r');
+});
+afterEach(() => closeDatabase(db));
+
+describe('RunStore', () => {
+  it('migrates to the current schema version', () => {
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+  });
+
+  it('round-trips events (plain and blob-encoded) with their seq, type and ts', () => {
+    const events = [ev(1, 'nav_status', { status: 'running', step: 0 }), ev(2, 'nav_step', { step: 1, containers: {}, nodeStates: { a: { big: 'x'.repeat(200) } } })];
+    store.commit('r', { events, steps: 1 });
+    expect(store.events('r', 0, 10)).toEqual(events);
+    expect(store.events('r', 1, 10)).toEqual([events[1]]);
+    expect(store.getRun('r')).toMatchObject({ steps: 1, last_seq: 2 });
+  });
+
+  it('shares unchanged sub-values between checkpoints (content addressing)', () => {
+    const big = Object.freeze({ history: Object.freeze(Array.from({ length: 50 }, (_, i) => `entry number ${i}`)) });
+    const state = (n: number) => ({ containers: { mem: big }, counter: n, other: { text: 'y'.repeat(120) } });
+    store.commit('r', { events: [ev(1, 'nav_status', { status: 'running', step: 1 })], checkpoint: { step: 1, state: state(1) } });
+    const after1 = blobCount();
+    store.commit('r', { events: [ev(2, 'nav_status', { status: 'running', step: 2 })], checkpoint: { step: 2, state: state(2) } });
+    // only the root changed: one new blob, the big history is stored once
+    expect(blobCount()).toBe(after1 + 1);
+    expect(store.checkpoint('r', 1)).toMatchObject({ step: 1, state: state(1) });
+    expect(store.checkpoint('r', 2)?.state).toEqual(state(2));
+    expect(store.checkpointSteps('r')).toEqual([1, 2]);
+  });
+
+  it('a failing commit writes nothing (events, checkpoint and counters are one transaction)', () => {
+    store.commit('r', { events: [ev(1, 'nav_status', { status: 'running', step: 0 })] });
+    // seq 1 again violates the (run, seq) key after the first insert of the batch succeeded
+    expect(() =>
+      store.commit('r', { events: [ev(2, 'exec_log', { step: 1 }), ev(1, 'exec_log', { step: 1 })], checkpoint: { step: 1, state: { a: 'z'.repeat(300) } }, steps: 1 }),
+    ).toThrow();
+    expect(store.events('r', 0, 10).map((e) => e.seq)).toEqual([1]);
+    expect(store.checkpointSteps('r')).toEqual([]);
+    expect(store.getRun('r')).toMatchObject({ steps: 0, last_seq: 1 });
+    // and the blob memo forgot the rolled-back blob, so storing it again really stores it
+    store.commit('r', { events: [ev(2, 'exec_log', { step: 1 })], checkpoint: { step: 1, state: { a: 'z'.repeat(300) } }, steps: 1 });
+    expect(store.checkpoint('r', 1)?.state).toEqual({ a: 'z'.repeat(300) });
+  });
+
+  it('marks running/paused runs interrupted (what a restart does)', () => {
+    newRun('p');
+    store.commit('p', { events: [], status: 'paused' });
+    newRun('d');
+    store.commit('d', { events: [], status: 'done' });
+    expect(store.markInterrupted('2026-01-02T00:00:00.000Z')).toBe(2);
+    expect(store.getRun('r')?.status).toBe('interrupted');
+    expect(store.getRun('p')).toMatchObject({ status: 'interrupted', ended_at: '2026-01-02T00:00:00.000Z' });
+    expect(store.getRun('d')?.status).toBe('done');
+  });
+});
