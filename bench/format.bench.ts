@@ -48,5 +48,6 @@ export async function run(): Promise<Record<string, number | string>> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const figures = await run();
-  for (const [k, v] of Object.entries(figures)) console.log(`${k}: ${typeof v === 'number' ? +v.toFixed(2) : v}`);
+  for (const [k, v] of Object.entries(figures))
+    console.log(`${k}: ${typeof v === 'number' ? +v.toFixed(2) : v}`);
 }

@@ -40,6 +40,21 @@ test('palette, cheatsheet, loop pairs, container shortcut, duplicate and State t
   await editor.node('llmCall_1').click();
   await editor.press('Control+d');
   await expect(editor.node('llmCall_2')).toBeVisible();
+
+  // Copy in one tab, paste in a new tab.
+  await editor.node('llmCall_1').click();
+  await editor.press('Control+c');
+  await editor.press('Alt+n');
+  await expect(page.getByTestId('tab')).toHaveCount(2);
+  await page.getByTestId('canvas').click({ position: { x: 5, y: 5 } });
+  await editor.press('Control+v');
+  await expect(editor.node('llmCall_1')).toBeVisible();
+
+  // Closing a dirty tab asks first.
+  await editor.press('Alt+w');
+  await expect(page.getByTestId('confirm-close-dialog')).toBeVisible();
+  await page.getByTestId('confirm-discard').click();
+  await expect(page.getByTestId('tab')).toHaveCount(1);
 });
 
 test('group a selection into a composite, drill in, come back, ungroup', async ({ page }) => {
@@ -85,4 +100,16 @@ test('clicking an issue selects the element it names', async ({ page }) => {
   await expect(page.getByTestId('node-inspector')).toBeVisible();
   await expect(page.getByTestId('node-id')).toHaveValue('plugin');
   await expect(editor.node('plugin')).toHaveAttribute('data-issue', 'warning');
+});
+
+test('auto-layout through the server is one undoable step', async ({ page }) => {
+  const editor = new EditorPage(page);
+  await editor.open('?graph=smoke_demo');
+  const seed = page.locator('.react-flow__node[data-id="seed"]');
+  const before = await seed.getAttribute('style');
+  await editor.press('l');
+  await expect(editor.activeTab()).toHaveAttribute('data-dirty', 'true');
+  await expect(seed).not.toHaveAttribute('style', before ?? '');
+  await editor.press('Control+z');
+  await expect(seed).toHaveAttribute('style', before ?? '');
 });

@@ -29,6 +29,22 @@ test('imports a legacy reference file, lists its warnings, exports containers an
   expect(exported.edges).toHaveLength(4);
 });
 
+test('dropping a .json file on the canvas opens it in a new tab', async ({ page }) => {
+  const editor = new EditorPage(page);
+  await editor.open();
+  const text = readFileSync(fixturePath('workspace/graphs/smoke_demo.json'), 'utf8');
+  const transfer = await page.evaluateHandle((t) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], 'dropped.json', { type: 'application/json' }));
+    return dt;
+  }, text);
+  await page.locator('.react-flow').dispatchEvent('dragover', { dataTransfer: transfer });
+  await page.locator('.react-flow').dispatchEvent('drop', { dataTransfer: transfer });
+  await expect(page.getByTestId('tab')).toHaveCount(2);
+  await expect(editor.activeTab()).toContainText('smoke_demo');
+  await expect(editor.node('think')).toBeVisible();
+});
+
 test('an invalid import shows errors with JSON paths and leaves the open graph untouched', async ({ page }) => {
   const editor = new EditorPage(page);
   await editor.open('?graph=smoke_demo');

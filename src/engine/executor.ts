@@ -189,11 +189,14 @@ export class Executor {
     try {
       const registered = rc.registry.get(node.type);
       if (!registered) throw new Error(`no handler for node type '${node.type}'`);
-      const res: HandlerResult = await registered.handler.fire(
+      const res = (await registered.handler.fire(
         inputs,
         this.context(node, scope, inputs, L.nodeStates[node.id]),
-      );
-      outputs = res.outputs ?? {};
+      )) as HandlerResult | undefined;
+      if (typeof res !== 'object' || res === null) {
+        throw new Error(`handler returned ${String(res)}; expected {outputs, state?}`);
+      }
+      outputs = typeof res.outputs === 'object' && res.outputs !== null ? res.outputs : {};
       if (res.state !== undefined) L.nodeStates[node.id] = deepFreeze(res.state);
       if (res.fireList) outputs = { ...outputs, ...(await this.fireChildren(node, scope, res.fireList)) };
       if (typeof outputs.error === 'string' && outputs.error && !declaresError) {

@@ -204,3 +204,51 @@ describe('built-in nodes', () => {
     expect(a.run.stateAt()!.nodeStates.env).toMatchObject({ episode: resets.length });
   });
 });
+
+describe('bad node config and handler results fail clearly', () => {
+  it('stateWrite without config.state names the node and the slots', async () => {
+    const g = graph({
+      nodes: [node('s', 'constant', { value: 1 }), node('w', 'stateWrite', { container: 'm' })],
+      edges: [edge('s.value', 'w.value')],
+      containers: [container('m', { a: slot('lastWrite') })],
+      access_grants: [grant('w', 'm')],
+    });
+    const r = await runAll(g);
+    expect(r.of('error_event')[0]!.message).toContain(
+      "stateWrite 'w': set config.state to a slot of container 'm' (slots: a)",
+    );
+  });
+
+  it('gridEnv clamps a degenerate size instead of hanging', async () => {
+    const g = graph({
+      nodes: [
+        node('s', 'constant', { value: 1 }),
+        node('env', 'gridEnv', { width: 0, height: -3 }),
+        node('v', 'textViewer'),
+      ],
+      edges: [edge('s.value', 'env.trigger'), edge('env.observation', 'v.text')],
+    });
+    const r = await runAll(g);
+    expect(r.run.status).toBe('done');
+    expect(r.of('viewer_data')[0]!.fields.text).toMatch(/episode 1 t=0/);
+  });
+
+  it('a handler returning nothing is a node error saying what was expected', async () => {
+    const { createRegistry } = await import('./registry.ts');
+    const reg = createRegistry();
+    reg.register(
+      { type: 'nothing', display_name: 'n', input_ports: [{ name: 'value' }] },
+      { fire: () => undefined as never },
+    );
+    const r = await runAll(
+      graph({
+        nodes: [node('s', 'constant', { value: 1 }), node('n', 'nothing')],
+        edges: [edge('s.value', 'n.value')],
+      }),
+      { registry: reg },
+    );
+    expect(r.of('error_event')[0]!.message).toContain(
+      "node 'n' (type nothing) failed: handler returned undefined; expected {outputs, state?}",
+    );
+  });
+});

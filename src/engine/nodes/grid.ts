@@ -59,16 +59,22 @@ function reachable(m: GridMap): boolean {
   return false;
 }
 
-function generate(rng: number, width: number, height: number, ratio: number): [GridMap, number] {
+function generate(rng: number, w: number, h: number, r: number): [GridMap, number] {
+  // Clamp config so a bad value cannot hang or crash the env (a start and a distinct goal must fit).
+  const width = Math.min(200, Math.max(2, Math.floor(w) || 2));
+  const height = Math.min(200, Math.max(2, Math.floor(h) || 2));
+  const ratio = Math.min(0.6, Math.max(0, r || 0));
   let s = rng;
   for (let attempt = 0; ; attempt++) {
+    if (attempt > 10_000)
+      throw new Error(`gridEnv: could not place start and goal on a ${width}x${height} grid`);
     const rows: string[] = [];
     for (let y = 0; y < height; y++) {
       let row = '';
       for (let x = 0; x < width; x++) {
-        const [r, ns] = nextRandom(s);
+        const [rand, ns] = nextRandom(s);
         s = ns;
-        row += r < ratio && attempt < 20 ? '#' : '.';
+        row += rand < ratio && attempt < 20 ? '#' : '.';
       }
       rows.push(row);
     }
@@ -83,7 +89,8 @@ function generate(rng: number, width: number, height: number, ratio: number): [G
     setFree(sx, sy);
     setFree(gx, gy);
     const map: GridMap = { width, height, rows, start: [sx, sy], goal: [gx, gy] };
-    if (manhattan(map.goal, sx, sy) >= Math.min(width, height) / 2 && reachable(map)) return [map, s];
+    const far = manhattan(map.goal, sx, sy) >= Math.min(width, height) / 2;
+    if ((far || (attempt > 100 && (sx !== gx || sy !== gy))) && reachable(map)) return [map, s];
   }
 }
 

@@ -1,6 +1,6 @@
 // Generic state nodes: read/write a slot of a granted container, broadcast a signal. The container id
 // is the one the node's own graph uses (inside composites too); ungranted access fails the node.
-import { cfgString, type NodeHandler } from '../handler.types.ts';
+import { cfgString, type ContainerHandle, type NodeContext, type NodeHandler } from '../handler.types.ts';
 
 function keyOf(
   config: Readonly<Record<string, unknown>>,
@@ -11,12 +11,21 @@ function keyOf(
   return typeof k === 'string' && k !== '' ? k : typeof k === 'number' ? String(k) : undefined;
 }
 
+/** The configured slot, or a clear error when config.state is missing. */
+function slotOf(ctx: NodeContext, c: ContainerHandle): string {
+  const state = cfgString(ctx.node.config, 'state');
+  if (!state) {
+    throw new Error(
+      `${ctx.node.type} '${ctx.node.id}': set config.state to a slot of container '${c.id}' (slots: ${c.slots().join(', ') || 'none'})`,
+    );
+  }
+  return state;
+}
+
 export const stateRead: NodeHandler = {
   fire(inputs, ctx) {
     const c = ctx.container(cfgString(ctx.node.config, 'container', 'graph_state'));
-    return {
-      outputs: { value: c.read(cfgString(ctx.node.config, 'state'), keyOf(ctx.node.config, inputs)) },
-    };
+    return { outputs: { value: c.read(slotOf(ctx, c), keyOf(ctx.node.config, inputs)) } };
   },
 };
 
@@ -25,7 +34,7 @@ export const stateWrite: NodeHandler = {
     const c = ctx.container(cfgString(ctx.node.config, 'container', 'graph_state'));
     // An optional config.value writes a constant (e.g. 1 into a counter) with the input as trigger.
     const value = Object.hasOwn(ctx.node.config, 'value') ? ctx.node.config.value : inputs.value;
-    c.write(cfgString(ctx.node.config, 'state'), value, keyOf(ctx.node.config, inputs));
+    c.write(slotOf(ctx, c), value, keyOf(ctx.node.config, inputs));
     return { outputs: { value } };
   },
 };

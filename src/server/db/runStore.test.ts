@@ -38,8 +38,9 @@ describe('RunStore', () => {
     store.commit('r', { events: [ev(1, 'nav_status', { status: 'running', step: 1 })], checkpoint: { step: 1, state: state(1) } });
     const after1 = blobCount();
     store.commit('r', { events: [ev(2, 'nav_status', { status: 'running', step: 2 })], checkpoint: { step: 2, state: state(2) } });
-    // only the root changed: one new blob, the big history is stored once
-    expect(blobCount()).toBe(after1 + 1);
+    // only the (small, inlined) root changed: no new blob; the big history is stored once
+    expect(blobCount()).toBe(after1);
+    expect((db.prepare(`SELECT COUNT(*) AS n FROM blobs WHERE json LIKE '%entry number 0"%'`).get() as { n: number }).n).toBe(1);
     expect(store.checkpoint('r', 1)).toMatchObject({ step: 1, state: state(1) });
     expect(store.checkpoint('r', 2)?.state).toEqual(state(2));
     expect(store.checkpointSteps('r')).toEqual([1, 2]);

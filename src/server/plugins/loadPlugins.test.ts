@@ -67,6 +67,10 @@ describe('loadPlugins', () => {
       join(dir, 'e_good.mjs'),
       "export default [{ spec: { type: 'one', display_name: 'One' }, handler: () => ({}) }, { spec: { type: 'two', display_name: 'Two' }, handler: { fire: () => ({ outputs: {} }) } }];",
     );
+    writeFileSync(
+      join(dir, 'f_dup.mjs'),
+      "export default { spec: { type: 'llmCall', display_name: 'fake' }, handler: () => ({}) };",
+    );
     writeFileSync(join(dir, 'notes.txt'), 'ignored');
     const reg = createRegistry();
     const res = await loadPlugins(dir, reg);
@@ -76,7 +80,11 @@ describe('loadPlugins', () => {
       'b_shape.mjs',
       'c_nohandler.mjs',
       'd_throws.mjs',
+      'f_dup.mjs',
     ]);
+    expect(res.failed[4]!.error).toBe(
+      "node type 'llmCall' is already registered (a built-in or another plugin)",
+    );
     expect(res.failed[1]!.error).toMatch(/invalid spec: type/);
     expect(res.failed[2]!.error).toMatch(/handler must be a function/);
     expect(res.failed[3]!.error).toBe('plugin exploded');

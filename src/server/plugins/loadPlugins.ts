@@ -61,6 +61,11 @@ export async function loadPlugins(dir: string, registry: NodeRegistry): Promise<
           );
         if (!isHandler(handler))
           throw new Error(`${where}handler must be a function or an object with fire()`);
+        if (registry.has(parsed.data.type) || staged.some((x) => x.spec.type === parsed.data.type)) {
+          throw new Error(
+            `${where}node type '${parsed.data.type}' is already registered (a built-in or another plugin)`,
+          );
+        }
         staged.push({ spec: parsed.data, handler });
       });
       // Register only when the whole module is valid, so a half-broken plugin adds nothing.

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { emptyGraph, type GraphDef } from '../../domain/graph.schema.ts';
+import { buildFlowEdges, buildFlowNodes, fromFlowEdgeId, fromFlowNodeId } from './flowMapping.ts';
+
+function g(): GraphDef {
+  const x = emptyGraph('t');
+  x.nodes = [
+    { id: 'a', type: 'llmCall', label: '', position: { x: 0, y: 0 }, config: {} },
+    { id: 'b', type: 'textParse', label: '', position: { x: 10, y: 0 }, config: {} },
+  ];
+  x.edges = [{ id: 'e1', source: 'a', target: 'b', sourceHandle: 'response', targetHandle: 'text' }];
+  x.containers = [{ id: 'a_mem', label: '', position: { x: 0, y: 100 }, states: {} }];
+  x.access_grants = [{ id: 'g1', node_id: 'a', container_id: 'a_mem' }];
+  return x;
+}
+
+describe('flow mapping', () => {
+  it('maps containers and grants only when State is shown, with prefixed ids', () => {
+    const none = new Set<string>();
+    expect(buildFlowNodes(g(), [], false, none).map((n) => n.id)).toEqual(['a', 'b']);
+    const nodes = buildFlowNodes(g(), [], true, none);
+    expect(nodes.map((n) => [n.id, n.type])).toEqual([['a', 'graphNode'], ['b', 'graphNode'], ['c:a_mem', 'container']]);
+    const edges = buildFlowEdges(g(), [], true, none);
+    expect(edges.map((e) => [e.id, e.type, e.sourceHandle, e.targetHandle])).toEqual([
+      ['e:e1', 'data', 'response', 'text'],
+      ['g:g1', 'grant', '__state__', 'state'],
+    ]);
+    expect(edges.some((e) => e.animated)).toBe(false);
+    expect(fromFlowNodeId('c:a_mem')).toEqual({ kind: 'container', id: 'a_mem' });
+    expect(fromFlowEdgeId('g:g1')).toEqual({ kind: 'grant', id: 'g1' });
+  });
+
+  it('reuses unchanged flow objects and replaces moved or selected ones', () => {
+    const first = buildFlowNodes(g(), [], true, new Set());
+    const moved = g();
+    moved.nodes[1] = { ...moved.nodes[1]!, position: { x: 99, y: 0 } };
+    const second = buildFlowNodes(moved, first, true, new Set(['a']));
+    expect(second[0]).not.toBe(first[0]);
+    expect(second[0]!.selected).toBe(true);
+    expect(second[1]!.position).toEqual({ x: 99, y: 0 });
+    expect(second[2]).toBe(first[2]);
+    const edges = buildFlowEdges(g(), [], true, new Set());
+    expect(buildFlowEdges(g(), edges, true, new Set())[0]).toBe(edges[0]);
+  });
+});

@@ -1,0 +1,187 @@
+// One handler per live event type: plain functions `(message, store) => void` that fold a server
+// event into the run store. No socket here, so each is tested by calling it with a message.
+// Each parses its payload with the protocol's zod schema (the socket is a boundary); a payload that
+// does not parse becomes a log line naming the event and field instead of a crash.
+import type { z } from 'zod';
+import { EVENT_DATA_SCHEMAS, type EventEnvelope, type EventType } from '../../domain/protocol.ts';
+import { clearKey, LOG_LIMIT, withStep, type RunLogLine, type RunState, type RunStoreLike, type SlotClear, type StepSnapshot } from '../run/run.store.ts';
+
+type Data<T extends EventType> = z.output<(typeof EVENT_DATA_SCHEMAS)[T]>;
+export type Handler = (message: EventEnvelope, store: RunStoreLike) => void;
+
+function parsed<T extends EventType>(type: T, message: EventEnvelope, store: RunStoreLike): Data<T> | null {
+  const r = EVENT_DATA_SCHEMAS[type].safeParse(message.data);
+  if (r.success) return r.data as Data<T>;
+  const issue = r.error.issues[0];
+  const path = issue?.path.length ? `$.data.${issue.path.join('.')}` : '$.data';
+  pushLog(store, { seq: message.seq, level: 'error', text: `bad ${type} event (seq ${message.seq}) at ${path}: ${issue?.message ?? 'invalid'}` });
+  return null;
+}
+
+function pushLog(store: RunStoreLike, line: RunLogLine): void {
+  const log = store.getState().log;
+  const next = log.length >= LOG_LIMIT ? log.slice(log.length - LOG_LIMIT + 1) : log.slice();
+  next.push(line);
+  store.setState({ log: next });
+}
+
+const onNavStatus: Handler = (m, store) => {
+  const d = parsed('nav_status', m, store);
+  if (!d) return;
+  store.setState({ status: d.status, step: d.step > 0 || d.status !== 'idle' ? d.step : store.getState().step });
+  pushLog(store, { seq: m.seq, level: d.status === 'error' ? 'error' : 'info', text: `run ${d.status} at step ${d.step}${d.error ? `: ${d.error}` : ''}` });
+};
+
+const onNavStep: Handler = (m, store) => {
+  const d = parsed('nav_step', m, store);
+  if (!d) return;
+  const s = store.getState();
+  const snap: StepSnapshot = {
+    step: d.step,
+    seq: m.seq,
+    containers: d.containers,
+    nodeStates: d.nodeStates,
+    clears: s.pending.clears,
+    writes: s.pending.writes,
+    errors: s.pending.errors,
+  };
+  const patch: Partial<RunState> = {
+    snapshots: { ...s.snapshots, [d.step]: snap },
+    steps: withStep(s.steps, d.step),
+    pending: { clears: [], writes: [], errors: [] },
+  };
+  // A backfilled (older) nav_step fills the timeline but must not roll the live view back.
+  if (m.seq >= s.liveSeq) Object.assign(patch, { containers: d.containers, step: d.step, liveSeq: m.seq });
+  store.setState(patch);
+};
+
+const onNavComplete: Handler = (m, store) => {
+  const d = parsed('nav_complete', m, store);
+  if (!d) return;
+  store.setState({ status: 'done', step: Math.max(d.step, store.getState().step) });
+  pushLog(store, { seq: m.seq, level: 'info', text: `run complete at step ${d.step}` });
+};
+
+const onNodeStatus: Handler = (m, store) => {
+  const d = parsed('node_status', m, store);
+  if (!d) return;
+  const { node_id, ...rest } = d;
+  store.setState({ nodeStatus: { ...store.getState().nodeStatus, [node_id]: rest } });
+};
+
+const onSignal: Handler = (m, store) => {
+  const d = parsed('signal', m, store);
+  if (!d || d.cleared.length === 0) return;
+  const s = store.getState();
+  const step = typeof (d.payload as { step?: unknown } | undefined)?.step === 'number' ? ((d.payload as { step: number }).step) : s.step;
+  const clears: Record<string, SlotClear> = { ...s.clears };
+  const list: SlotClear[] = [];
+  for (const c of d.cleared) {
+    const rec: SlotClear = { ...c, signal: d.signal, step, seq: m.seq };
+    clears[clearKey(c.container, c.slot)] = rec;
+    list.push(rec);
+  }
+  store.setState({ clears, pending: { ...s.pending, clears: [...s.pending.clears, ...list] } });
+};
+
+const onStateWritten: Handler = (m, store) => {
+  const d = parsed('state_written', m, store);
+  if (!d) return;
+  const { step: _step, grant_id: _grant, ...write } = d;
+  void _step;
+  void _grant;
+  const p = store.getState().pending;
+  store.setState({ pending: { ...p, writes: [...p.writes, write] } });
+};
+
+const onExecLog: Handler = (m, store) => {
+  const d = parsed('exec_log', m, store);
+  if (!d) return;
+  pushLog(store, {
+    seq: m.seq,
+    level: d.error ? 'error' : 'info',
+    text: `step ${d.step} · ${d.node_label || d.node_id} (${d.node_type}) ${d.duration_ms} ms${d.error ? ` — ${d.error}` : ''}`,
+  });
+};
+
+const onError: Handler = (m, store) => {
+  const d = parsed('error_event', m, store);
+  if (!d) return;
+  const text = `${d.title}: ${d.message}`;
+  pushLog(store, { seq: m.seq, level: d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warn' : 'info', text });
+  if (d.severity === 'error' && m.seq > 0) {
+    const p = store.getState().pending;
+    store.setState({ pending: { ...p, errors: [...p.errors, text] } });
+  }
+};
+
+/** Restore rewinds the run: the live view jumps to that step and the later steps are gone (they will be re-run). */
+const onRestored: Handler = (m, store) => {
+  const d = parsed('restored', m, store);
+  if (!d) return;
+  const s = store.getState();
+  const snapshots: Record<number, StepSnapshot> = {};
+  for (const st of s.steps) if (st <= d.restored_to && s.snapshots[st]) snapshots[st] = s.snapshots[st];
+  if (!snapshots[d.restored_to])
+    snapshots[d.restored_to] = { step: d.restored_to, seq: m.seq, containers: d.containers, nodeStates: d.nodeStates, clears: [], writes: [], errors: [] };
+  store.setState({
+    containers: d.containers,
+    step: d.restored_to,
+    liveSeq: m.seq,
+    snapshots,
+    steps: s.steps.filter((st) => st <= d.restored_to).concat(s.steps.includes(d.restored_to) ? [] : [d.restored_to]).sort((a, b) => a - b),
+    pending: { clears: [], writes: [], errors: [] },
+    inspectedStep: null,
+    inspected: null,
+  });
+  pushLog(store, { seq: m.seq, level: 'info', text: `restored to step ${d.restored_to}` });
+};
+
+const onEffect: Handler = (m, store) => {
+  const d = parsed('effect', m, store);
+  if (d) pushLog(store, { seq: m.seq, level: 'info', text: `step ${d.step} · ${d.node_id}: effect ${d.mode}` });
+};
+
+const onLlmUsage: Handler = (m, store) => {
+  const d = parsed('llm_usage', m, store);
+  if (d) pushLog(store, { seq: m.seq, level: 'info', text: `step ${d.step} · ${d.node_id}: llm ${JSON.stringify(d.usage)}` });
+};
+
+// viewer_data belongs to viewer nodes (not this slice); `gap` is handled by the live client itself.
+const ignore: Handler = () => undefined;
+
+export const HANDLERS: Record<EventType, Handler> = {
+  nav_status: onNavStatus,
+  nav_step: onNavStep,
+  nav_complete: onNavComplete,
+  node_status: onNodeStatus,
+  signal: onSignal,
+  state_written: onStateWritten,
+  exec_log: onExecLog,
+  viewer_data: ignore,
+  error_event: onError,
+  restored: onRestored,
+  gap: ignore,
+  effect: onEffect,
+  llm_usage: onLlmUsage,
+};
+
+/**
+ * Applies a batch with ONE store update: handlers write into a buffering stand-in, and the result
+ * is committed once (so a frame's worth of events costs one notification to subscribers).
+ */
+export function applyBatch(messages: readonly EventEnvelope[], store: RunStoreLike): void {
+  if (messages.length === 0) return;
+  let state = store.getState();
+  let changed = false;
+  const buffer: RunStoreLike = {
+    getState: () => state,
+    setState: (partial) => {
+      const patch = typeof partial === 'function' ? partial(state) : partial;
+      state = { ...state, ...patch };
+      changed = true;
+    },
+  } as RunStoreLike;
+  for (const m of messages) HANDLERS[m.type](m, buffer);
+  if (changed) store.setState(state);
+}

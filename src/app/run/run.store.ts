@@ -1,0 +1,142 @@
+// Run state, kept in its own vanilla zustand store apart from the editor document, so a streaming
+// run re-renders only the components that select a piece of it (a slot's value line, the step
+// counter) and never the graph document. The live/ handlers are the only writers of streamed data;
+// run.actions.ts writes the user's choices (inspect a step, reset).
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import type { ContainerSnapshot, RunStatus } from '../../domain/protocol.ts';
+
+export type RunStatusView = RunStatus | 'starting';
+
+export interface SlotClear {
+  container: string;
+  slot: string;
+  key?: string;
+  signal: string;
+  step: number;
+  /** seq of the signal event; keys the "cleared by" flash so each clear flashes once. */
+  seq: number;
+}
+
+export interface SlotWrite {
+  node_id: string;
+  container: string;
+  slot: string;
+  key?: string;
+  reducer: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** What the timeline keeps per step (previews, as streamed; full values come from REST on inspect). */
+export interface StepSnapshot {
+  step: number;
+  seq: number;
+  containers: Record<string, ContainerSnapshot>;
+  nodeStates: Record<string, unknown>;
+  clears: SlotClear[];
+  writes: SlotWrite[];
+  errors: string[];
+}
+
+export interface NodeRunStatus {
+  status: 'idle' | 'queued' | 'running' | 'done' | 'error';
+  step: number;
+  duration_ms?: number;
+  error?: string;
+}
+
+export interface RunLogLine {
+  seq: number;
+  level: 'info' | 'warn' | 'error';
+  text: string;
+}
+
+/** Full values of one step, fetched from GET /api/runs/{id}/state?step=N. */
+export interface InspectedState {
+  step: number;
+  containers: Record<string, ContainerSnapshot>;
+  nodeStates: Record<string, unknown>;
+}
+
+export interface RunState {
+  runId: string | null;
+  /** Editor tab whose graph this run executes (live values show only there); null = any tab. */
+  tabId: string | null;
+  status: RunStatusView | null;
+  step: number;
+  /** seq of the nav_step/restored that set `containers` (an older backfilled one must not win). */
+  liveSeq: number;
+  containers: Record<string, ContainerSnapshot>;
+  /** Snapshots by step, ascending `steps` index for the timeline. */
+  snapshots: Record<number, StepSnapshot>;
+  steps: number[];
+  nodeStatus: Record<string, NodeRunStatus>;
+  /** Latest clear per `container/slot`. */
+  clears: Record<string, SlotClear>;
+  /** Writes, clears and errors seen since the last nav_step (they belong to the next step). */
+  pending: { clears: SlotClear[]; writes: SlotWrite[]; errors: string[] };
+  log: RunLogLine[];
+  inspectedStep: number | null;
+  inspected: InspectedState | null;
+  stepDelayMs: number;
+  /** Last control/transport failure, shown in the toolbar. */
+  error: string | null;
+}
+
+export const LOG_LIMIT = 500;
+
+export function initialRunState(): RunState {
+  return {
+    runId: null,
+    tabId: null,
+    status: null,
+    step: 0,
+    liveSeq: 0,
+    containers: {},
+    snapshots: {},
+    steps: [],
+    nodeStatus: {},
+    clears: {},
+    pending: { clears: [], writes: [], errors: [] },
+    log: [],
+    inspectedStep: null,
+    inspected: null,
+    stepDelayMs: 200,
+    error: null,
+  };
+}
+
+export function createRunStore() {
+  return createStore<RunState>()(() => initialRunState());
+}
+
+export const runStore = createRunStore();
+export type RunStore = typeof runStore;
+/** What a handler needs: read and patch. A batch passes a buffering stand-in with the same shape. */
+export type RunStoreLike = Pick<RunStore, 'getState' | 'setState'>;
+
+export function useRun<T>(selector: (s: RunState) => T): T {
+  return useStore(runStore, selector);
+}
+
+export const clearKey = (container: string, slot: string) => `${container}/${slot}`;
+
+/** Containers the UI should show: the inspected step's (full values if fetched) or the live ones. */
+export function viewContainers(s: RunState): Record<string, ContainerSnapshot> {
+  if (s.inspectedStep === null) return s.containers;
+  if (s.inspected?.step === s.inspectedStep) return s.inspected.containers;
+  return s.snapshots[s.inspectedStep]?.containers ?? s.containers;
+}
+
+/** Inserts a step into an ascending list without duplicates (steps mostly arrive in order). */
+export function withStep(steps: number[], step: number): number[] {
+  const last = steps[steps.length - 1];
+  if (last === undefined || step > last) return [...steps, step];
+  if (steps.includes(step)) return steps;
+  return [...steps, step].sort((a, b) => a - b);
+}
+
+export function isActive(status: RunStatusView | null): boolean {
+  return status === 'running' || status === 'paused' || status === 'starting';
+}
