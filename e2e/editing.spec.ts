@@ -42,7 +42,7 @@ test('palette, cheatsheet, loop pairs, container shortcut, duplicate and State t
   await expect(editor.node('llmCall_2')).toBeVisible();
 
   // Copy in one tab, paste in a new tab.
-  await editor.node('llmCall_1').click();
+  await editor.node('llmCall_1').click({ position: { x: 12, y: 8 } });
   await editor.press('Control+c');
   await editor.press('Alt+n');
   await expect(page.getByTestId('tab')).toHaveCount(2);

@@ -6,6 +6,7 @@ import { closeActiveTab, COMMANDS, runCommand } from './commands/commands.ts';
 import { importFileIntoNewTab } from './files/importExport.ts';
 import { activeTab } from './store/doc.slice.ts';
 import { editorStore, useEditor } from './store/editor.store.ts';
+import { RunToolbar } from './run/RunToolbar.tsx';
 import { Button } from './ui/Button.tsx';
 import { useShallow } from 'zustand/react/shallow';
 
@@ -133,7 +134,9 @@ export function TopBar() {
           <Search size={13} />
         </Button>
       </div>
-      <div data-testid="run-toolbar" className="ml-2 flex min-w-[120px] items-center justify-end gap-1 border-l border-zinc-800 pl-2" />
+      <div data-testid="run-toolbar" className="ml-2 flex min-w-[120px] items-center justify-end gap-1 border-l border-zinc-800 pl-2">
+        <RunToolbar />
+      </div>
     </header>
   );
 }

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import './styles.css';
 import { App } from './App.tsx';
 import { boot } from './boot.ts';
+import { openRunFromLocation } from './run/run.actions.ts';
 
 createRoot(document.getElementById('root')!).render(<App />);
-void boot();
+void boot().then(() => openRunFromLocation());

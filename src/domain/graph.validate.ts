@@ -18,6 +18,7 @@ import {
   checkUngrantedContainers,
 } from './validate.ids.ts';
 import { checkLoops } from './validate.loops.ts';
+import { checkScopes } from './validate.scopes.ts';
 
 export { hasErrors } from './issues.ts';
 
@@ -30,6 +31,7 @@ function validateAt(graph: GraphDef, base: string, catalog: Catalog, issues: Iss
   checkUngrantedContainers(ctx);
   checkContainers(ctx);
   checkLoops(ctx);
+  checkScopes(ctx);
   checkEdges(ctx);
   checkEvalGraph(ctx);
   checkStepBudget(ctx);

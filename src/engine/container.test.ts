@@ -110,6 +110,14 @@ describe('StateContainer', () => {
     expect(c.state.keyed.seeded).toBeUndefined();
   });
 
+  it('initial values are never aliased between keys', () => {
+    const c = buildContainer(container('m', { obj: slot('lastWrite', { config: { initial_value: { list: [1] } } }) }));
+    c.write('obj', { list: [2] }, 'a');
+    expect(c.read('obj', 'b')).toEqual({ list: [1] });
+    expect(c.read('obj', 'b')).not.toBe(c.read('obj', 'c'));
+    expect(c.read('obj')).not.toBe(c.read('obj', 'b'));
+  });
+
   it('evict drops one key and leaves its sibling', () => {
     const c = mem();
     c.write('ep', 1, 'k1');

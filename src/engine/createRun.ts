@@ -90,6 +90,7 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
       return checkpoints.get(step);
     },
     restore(target) {
+      if (running) throw new Error('cannot restore while a step is running; await stepOnce() first');
       const cp = typeof target === 'number' ? checkpoints.get(target) : target;
       if (!cp)
         throw new RangeError(

@@ -39,11 +39,18 @@ export interface RunOptions {
   fromCheckpoint?: Checkpoint;
   /** Node types (built-ins + plugins); default: `createRegistry()` (built-ins only). */
   registry?: NodeRegistry;
-  /** LLM provider for llmCall; default: the deterministic offline provider. */
+  /**
+   * LLM provider for llmCall; default: the OpenAI-compatible endpoint named by STATEWIRE_LLM_BASE_URL /
+   * STATEWIRE_LLM_MODEL (+ _API_KEY) when set, else the deterministic offline provider.
+   */
   llm?: LlmProvider;
 }
 
 export interface EngineRun {
+  /**
+   * `idle` before the first step, `running` between steps, `paused` after a restore (resumable),
+   * then `done` | `error` | `stopped` at the end. Hosts own `paused` in their own sense (the loop).
+   */
   readonly status: RunStatus;
   /** Root steps completed so far. */
   readonly step: number;
@@ -57,7 +64,10 @@ export interface EngineRun {
   /** Steps with a checkpoint held in memory, ascending. */
   checkpointSteps(): number[];
   checkpoint(step: number): Checkpoint | undefined;
-  /** Rewind to a checkpoint (from memory or given); later checkpoints are discarded. */
+  /**
+   * Rewind to a checkpoint (from memory or given); later checkpoints are discarded and a `restored`
+   * event carries the state. Throws a RangeError for an unknown step, and while a step is running.
+   */
   restore(target: number | Checkpoint): void;
 }
 

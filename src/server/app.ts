@@ -82,13 +82,14 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   app.get('/api/health', async () => ({ ok: true }));
   app.get('/api/components/plugins', async () => plugins);
 
-  const hasDist = existsSync(join(distDir, 'index.html'));
-  if (hasDist) await app.register(fastifyStatic, { root: distDir, wildcard: true, index: ['index.html'] });
+  // The app may be (re)built while the server runs, so index.html is looked up per request.
+  if (existsSync(distDir)) await app.register(fastifyStatic, { root: distDir, wildcard: true, index: ['index.html'] });
+  const hasDist = () => existsSync(join(distDir, 'index.html'));
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     if (req.method !== 'GET' || path.startsWith('/api/') || path === '/api' || path.startsWith('/socket.io'))
       return sendError(reply, new ApiError(404, 'not-found', `no route ${req.method} ${path}`));
-    if (!hasDist) return reply.type('text/html').send('<p>The app is not built. Run <code>npm run build</code> (or <code>npm start</code>).</p>');
+    if (!hasDist() || !reply.sendFile) return reply.type('text/html').send('<p>The app is not built. Run <code>npm run build</code> (or <code>npm start</code>).</p>');
     return reply.sendFile('index.html');
   });
 

@@ -81,7 +81,7 @@ function CanvasInner() {
       edges: [],
       grants: [],
     });
-    void flow.fitView({ nodes: flowIds.map((id) => ({ id })), duration: 200, maxZoom: 1.2, padding: 0.4 });
+    void flow.fitView({ nodes: flowIds.map((id) => ({ id })), duration: 200, maxZoom: 1, padding: 0.4 });
   }, [focusRequest, flow]);
 
   useEffect(() => {

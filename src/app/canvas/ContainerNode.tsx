@@ -9,6 +9,7 @@ import { GRAPH_STATE_ID } from '../../domain/graph.schema.ts';
 import { selectContainer, useEditor } from '../store/editor.store.ts';
 import { isHoverRelated, issueMark } from '../store/derived.ts';
 import { lifetimeBadge, lifetimeHint, reducerBadge } from '../ui/stateStyles.ts';
+import { LiveSlotValue } from '../run/LiveSlotValue.tsx';
 import type { FlowNode } from './flowMapping.ts';
 
 function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
@@ -51,7 +52,9 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
               )}
               <span className="ml-auto text-[10px] text-gray-500">{st.value_type}</span>
             </div>
-            <div data-testid={`slot-live-${id}-${name}`} className="truncate pl-2.5 font-mono text-[10px] text-zinc-500" />
+            <div data-testid={`slot-live-${id}-${name}`} className="truncate pl-2.5 font-mono text-[10px] text-zinc-500">
+              <LiveSlotValue containerId={id} slot={name} />
+            </div>
           </div>
         ))}
       </div>

@@ -2,13 +2,22 @@
 // tooltip "name: TYPE"), the bottom state handle for grants, and marks for unknown types, issues
 // and hover relations. It selects its own definition and ports by id from the store.
 import { memo, useEffect, useRef } from 'react';
-import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
+import {
+  Handle,
+  Position,
+  useStore,
+  useUpdateNodeInternals,
+  type NodeProps,
+  type ReactFlowState,
+} from '@xyflow/react';
 import { STATE_HANDLE } from '../../domain/graph.ops.ts';
 import { wireColor } from '../../domain/wireTypes.ts';
 import { activeTab } from '../store/doc.slice.ts';
 import { selectNode, useEditor } from '../store/editor.store.ts';
 import { isHoverRelated, issueMark, portsOf } from '../store/derived.ts';
 import type { FlowNode } from './flowMapping.ts';
+
+const zoomedOut = (s: ReactFlowState) => s.transform[2] < 0.45;
 
 function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const node = useEditor((s) => selectNode(s, id));
@@ -18,6 +27,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const related = useEditor((s) => isHoverRelated(s, 'node', id));
   const mark = useEditor((s) => issueMark(s, id));
   const setHover = useEditor((s) => s.setHover);
+  const compact = useStore(zoomedOut);
   const updateNodeInternals = useUpdateNodeInternals();
   // Re-measure handles only when they change after mount; calling it on mount would make React
   // Flow run its initial fitView before the other nodes are measured.
@@ -33,7 +43,12 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const composite = Boolean(node.subgraph && node.subgraph.nodes.length);
   const ring = selected ? 'border-sky-400' : related ? 'border-violet-400' : 'border-zinc-700';
   // Issue marks are an outline, so they stay visible while the node is selected or highlighted.
-  const issueOutline = mark === 'error' ? 'outline-2 outline-offset-2 outline-red-500' : mark === 'warning' ? 'outline-1 outline-offset-2 outline-amber-500/80' : '';
+  const issueOutline =
+    mark === 'error'
+      ? 'outline-2 outline-offset-2 outline-red-500'
+      : mark === 'warning'
+        ? 'outline-1 outline-offset-2 outline-amber-500/80'
+        : '';
   const rows = Math.max(ports.inputs.length, ports.outputs.length);
   return (
     <div
@@ -45,59 +60,101 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
       onMouseLeave={() => setHover(null)}
       className={`min-w-[170px] rounded-md border bg-zinc-900 text-[11px] text-zinc-200 ${ring} ${issueOutline} ${composite ? 'border-double border-[3px]' : ''}`}
     >
-      <div className="flex items-center gap-1.5 rounded-t-md border-b border-zinc-800 px-2 py-1" style={{ borderTop: `3px solid ${color ?? '#52525b'}` }}>
-        <span className="truncate font-semibold" title={node.label || node.id}>{node.label || node.id}</span>
+      <div
+        className="flex items-center gap-1.5 rounded-t-md border-b border-zinc-800 px-2 py-1"
+        style={{ borderTop: `3px solid ${color ?? '#52525b'}` }}
+      >
+        <span className="truncate font-semibold" title={node.label || node.id}>
+          {node.label || node.id}
+        </span>
         <span className="ml-auto truncate text-[10px] text-zinc-500">{node.type}</span>
       </div>
       {!ports.known && (
-        <div data-testid="unknown-type" className="bg-amber-900/40 px-2 py-0.5 text-[10px] text-amber-300" title="This node type is not in the catalog; its handles come from its edges.">
+        <div
+          data-testid="unknown-type"
+          className="bg-amber-900/40 px-2 py-0.5 text-[10px] text-amber-300"
+          title="This node type is not in the catalog; its handles come from its edges."
+        >
           unknown type
         </div>
       )}
-      {composite && <div className="px-2 py-0.5 text-[10px] text-indigo-300">composite · double-click to open</div>}
-      <div className="relative py-1">
-        {Array.from({ length: rows }, (_, i) => {
-          const inp = ports.inputs[i];
-          const out = ports.outputs[i];
-          return (
-            <div key={i} className="relative flex h-5 items-center justify-between px-2.5">
-              <span className="truncate text-zinc-400">
-                {inp && (
-                  <>
-                    <Handle
-                      type="target"
-                      position={Position.Left}
-                      id={inp.name}
-                      title={`${inp.name}: ${inp.wire_type}`}
-                      data-testid={`handle-in-${id}-${inp.name}`}
-                      style={{ background: wireColor(inp.wire_type), top: '50%' }}
-                      className="!h-2.5 !w-2.5 !border-zinc-900"
-                    />
-                    {inp.name}
-                    {!inp.optional && <span className="text-red-400">*</span>}
-                  </>
-                )}
-              </span>
-              <span className="truncate text-right text-zinc-400">
-                {out && (
-                  <>
-                    {out.name}
-                    <Handle
-                      type="source"
-                      position={Position.Right}
-                      id={out.name}
-                      title={`${out.name}: ${out.wire_type}`}
-                      data-testid={`handle-out-${id}-${out.name}`}
-                      style={{ background: wireColor(out.wire_type), top: '50%' }}
-                      className="!h-2.5 !w-2.5 !border-zinc-900"
-                    />
-                  </>
-                )}
-              </span>
-            </div>
-          );
-        })}
-      </div>
+      {composite && (
+        <div className="px-2 py-0.5 text-[10px] text-indigo-300">composite · double-click to open</div>
+      )}
+      {compact ? (
+        // Zoomed out: same geometry (20 px rows, 4 px padding), handles only, no label elements.
+        // Port labels are unreadable at this zoom and cost most of the DOM on large graphs.
+        <div className="relative" style={{ height: rows * 20 + 8 }}>
+          {ports.inputs.map((p, i) => (
+            <Handle
+              key={`i:${p.name}`}
+              type="target"
+              position={Position.Left}
+              id={p.name}
+              title={`${p.name}: ${p.wire_type}`}
+              data-testid={`handle-in-${id}-${p.name}`}
+              style={{ background: wireColor(p.wire_type), top: 14 + i * 20 }}
+              className="!h-2.5 !w-2.5 !border-zinc-900"
+            />
+          ))}
+          {ports.outputs.map((p, i) => (
+            <Handle
+              key={`o:${p.name}`}
+              type="source"
+              position={Position.Right}
+              id={p.name}
+              title={`${p.name}: ${p.wire_type}`}
+              data-testid={`handle-out-${id}-${p.name}`}
+              style={{ background: wireColor(p.wire_type), top: 14 + i * 20 }}
+              className="!h-2.5 !w-2.5 !border-zinc-900"
+            />
+          ))}
+        </div>
+      ) : (
+        <div className="relative py-1">
+          {Array.from({ length: rows }, (_, i) => {
+            const inp = ports.inputs[i];
+            const out = ports.outputs[i];
+            return (
+              <div key={i} className="relative flex h-5 items-center justify-between px-2.5">
+                <span className="truncate text-zinc-400">
+                  {inp && (
+                    <>
+                      <Handle
+                        type="target"
+                        position={Position.Left}
+                        id={inp.name}
+                        title={`${inp.name}: ${inp.wire_type}`}
+                        data-testid={`handle-in-${id}-${inp.name}`}
+                        style={{ background: wireColor(inp.wire_type), top: '50%' }}
+                        className="!h-2.5 !w-2.5 !border-zinc-900"
+                      />
+                      {inp.name}
+                      {!inp.optional && <span className="text-red-400">*</span>}
+                    </>
+                  )}
+                </span>
+                <span className="truncate text-right text-zinc-400">
+                  {out && (
+                    <>
+                      {out.name}
+                      <Handle
+                        type="source"
+                        position={Position.Right}
+                        id={out.name}
+                        title={`${out.name}: ${out.wire_type}`}
+                        data-testid={`handle-out-${id}-${out.name}`}
+                        style={{ background: wireColor(out.wire_type), top: '50%' }}
+                        className="!h-2.5 !w-2.5 !border-zinc-900"
+                      />
+                    </>
+                  )}
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      )}
       {stateVisible && (
         <Handle
           type="target"

@@ -4,11 +4,14 @@ import type { DrawerTab } from '../store/ui.slice.ts';
 import { IssuesPanel, useIssueCount } from './issues/IssuesPanel.tsx';
 import { LogPanel } from './log/LogPanel.tsx';
 import { StatePanel } from './state/StatePanel.tsx';
+import { TIMELINE_TAB } from '../run/timelineTab.ts';
+import { TimelinePanel } from '../run/TimelinePanel.tsx';
 
 const TABS: { id: DrawerTab; label: string }[] = [
   { id: 'state', label: 'State' },
   { id: 'issues', label: 'Issues' },
   { id: 'log', label: 'Log' },
+  { id: TIMELINE_TAB, label: 'Timeline' },
 ];
 
 export function Drawer() {
@@ -37,7 +40,7 @@ export function Drawer() {
           </button>
         ))}
       </div>
-      <div className="min-h-0 flex-1 overflow-y-auto">{tab === 'state' ? <StatePanel /> : tab === 'issues' ? <IssuesPanel /> : <LogPanel />}</div>
+      <div className="min-h-0 flex-1 overflow-y-auto">{tab === 'state' ? <StatePanel /> : tab === 'issues' ? <IssuesPanel /> : tab === TIMELINE_TAB ? <TimelinePanel /> : <LogPanel />}</div>
     </section>
   );
 }

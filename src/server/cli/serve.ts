@@ -5,10 +5,10 @@
 import { parseArgs } from 'node:util';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT, type StatewireServer } from '../app.ts';
 
-const USAGE = 'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--body-limit BYTES]';
+const USAGE = 'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--dist DIR] [--body-limit BYTES]';
 
 export async function serveCommand(argv: string[]): Promise<number> {
-  let values: { port?: string; host?: string; workspace?: string; 'body-limit'?: string; help?: boolean };
+  let values: { port?: string; host?: string; workspace?: string; dist?: string; 'body-limit'?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -16,6 +16,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         workspace: { type: 'string', short: 'w' },
+        dist: { type: 'string' },
         'body-limit': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -47,7 +48,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
 
   let server: StatewireServer;
   try {
-    server = await createServer({ workspace, host, port, bodyLimit });
+    server = await createServer({ workspace, host, port, bodyLimit, distDir: values.dist ?? env('STATEWIRE_DIST') });
   } catch (err) {
     console.error(`statewire serve: cannot start: ${(err as Error).message}`);
     return 1;

@@ -111,7 +111,7 @@ describe('path safety: every escape is refused with 400', () => {
     });
   }
   it('nothing was written outside the workspace', () => {
-    expect(readdirSync(outside.dir).sort()).toEqual(['graphs', 'secret.json']);
+    expect(readdirSync(outside.dir).sort()).toEqual(['dist', 'graphs', 'secret.json']);
     expect(existsSync(join(ws.dir, 'evil'))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // Test helpers: a temp workspace (with the demo graph) and a REAL `statewire serve` child process on
 // a free loopback port (`--port 0`; the URL is parsed from its `listening on …` line).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { GraphDef } from '../../domain/graph.schema.ts';
@@ -19,6 +19,9 @@ export function tempWorkspace(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'statewire-test-'));
   mkdirSync(join(dir, 'graphs'), { recursive: true });
   cpSync(DEMO_GRAPH_FILE, join(dir, 'graphs', 'grid_navigator.json'));
+  // A stand-in for the built app, so tests do not depend on (or race with a rebuild of) ./dist.
+  mkdirSync(join(dir, 'dist'), { recursive: true });
+  writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>\n');
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -36,7 +39,7 @@ export function startServer(workspace: string, extraArgs: string[] = []): Promis
   const env = { ...process.env };
   delete env.PORT;
   delete env.HOST;
-  const proc = spawn(process.execPath, [join(REPO, 'bin/statewire.js'), 'serve', '--port', '0', '--workspace', workspace, ...extraArgs], {
+  const proc = spawn(process.execPath, [join(REPO, 'bin/statewire.js'), 'serve', '--port', '0', '--workspace', workspace, '--dist', join(workspace, 'dist'), ...extraArgs], {
     cwd: REPO,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,8 @@ import { addContainer } from '../../../domain/graph.ops.ts';
 import { currentLevel, editorStore, useEditor } from '../../store/editor.store.ts';
 import { Button } from '../../ui/Button.tsx';
 import { lifetimeHint, reducerBadge } from '../../ui/stateStyles.ts';
+import { LiveOnlyContainers } from '../../run/LiveOnlyContainers.tsx';
+import { LiveSlotValue } from '../../run/LiveSlotValue.tsx';
 
 const PILL: Record<string, string> = {
   forever: 'text-violet-400 bg-violet-500/10',
@@ -63,13 +65,16 @@ export function StatePanel() {
                     <span title={lifetimeHint(st.lifetime, st.reset_on)} className={`rounded px-1 text-[10px] ${PILL[st.lifetime] ?? PILL.forever}`}>{st.lifetime}</span>
                   </td>
                   <td className="px-1 text-zinc-400">{st.value_type}</td>
-                  <td className="px-1 text-zinc-500">—</td>
+                  <td className="px-1 font-mono text-[11px] text-zinc-500">
+                    <LiveSlotValue containerId={c.id} slot={name} placeholder="—" />
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       ))}
+      <LiveOnlyContainers known={containers.map((c) => c.id)} />
     </div>
   );
 }

@@ -1,0 +1,21 @@
+// The app's one socket.io connection (same origin, default path), created on first use, and the
+// LiveClient that feeds the run store from it. The only module that imports socket.io-client.
+import { io } from 'socket.io-client';
+import { runApi } from '../run/run.api.ts';
+import { runStore } from '../run/run.store.ts';
+import { LiveClient, PAGE_LIMIT, type SocketLike } from './liveClient.ts';
+
+let client: LiveClient | null = null;
+
+export function liveClient(): LiveClient {
+  if (!client) {
+    // websocket first, polling as the fallback (a proxy that refuses upgrades still works).
+    const socket = io({ transports: ['websocket', 'polling'], reconnectionDelayMax: 5000 });
+    client = new LiveClient({
+      store: runStore,
+      socket: socket as unknown as SocketLike,
+      fetchEvents: (runId, after, type) => runApi.events(runId, after, PAGE_LIMIT, type),
+    });
+  }
+  return client;
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { createRunStore } from '../run/run.store.ts';
+import { applyBatch, HANDLERS } from './handlers.ts';
+import { ev, navStep } from './testEvents.testutil.ts';
+
+describe('live handlers', () => {
+  it('nav_status sets the status and step', () => {
+    const store = createRunStore();
+    HANDLERS.nav_status(ev('nav_status', 1, { status: 'running', step: 0 }), store);
+    expect(store.getState().status).toBe('running');
+    HANDLERS.nav_status(ev('nav_status', 2, { status: 'paused', step: 7 }), store);
+    expect(store.getState()).toMatchObject({ status: 'paused', step: 7 });
+  });
+
+  it('nav_step stores a snapshot per step and updates the live containers', () => {
+    const store = createRunStore();
+    HANDLERS.nav_step(navStep(10, 1, 1), store);
+    HANDLERS.nav_step(navStep(20, 2, 2), store);
+    const s = store.getState();
+    expect(s.steps).toEqual([1, 2]);
+    expect(s.step).toBe(2);
+    expect(s.containers.graph_state?.states.step_count?.value).toBe(2);
+    expect(s.snapshots[1]?.containers.graph_state?.states.step_count?.value).toBe(1);
+  });
+
+  it('an older (backfilled) nav_step fills the timeline without rolling the live view back', () => {
+    const store = createRunStore();
+    HANDLERS.nav_step(navStep(30, 3, 3), store);
+    HANDLERS.nav_step(navStep(20, 2, 2), store);
+    const s = store.getState();
+    expect(s.steps).toEqual([2, 3]);
+    expect(s.step).toBe(3);
+    expect(s.containers.graph_state?.states.step_count?.value).toBe(3);
+  });
+
+  it('signal records which signal cleared which slot, and the next nav_step keeps it with its writes', () => {
+    const store = createRunStore();
+    HANDLERS.state_written(
+      ev('state_written', 4, { node_id: 'env', container: 'graph_state', slot: 'last_obs', reducer: 'lastWrite', step: 1, before: null, after: 'seen' }),
+      store,
+    );
+    HANDLERS.signal(ev('signal', 5, { signal: 'step_end', scope: 'loop_in', payload: { step: 1 }, cleared: [{ container: 'graph_state', slot: 'last_obs' }] }), store);
+    expect(store.getState().clears['graph_state/last_obs']).toMatchObject({ signal: 'step_end', step: 1, seq: 5 });
+    HANDLERS.nav_step(navStep(6, 1, 1), store);
+    const snap = store.getState().snapshots[1];
+    expect(snap?.clears.map((c) => c.signal)).toEqual(['step_end']);
+    expect(snap?.writes).toEqual([{ node_id: 'env', container: 'graph_state', slot: 'last_obs', reducer: 'lastWrite', before: null, after: 'seen' }]);
+    expect(store.getState().pending.writes).toEqual([]);
+  });
+
+  it('a signal that cleared nothing changes nothing', () => {
+    const store = createRunStore();
+    const before = store.getState();
+    HANDLERS.signal(ev('signal', 2, { signal: 'run_start', scope: '', cleared: [] }), store);
+    expect(store.getState()).toBe(before);
+  });
+
+  it('node_status keeps one status per node', () => {
+    const store = createRunStore();
+    HANDLERS.node_status(ev('node_status', 1, { node_id: 'env', status: 'running', step: 1 }), store);
+    HANDLERS.node_status(ev('node_status', 2, { node_id: 'env', status: 'error', step: 1, error: 'boom' }), store);
+    expect(store.getState().nodeStatus.env).toEqual({ status: 'error', step: 1, error: 'boom' });
+  });
+
+  it('restored rewinds: live values from the event, later steps dropped, inspection ended', () => {
+    const store = createRunStore();
+    for (let i = 1; i <= 4; i++) HANDLERS.nav_step(navStep(i * 10, i, i), store);
+    store.setState({ inspectedStep: 2 });
+    const state = navStep(0, 2, 2).data as { containers: unknown; nodeStates: unknown };
+    HANDLERS.restored(ev('restored', 50, { step: 2, restored_to: 2, containers: state.containers, nodeStates: {} }), store);
+    const s = store.getState();
+    expect(s.steps).toEqual([1, 2]);
+    expect(s.step).toBe(2);
+    expect(s.inspectedStep).toBeNull();
+    expect(s.containers.graph_state?.states.step_count?.value).toBe(2);
+    // A nav_step after the restore (re-running step 3) lands on the timeline again.
+    HANDLERS.nav_step(navStep(60, 3, 3), store);
+    expect(store.getState().steps).toEqual([1, 2, 3]);
+  });
+
+  it('nav_complete marks the run done; exec_log and error_event become log lines', () => {
+    const store = createRunStore();
+    HANDLERS.exec_log(ev('exec_log', 1, { step: 1, node_id: 'env', node_type: 'gridEnv', node_label: 'Env', duration_ms: 2 }), store);
+    HANDLERS.error_event(
+      ev('error_event', 2, { id: 'e1', ts: 'x', severity: 'error', source: 'node', code: 'X', title: 'Node failed', message: 'boom' }),
+      store,
+    );
+    HANDLERS.nav_complete(ev('nav_complete', 3, { step: 9, metrics: {} }), store);
+    const s = store.getState();
+    expect(s.status).toBe('done');
+    expect(s.log.map((l) => l.level)).toEqual(['info', 'error', 'info']);
+    expect(s.log[1]?.text).toContain('boom');
+    expect(s.pending.errors).toEqual(['Node failed: boom']);
+  });
+
+  it('a malformed payload becomes a log line naming the event and field, not a crash', () => {
+    const store = createRunStore();
+    HANDLERS.nav_step(ev('nav_step', 3, { step: 'three' }), store);
+    const s = store.getState();
+    expect(s.steps).toEqual([]);
+    expect(s.log[0]?.text).toMatch(/bad nav_step event \(seq 3\) at \$\.data\.step/);
+  });
+
+  it('applyBatch notifies subscribers once for a whole batch', () => {
+    const store = createRunStore();
+    let notified = 0;
+    store.subscribe(() => notified++);
+    applyBatch([ev('nav_status', 1, { status: 'running', step: 0 }), navStep(2, 1, 1), navStep(3, 2, 2), navStep(4, 3, 3)], store);
+    expect(notified).toBe(1);
+    expect(store.getState()).toMatchObject({ status: 'running', step: 3, steps: [1, 2, 3] });
+  });
+});

@@ -1,0 +1,197 @@
+// Follows one run over socket.io: `subscribe {runId, afterSeq}`, drop anything at or below the last
+// accepted seq, fill holes from GET /api/runs/{id}/events before going on, honour the server's
+// `gap` notices (dropped intermediate nav_steps under backpressure: tolerated in order, fetched in
+// the background for the timeline), re-subscribe with afterSeq on reconnect, and apply accepted
+// events to the run store at most once per animation frame.
+// The transport is injected (`SocketLike`), so the ordering logic is tested without a socket.
+import { EventEnvelopeSchema, EVENT_TYPES, type EventEnvelope } from '../../domain/protocol.ts';
+import type { RunStoreLike } from '../run/run.store.ts';
+import { applyBatch } from './handlers.ts';
+
+export interface SocketLike {
+  on(event: string, fn: (...args: unknown[]) => void): unknown;
+  emit(event: string, ...args: unknown[]): unknown;
+  connected: boolean;
+  disconnect(): unknown;
+}
+
+export interface EventsPage {
+  events: unknown[];
+  next_after: number;
+  last_seq: number;
+}
+
+export interface LiveClientDeps {
+  store: RunStoreLike;
+  socket: SocketLike;
+  fetchEvents: (runId: string, after: number, type?: string) => Promise<EventsPage>;
+  /** Schedules the batch apply; defaults to requestAnimationFrame with a timer fallback (hidden tabs). */
+  schedule?: (fn: () => void) => void;
+}
+
+/** Page size asked of /api/runs/{id}/events (a shorter page means the end of the log). */
+export const PAGE_LIMIT = 1000;
+
+export function frameScheduler(fn: () => void): void {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(run);
+  // rAF does not fire in a background tab; the timer keeps the store (and the timeline) current.
+  setTimeout(run, 250);
+}
+
+export class LiveClient {
+  private runId: string | null = null;
+  private lastSeq = 0;
+  /** Accepted, not yet applied (flushed once per frame). */
+  private pending: EventEnvelope[] = [];
+  private scheduled = false;
+  /** While filling a hole, live events wait here. */
+  private held: EventEnvelope[] | null = null;
+  /** Seqs the server said it dropped (nav_steps only); a hole inside it is not a loss. */
+  private tolerated: { from: number; to: number } | null = null;
+  private readonly schedule: (fn: () => void) => void;
+
+  constructor(private readonly deps: LiveClientDeps) {
+    this.schedule = deps.schedule ?? frameScheduler;
+    for (const type of EVENT_TYPES) deps.socket.on(type, (msg: unknown) => this.receive(msg));
+    deps.socket.on('connect', () => this.subscribe());
+  }
+
+  get followed(): string | null {
+    return this.runId;
+  }
+
+  get lastAppliedSeq(): number {
+    return this.lastSeq;
+  }
+
+  /** Start following a run from `afterSeq` (0 = its whole history). */
+  follow(runId: string, afterSeq = 0): void {
+    this.runId = runId;
+    this.lastSeq = afterSeq;
+    this.pending = [];
+    this.held = null;
+    this.tolerated = null;
+    this.subscribe();
+  }
+
+  unfollow(): void {
+    this.runId = null;
+    this.pending = [];
+    this.held = null;
+    if (this.deps.socket.connected) this.deps.socket.emit('unsubscribe');
+  }
+
+  close(): void {
+    this.unfollow();
+    this.deps.socket.disconnect();
+  }
+
+  private subscribe(): void {
+    if (this.runId === null || !this.deps.socket.connected) return;
+    const runId = this.runId;
+    this.deps.socket.emit('subscribe', { runId, afterSeq: this.lastSeq }, (ack: unknown) => {
+      const a = ack as { ok?: boolean; error?: { message?: string } } | undefined;
+      if (a && a.ok === false && this.runId === runId) this.deps.store.setState({ error: a.error?.message ?? 'subscribe refused' });
+    });
+  }
+
+  /** Entry point for every server message (public for tests). */
+  receive(raw: unknown): void {
+    const r = EventEnvelopeSchema.safeParse(raw);
+    if (!r.success || this.runId === null || r.data.runId !== this.runId) return;
+    const m = r.data;
+    if (m.seq <= this.lastSeq) return;
+    if (this.held) {
+      this.held.push(m);
+      return;
+    }
+    if (m.type === 'gap') {
+      this.onGap(m);
+      return;
+    }
+    if (m.seq > this.lastSeq + 1 && !this.covered(this.lastSeq + 1, m.seq - 1)) {
+      this.held = [m];
+      void this.backfill(m.seq - 1);
+      return;
+    }
+    this.accept(m);
+  }
+
+  private covered(from: number, to: number): boolean {
+    const t = this.tolerated;
+    return t !== null && from >= t.from && to <= t.to;
+  }
+
+  private onGap(m: EventEnvelope): void {
+    const d = m.data as { fromSeq?: unknown; toSeq?: unknown };
+    if (typeof d.fromSeq !== 'number' || typeof d.toSeq !== 'number') return;
+    const from = Math.min(d.fromSeq, this.lastSeq + 1);
+    this.tolerated = { from, to: d.toSeq };
+    // The dropped nav_steps still belong on the timeline: fetch them without blocking live events.
+    void this.fetchRange(d.fromSeq - 1, d.toSeq, 'nav_step').then((events) => this.enqueue(events));
+  }
+
+  private accept(m: EventEnvelope): void {
+    this.lastSeq = m.seq;
+    this.enqueue([m]);
+  }
+
+  private enqueue(events: EventEnvelope[]): void {
+    if (events.length === 0) return;
+    this.pending.push(...events);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => this.flush());
+  }
+
+  /** Applies everything accepted since the last frame (public for tests). */
+  flush(): void {
+    this.scheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    applyBatch(batch, this.deps.store);
+  }
+
+  private async fetchRange(after: number, upTo: number, type?: string): Promise<EventEnvelope[]> {
+    const runId = this.runId;
+    const out: EventEnvelope[] = [];
+    let cursor = after;
+    while (runId !== null && cursor < upTo) {
+      const page = await this.deps.fetchEvents(runId, cursor, type);
+      for (const e of page.events) {
+        const r = EventEnvelopeSchema.safeParse(e);
+        if (r.success && r.data.seq <= upTo) out.push(r.data);
+      }
+      if (page.events.length === 0 || page.next_after <= cursor) break;
+      cursor = page.next_after;
+      if (page.events.length < PAGE_LIMIT) break;
+    }
+    return out;
+  }
+
+  private async backfill(upTo: number): Promise<void> {
+    const runId = this.runId;
+    let fetched: EventEnvelope[] = [];
+    try {
+      fetched = await this.fetchRange(this.lastSeq, upTo);
+    } catch (e) {
+      this.deps.store.setState({ error: `could not fill missing events: ${(e as Error).message}` });
+    }
+    if (runId !== this.runId) return;
+    const held = this.held ?? [];
+    this.held = null;
+    for (const m of fetched) if (m.seq > this.lastSeq) this.accept(m);
+    // Whatever could not be fetched is skipped rather than stalling the live view forever.
+    for (const m of held) {
+      if (m.seq <= this.lastSeq) continue;
+      if (m.type === 'gap') this.onGap(m);
+      else this.accept(m);
+    }
+  }
+}

@@ -1,0 +1,43 @@
+// The live value line of one container slot, used by the container box on the canvas and by the
+// State panel: the value at the live step (or at the inspected step while time-travelling), and a
+// brief "cleared by <signal>" badge when a lifetime signal just cleared the slot.
+import { useEffect, useState } from 'react';
+import { useEditor } from '../store/editor.store.ts';
+import { clearKey, useRun, viewContainers } from './run.store.ts';
+import { slotLine } from './slotLine.ts';
+
+/** How long the "cleared by" badge stays after a live clear. */
+export const CLEAR_FLASH_MS = 1500;
+
+export function LiveSlotValue({ containerId, slot, placeholder = '' }: { containerId: string; slot: string; placeholder?: string }) {
+  const runTab = useRun((s) => s.tabId);
+  const activeTabId = useEditor((s) => s.activeTabId);
+  const shown = runTab === null || runTab === activeTabId;
+  const line = useRun((s) => (shown ? slotLine(viewContainers(s)[containerId]?.states[slot]) : null));
+  const inspecting = useRun((s) => s.inspectedStep !== null);
+  const liveClear = useRun((s) => (shown && s.inspectedStep === null ? s.clears[clearKey(containerId, slot)] : undefined));
+  const stepClear = useRun((s) =>
+    shown && s.inspectedStep !== null ? (s.snapshots[s.inspectedStep]?.clears.find((c) => c.container === containerId && c.slot === slot)?.signal ?? null) : null,
+  );
+  const [flashSeq, setFlashSeq] = useState<number | null>(null);
+  const clearSeq = liveClear?.seq ?? null;
+  useEffect(() => {
+    if (clearSeq === null) return;
+    setFlashSeq(clearSeq);
+    const t = setTimeout(() => setFlashSeq(null), CLEAR_FLASH_MS);
+    return () => clearTimeout(t);
+  }, [clearSeq]);
+  const clearedBy = stepClear ?? (flashSeq !== null && flashSeq === clearSeq ? liveClear?.signal : undefined);
+  return (
+    <span className="flex min-w-0 items-center gap-1" data-testid={`live-value-${containerId}-${slot}`} data-inspecting={inspecting ? 'true' : 'false'}>
+      <span className={`truncate ${line === null ? 'text-zinc-600' : inspecting ? 'text-sky-300' : 'text-emerald-300'}`} title={line ?? undefined}>
+        {line ?? placeholder}
+      </span>
+      {clearedBy && (
+        <span data-testid="cleared-badge" className="shrink-0 rounded bg-pink-500/15 px-1 text-[9px] text-pink-300" title={`this slot was cleared by the ${clearedBy} signal`}>
+          cleared by {clearedBy}
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,153 @@
+// Timeline (bottom drawer): one tick per step of the followed run. Clicking a tick inspects that
+// step everywhere (boxes and State panel show its values, full values fetched from the server);
+// Restore rewinds the run to it (paused, Play resumes), Fork starts a new run from it.
+import { memo } from 'react';
+import { GitFork, History, Radio } from 'lucide-react';
+import { Button } from '../ui/Button.tsx';
+import { fork, inspect, restore } from './run.actions.ts';
+import { useRun, viewContainers, type StepSnapshot } from './run.store.ts';
+import { formatValue, slotLine } from './slotLine.ts';
+
+/** Past this many steps only a window of ticks around the selection is drawn (DOM stays small). */
+const MAX_TICKS = 1500;
+
+const Tick = memo(function Tick({ step, selected, current, hasError, hasClear }: { step: number; selected: boolean; current: boolean; hasError: boolean; hasClear: boolean }) {
+  const tone = selected ? 'bg-sky-400' : hasError ? 'bg-red-500/80' : current ? 'bg-emerald-400' : 'bg-zinc-600 hover:bg-zinc-400';
+  return (
+    <button
+      type="button"
+      data-testid={`timeline-tick-${step}`}
+      data-selected={selected ? 'true' : 'false'}
+      title={`step ${step}${hasError ? ' · errors' : ''}${hasClear ? ' · slots cleared' : ''}`}
+      onClick={() => void inspect(step)}
+      className="group relative flex h-7 w-2 shrink-0 items-end justify-center"
+    >
+      <span className={`block w-1 rounded-sm ${tone} ${selected || current ? 'h-6' : 'h-4'}`} />
+      {hasClear && <span className="absolute top-0 h-1 w-1 rounded-full bg-pink-400" />}
+    </button>
+  );
+});
+
+function Ticks() {
+  const steps = useRun((s) => s.steps);
+  const snapshots = useRun((s) => s.snapshots);
+  const selected = useRun((s) => s.inspectedStep);
+  const current = useRun((s) => s.step);
+  let shown = steps;
+  if (steps.length > MAX_TICKS) {
+    const at = selected === null ? steps.length - 1 : Math.max(0, steps.indexOf(selected));
+    const from = Math.max(0, Math.min(at - MAX_TICKS / 2, steps.length - MAX_TICKS));
+    shown = steps.slice(from, from + MAX_TICKS);
+  }
+  return (
+    <div className="flex overflow-x-auto px-1" data-testid="timeline-ticks">
+      {shown.map((st) => {
+        const snap = snapshots[st];
+        return <Tick key={st} step={st} selected={st === selected} current={st === current} hasError={(snap?.errors.length ?? 0) > 0} hasClear={(snap?.clears.length ?? 0) > 0} />;
+      })}
+    </div>
+  );
+}
+
+function StepChanges({ snap }: { snap: StepSnapshot | undefined }) {
+  if (!snap) return <div className="text-zinc-500">No events recorded for this step.</div>;
+  return (
+    <div className="space-y-0.5" data-testid="timeline-changes">
+      {snap.writes.map((w, i) => (
+        <div key={`w${i}`} className="truncate" title={`${formatValue(w.before)} → ${formatValue(w.after)}`}>
+          <span className="text-zinc-400">{w.node_id}</span> → <span className="text-violet-300">{w.container}.{w.slot}</span>
+          {w.key !== undefined && <span className="text-zinc-500">[{w.key}]</span>} <span className="text-zinc-500">{w.reducer}</span>{' '}
+          <span className="font-mono text-zinc-300">{formatValue(w.after)}</span>
+        </div>
+      ))}
+      {snap.clears.map((c, i) => (
+        <div key={`c${i}`} className="truncate text-pink-300">
+          {c.container}.{c.slot} cleared by {c.signal}
+        </div>
+      ))}
+      {snap.errors.map((e, i) => (
+        <div key={`e${i}`} className="truncate text-red-400" title={e}>
+          {e}
+        </div>
+      ))}
+      {snap.writes.length + snap.clears.length + snap.errors.length === 0 && <div className="text-zinc-500">No writes, clears or errors in this step.</div>}
+    </div>
+  );
+}
+
+function StepValues() {
+  const containers = useRun(viewContainers);
+  const full = useRun((s) => s.inspected !== null && s.inspected.step === s.inspectedStep);
+  const entries = Object.entries(containers);
+  if (entries.length === 0) return <div className="text-zinc-500">No container values yet.</div>;
+  return (
+    <table className="w-full table-fixed" data-testid="timeline-values" data-full={full ? 'true' : 'false'}>
+      <tbody>
+        {entries.flatMap(([cid, c]) =>
+          Object.entries(c.states).map(([slot, s]) => (
+            <tr key={`${cid}/${slot}`} className="border-t border-zinc-800/60">
+              <td className="w-1/3 truncate px-1 text-violet-300">
+                {cid}.{slot}
+              </td>
+              <td className="truncate px-1 font-mono text-zinc-300" title={s.value !== undefined ? formatValue(s.value) : s.preview}>
+                {full && s.value !== undefined && s.size === undefined ? formatValue(s.value) : slotLine(s)}
+              </td>
+            </tr>
+          )),
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+export function TimelinePanel() {
+  const runId = useRun((s) => s.runId);
+  const count = useRun((s) => s.steps.length);
+  const selected = useRun((s) => s.inspectedStep);
+  const current = useRun((s) => s.step);
+  const status = useRun((s) => s.status);
+  const snap = useRun((s) => (s.inspectedStep === null ? s.snapshots[s.step] : s.snapshots[s.inspectedStep]));
+  if (runId === null)
+    return (
+      <div className="p-2 text-xs text-zinc-500" data-testid="timeline-panel">
+        No run yet. Press Play to run the graph of this tab; every step is kept here.
+      </div>
+    );
+  const target = selected ?? current;
+  return (
+    <div className="flex h-full flex-col text-xs" data-testid="timeline-panel">
+      <div className="flex items-center gap-2 border-b border-zinc-800 px-2 py-0.5">
+        <History size={12} className="text-sky-400" />
+        <span className="text-zinc-300" data-testid="timeline-count">
+          {count} steps
+        </span>
+        <span className="truncate text-[10px] text-zinc-500" title="run id">
+          {runId} · {status ?? 'idle'}
+        </span>
+        <span className="ml-auto text-zinc-400" data-testid="timeline-selected">
+          {selected === null ? `live · step ${current}` : `inspecting step ${selected}`}
+        </span>
+        <Button variant="ghost" data-testid="timeline-live" disabled={selected === null} onClick={() => void inspect(null)} title="Show the live values again">
+          <Radio size={11} /> Live
+        </Button>
+        <Button data-testid="timeline-restore" disabled={selected === null} onClick={() => void restore(target)} title="Rewind the run to this step (paused; Play resumes from it)">
+          <History size={11} /> Restore {selected ?? ''}
+        </Button>
+        <Button data-testid="timeline-fork" disabled={count === 0} onClick={() => void fork(target)} title="Start a new run from this step's state">
+          <GitFork size={11} /> Fork
+        </Button>
+      </div>
+      <Ticks />
+      <div className="grid min-h-0 flex-1 grid-cols-2 gap-2 overflow-y-auto border-t border-zinc-800 px-2 py-1">
+        <div className="min-w-0">
+          <div className="mb-0.5 text-[10px] text-zinc-500 uppercase">Values at step {target}</div>
+          <StepValues />
+        </div>
+        <div className="min-w-0">
+          <div className="mb-0.5 text-[10px] text-zinc-500 uppercase">What step {target} did</div>
+          <StepChanges snap={snap} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,163 @@
+// What the run toolbar and the timeline do: start / pause / resume / step / stop / reset a run of
+// the active tab's graph, change the step delay, inspect a step, restore it, fork from it, and open
+// a past run (`/?run=<id>`). Streamed state arrives through the live client; these functions only
+// call REST and record the user's choices (and failures) in the run store.
+import { liveClient } from '../live/connection.ts';
+import { activeTab } from '../store/doc.slice.ts';
+import { editorStore } from '../store/editor.store.ts';
+import { formatGraphText, parseGraphInput } from '../store/graphIo.ts';
+import { runApi } from './run.api.ts';
+import { TIMELINE_TAB } from './timelineTab.ts';
+import { initialRunState, isActive, runStore, type RunState } from './run.store.ts';
+
+const set = (patch: Partial<RunState>) => runStore.setState(patch);
+const fail = (e: unknown) => set({ error: (e as Error).message });
+
+/** Starts following a run with a fresh timeline. */
+function followFresh(runId: string, tabId: string | null, status: RunState['status']): void {
+  const { stepDelayMs } = runStore.getState();
+  runStore.setState({ ...initialRunState(), runId, tabId, status, stepDelayMs });
+  liveClient().follow(runId, 0);
+}
+
+/** The root graph of the active tab, canonical JSON (what a save would write), or null. */
+function graphToRun(): { graph: unknown; tabId: string } | null {
+  const tab = activeTab(editorStore.getState());
+  if (!tab) return null;
+  return { graph: JSON.parse(formatGraphText(tab.graph)) as unknown, tabId: tab.id };
+}
+
+async function startRun(paused: boolean): Promise<boolean> {
+  const g = graphToRun();
+  if (!g) return false;
+  set({ status: 'starting', error: null });
+  try {
+    const r = await runApi.start({ loop_definition: g.graph, step_delay_ms: runStore.getState().stepDelayMs, paused });
+    followFresh(r.execution_id, g.tabId, paused ? 'paused' : 'running');
+    return true;
+  } catch (e) {
+    set({ status: null });
+    fail(e);
+    return false;
+  }
+}
+
+/** Play: resume a paused run, otherwise start a new run of the active tab. */
+export async function play(): Promise<void> {
+  const s = runStore.getState();
+  if (s.status === 'paused') {
+    set({ error: null, inspectedStep: null, inspected: null });
+    await runApi.resume().then(() => set({ status: 'running' }), fail);
+    return;
+  }
+  await startRun(false);
+}
+
+export async function pause(): Promise<void> {
+  await runApi.pause().then(() => set({ status: 'paused' }), fail);
+}
+
+/** Step: one root step of a paused run; with no live run, start one paused and step it. */
+export async function stepOnce(): Promise<void> {
+  const s = runStore.getState();
+  if (s.status !== 'paused' && !(await startRun(true))) return;
+  set({ error: null });
+  await runApi.step().catch(fail);
+}
+
+export async function stop(): Promise<void> {
+  await runApi.stop().then(() => set({ status: 'stopped' }), fail);
+}
+
+/** Reset: stop a live run and forget it (values vanish from boxes and panels). */
+export async function reset(): Promise<void> {
+  if (isActive(runStore.getState().status)) await runApi.stop().catch(() => undefined);
+  liveClient().unfollow();
+  runStore.setState({ ...initialRunState(), stepDelayMs: runStore.getState().stepDelayMs });
+}
+
+export async function setStepDelay(ms: number): Promise<void> {
+  set({ stepDelayMs: ms });
+  if (isActive(runStore.getState().status)) await runApi.delay(ms).catch(fail);
+}
+
+/** Inspect a step: show its values everywhere at once, then upgrade previews to full values. */
+export async function inspect(step: number | null): Promise<void> {
+  set({ inspectedStep: step, inspected: null });
+  const { runId } = runStore.getState();
+  if (step === null || runId === null) return;
+  try {
+    const full = await runApi.state(runId, step);
+    if (runStore.getState().inspectedStep === step) set({ inspected: { step, containers: full.containers, nodeStates: full.nodeStates } });
+  } catch (e) {
+    // The streamed preview stays on screen; say why the full values are missing.
+    fail(e);
+  }
+}
+
+/** Restore the run to a step; it is left paused there and Play resumes from it. */
+export async function restore(step: number): Promise<void> {
+  const s = runStore.getState();
+  if (s.runId === null) return;
+  set({ error: null });
+  try {
+    const live = await runApi.status();
+    if (live.execution_id === s.runId && (live.status === 'running' || live.status === 'paused' || live.status === 'done')) {
+      if (live.status === 'running') await runApi.pause();
+      await runApi.restoreCurrent(step);
+    } else {
+      // A past run (stopped, interrupted, opened by link) becomes the current one, paused at `step`.
+      await runApi.restoreRun(s.runId, step);
+    }
+    set({ status: 'paused' });
+  } catch (e) {
+    fail(e);
+  }
+}
+
+/** Fork: a new run starting from that step's state, paused, followed from its first event. */
+export async function fork(step: number): Promise<void> {
+  const s = runStore.getState();
+  if (s.runId === null) return;
+  try {
+    const r = await runApi.fork(s.runId, step, s.stepDelayMs);
+    followFresh(r.run_id, s.tabId, 'paused');
+  } catch (e) {
+    fail(e);
+  }
+}
+
+/** `/?run=<id>`: open the graph the run executed in a tab and replay its whole log into the timeline. */
+export async function openRun(runId: string): Promise<boolean> {
+  try {
+    const [info, raw] = await Promise.all([runApi.run(runId), runApi.graph(runId)]);
+    const parsed = parseGraphInput(raw);
+    if (!parsed.ok) throw new Error(`the graph of run ${runId} does not parse: ${parsed.errors[0]?.message ?? 'invalid'}`);
+    const tabId = editorStore.getState().openTab({ graph: parsed.graph, title: `${info.graph_name || parsed.graph.name || 'run'} · run`, loadWarnings: parsed.warnings });
+    followFresh(runId, tabId, info.status as RunState['status']);
+    editorStore.getState().setDrawerTab(TIMELINE_TAB);
+    return true;
+  } catch (e) {
+    fail(e);
+    editorStore.getState().showToast(`could not open run ${runId}: ${(e as Error).message}`, 'error');
+    return false;
+  }
+}
+
+/** Called once after boot: honours `?run=<id>`, else re-attaches to a run still live on the server. */
+export async function openRunFromLocation(search: string = window.location.search): Promise<void> {
+  const runId = new URLSearchParams(search).get('run');
+  if (runId) {
+    await openRun(runId);
+    return;
+  }
+  try {
+    const live = await runApi.status();
+    if (live.execution_id && (live.status === 'running' || live.status === 'paused') && runStore.getState().runId === null) {
+      set({ stepDelayMs: live.step_delay_ms ?? runStore.getState().stepDelayMs });
+      followFresh(live.execution_id, null, live.status);
+    }
+  } catch {
+    // No server status: nothing to re-attach to.
+  }
+}

@@ -1,0 +1,28 @@
+// The one-line live value of a slot (REFERENCE.md 5.1 / checklist 17): `N items` when the snapshot
+// has a size, else the value, else the preview (first 60 chars); keyed slots say how many keys.
+import type { SlotSnapshot } from '../../domain/protocol.ts';
+
+export const LINE_MAX = 60;
+
+function short(text: string): string {
+  return text.length > LINE_MAX ? `${text.slice(0, LINE_MAX - 1)}…` : text;
+}
+
+export function formatValue(v: unknown): string {
+  if (typeof v === 'string') return short(JSON.stringify(v));
+  if (v === undefined) return '';
+  try {
+    return short(JSON.stringify(v) ?? String(v));
+  } catch {
+    return short(String(v));
+  }
+}
+
+export function slotLine(s: SlotSnapshot | undefined): string | null {
+  if (!s) return null;
+  const keyed = s.keys !== undefined ? `${s.keys} key${s.keys === 1 ? '' : 's'} · ` : '';
+  if (s.size !== undefined) return `${keyed}${s.size} item${s.size === 1 ? '' : 's'}`;
+  if (s.value !== undefined) return `${keyed}${formatValue(s.value)}`;
+  if (s.preview !== undefined) return `${keyed}${short(s.preview)}`;
+  return keyed ? keyed.slice(0, -3) : null;
+}
