@@ -95,7 +95,8 @@ test('build, save, reload and undo/redo the demo graph', async ({ page, server }
   await page.getByTestId('explorer-graph-demo_built').dblclick();
   await expect(page.getByTestId('tab')).toHaveCount(1);
 
-  // Undo everything (history survives only within a session, so rebuild it first by moving a node).
+  // Undo history lives in the session, so after the reload a drag is the one step to undo; undoing
+  // it must not touch the saved file, and redo brings the move back.
   const think = editor.node('llmCall_1');
   const box = (await think.boundingBox())!;
   await page.mouse.move(box.x + 30, box.y + 8);

@@ -91,6 +91,18 @@ test('group a selection into a composite, drill in, come back, ungroup', async (
   await expect(page.locator('.react-flow__node')).toHaveCount(1);
 });
 
+test('a saved graph node drops in as a composite with its containers and grants', async ({ page }) => {
+  const editor = new EditorPage(page);
+  await editor.open();
+  await page.getByTestId('explorer-node-memory_block').dragTo(editor.canvas, { targetPosition: { x: 300, y: 200 } });
+  await expect(editor.node('memory_block_1')).toBeVisible();
+  await expect(page.getByTestId('handle-in-memory_block_1-question')).toBeAttached();
+  await expect(page.getByTestId('handle-out-memory_block_1-answer')).toBeAttached();
+  await editor.node('memory_block_1').dblclick();
+  await expect(editor.container('block_mem')).toBeVisible();
+  await expect(page.locator('.react-flow__edge-grant')).toHaveCount(1);
+});
+
 test('clicking an issue selects the element it names', async ({ page }) => {
   const editor = new EditorPage(page);
   await editor.open('?graph=smoke_demo');

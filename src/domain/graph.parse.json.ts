@@ -2,7 +2,7 @@
 // "line 3, column 7: expected ',' or '}'" the same way in every runtime (engines word and place
 // JSON.parse errors differently, and some quote the whole input back), and finds duplicate object
 // keys, which JSON.parse resolves silently by keeping the last value.
-import { keySeg } from './issues.ts';
+import { jsonPath } from './issues.ts';
 
 export interface JsonErrorLocation {
   offset: number;
@@ -14,6 +14,8 @@ export interface JsonErrorLocation {
 export interface DuplicateKey {
   /** JSON path of the repeated key, e.g. `$.containers[0].states.notes`. */
   path: string;
+  /** The same path as keys and array indices: `['containers', 0, 'states', 'notes']`. */
+  segments: (string | number)[];
   line: number;
   column: number;
 }
@@ -46,6 +48,9 @@ function scanJson(
   trackKeys = false,
 ): { error: JsonErrorLocation | null; duplicates: DuplicateKey[] } {
   const duplicates: DuplicateKey[] = [];
+  // Path of the value being scanned; only kept up to date when tracking keys, and only copied when
+  // a duplicate turns up, so the common case allocates nothing per key.
+  const at: (string | number)[] = [];
   let i = 0;
   const ws = () => {
     while (i < text.length && WS.has(text[i]!)) i++;
@@ -82,7 +87,7 @@ function scanJson(
     if (!m || m[0] === '-' || m[0] === '') fail(`unexpected ${describe(text[i])}`);
     i += m![0].length;
   };
-  const value = (depth: number, path: string): void => {
+  const value = (depth: number): void => {
     if (depth > 5000) fail('nesting too deep');
     ws();
     const ch = text[i];
@@ -99,18 +104,20 @@ function scanJson(
         if (text[i] !== '"') fail(`expected a double-quoted property name, found ${describe(text[i])}`);
         const keyStart = i;
         string();
-        let childPath = path;
         if (keys) {
           const rawKey = text.slice(keyStart + 1, i - 1);
           const key = rawKey.includes('\\') ? (JSON.parse(text.slice(keyStart, i)) as string) : rawKey;
-          childPath = path + keySeg(key);
-          if (keys.has(key)) duplicates.push({ path: childPath, ...lineColumn(text, keyStart) });
-          else keys.add(key);
+          if (keys.has(key)) {
+            const segments = [...at, key];
+            duplicates.push({ path: jsonPath(segments), segments, ...lineColumn(text, keyStart) });
+          } else keys.add(key);
+          at.push(key);
         }
         ws();
         if (text[i] !== ':') fail(`expected ':' after property name, found ${describe(text[i])}`);
         i++;
-        value(depth + 1, childPath);
+        value(depth + 1);
+        if (keys) at.pop();
         ws();
         if (text[i] === ',') i++;
         else if (text[i] === '}') {
@@ -127,7 +134,9 @@ function scanJson(
         return;
       }
       for (let k = 0; ; k++) {
-        value(depth + 1, trackKeys ? `${path}[${k}]` : path);
+        if (trackKeys) at.push(k);
+        value(depth + 1);
+        if (trackKeys) at.pop();
         ws();
         if (text[i] === ',') i++;
         else if (text[i] === ']') {
@@ -144,7 +153,7 @@ function scanJson(
     fail(`unexpected ${describe(ch)}`);
   };
   try {
-    value(0, '$');
+    value(0);
     ws();
     if (i < text.length) fail(`unexpected ${describe(text[i])} after the JSON value`);
     return { error: null, duplicates };

@@ -8,7 +8,7 @@ import {
   type ParseResult,
 } from './graph.parse.ts';
 import type { GraphDef } from './graph.schema.ts';
-import type { Issue } from './issues.ts';
+import { hasErrors, type Issue } from './issues.ts';
 import { FIXTURES, fixture } from './fixtures/loadFixtures.testutil.ts';
 
 function ok(r: ParseResult): { graph: GraphDef; warnings: Issue[] } {
@@ -347,21 +347,65 @@ describe('parseGraphText', () => {
 
   it('warns about keys repeated in one object (JSON.parse silently keeps the last)', () => {
     const text =
-      '{"containers": [{"id": "c", "states": {\n  "a": {"type": "counter"},\n  "a": {"type": "accumulator"}}}],\n "name": "x", "na\\u006de": "y"}';
+      '{"containers": [],\n "name": "x", "na\\u006de": "y", "nodes": [{"id": "n", "config": {"a": 1, "a": 2}}]}';
     const { graph, warnings } = ok(parseGraphText(text, 'd.json'));
-    expect(graph.containers[0]!.states.a!.type).toBe('accumulator');
     expect(graph.name).toBe('y');
     expect(warnings).toEqual([
       expect.objectContaining({
         code: 'duplicate-key',
         severity: 'warning',
+        path: '$.name',
+        line: 2,
+        column: 15,
+      }),
+      expect.objectContaining({ code: 'duplicate-key', path: '$.nodes[0].config.a', line: 2 }),
+    ]);
+    expect(warnings[0]!.message).toMatch(/^key repeated in the same object at d\.json:2:15/);
+  });
+
+  it('a slot name repeated in one container is a duplicate-state error naming container and slot; the file still loads', () => {
+    const text =
+      '{"containers": [{"id": "c", "states": {\n  "a": {"type": "counter"},\n  "a": {"type": "accumulator"}}}],\n "name": "x"}';
+    const { graph, warnings } = ok(parseGraphText(text, 'd.json'));
+    expect(graph.containers[0]!.states.a!.type).toBe('accumulator');
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        code: 'duplicate-state',
+        severity: 'error',
         path: '$.containers[0].states.a',
+        containerId: 'c',
+        slot: 'a',
         line: 3,
         column: 3,
       }),
-      expect.objectContaining({ code: 'duplicate-key', path: '$.name', line: 4 }),
     ]);
-    expect(warnings[0]!.message).toMatch(/^key repeated in the same object at d\.json:3:3/);
+    expect(warnings[0]!.message).toMatch(
+      /slot 'a' is declared twice in container 'c' \(again at d\.json:3:3\)/,
+    );
+    expect(hasErrors(warnings)).toBe(true);
+  });
+
+  it('finds repeated slots in subgraph containers, legacy graph_state and legacy stateContainer nodes', () => {
+    const sub = '{"nodes": [], "containers": [{"id": "inner", "states": {"s": {}, "s": {}}}]}';
+    const text = `{
+      "nodes": [
+        {"id": "comp", "type": "compositeNode", "subgraph": ${sub}},
+        {"id": "legacy", "type": "stateContainer", "config": {"states": {"k": {}, "k": {}}}}
+      ],
+      "graph_state": {"g": {}, "g": {}}
+    }`;
+    const { warnings } = ok(parseGraphText(text));
+    const dupes = warnings.filter((w) => w.code === 'duplicate-state');
+    expect(dupes.map((w) => [w.path, w.containerId, w.slot])).toEqual([
+      ['$.nodes[0].subgraph.containers[0].states.s', 'inner', 's'],
+      ['$.nodes[1].config.states.k', 'legacy', 'k'],
+      ['$.graph_state.g', 'graph_state', 'g'],
+    ]);
+  });
+
+  it('the same slot name in two different containers is not a parse issue', () => {
+    const text = '{"containers": [{"id": "a", "states": {"s": {}}}, {"id": "b", "states": {"s": {}}}]}';
+    expect(ok(parseGraphText(text)).warnings.filter((w) => w.code.startsWith('duplicate'))).toEqual([]);
   });
 
   it('accepts a byte-order mark', () => {

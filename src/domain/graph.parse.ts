@@ -6,10 +6,16 @@ import type { GraphDef } from './graph.schema.ts';
 import { ParseCtx, typeName } from './graph.parse.fields.ts';
 import { parseGraphObject } from './graph.parse.graph.ts';
 import { findDuplicateKeys, locateJsonError } from './graph.parse.json.ts';
+import { duplicateKeyIssues } from './graph.parse.duplicates.ts';
 import { synthesizeIterInPorts } from './loopPorts.ts';
 import { loopView } from './loopView.ts';
 import type { Issue } from './issues.ts';
 
+/**
+ * `warnings` are the load issues of a file that loaded: warnings and infos, plus `duplicate-state`
+ * (severity error: a slot declared twice in one container, the first definition lost), which still
+ * loads so the editor can show and fix it. Check them with `hasErrors` at a run boundary.
+ */
 export type ParseResult = { ok: true; graph: GraphDef; warnings: Issue[] } | { ok: false; errors: Issue[] };
 
 /** Thrown by the *OrThrow APIs; carries every issue found (errors first). */
@@ -135,14 +141,7 @@ export function parseGraphText(text: string, file?: string): ParseResult {
     const result = parseGraph(value);
     if (!result.ok) return result;
     // JSON.parse keeps the last of two equal keys; say so rather than lose the first silently.
-    const dups: Issue[] = findDuplicateKeys(body).map((d) => ({
-      code: 'duplicate-key',
-      severity: 'warning',
-      path: d.path,
-      message: `key repeated in the same object at ${file ? `${file}:` : 'line '}${d.line}:${d.column}; JSON keeps the last value, the earlier one is lost`,
-      line: d.line,
-      column: d.column,
-    }));
+    const dups = duplicateKeyIssues(value, findDuplicateKeys(body), file);
     return dups.length > 0 ? { ...result, warnings: [...dups, ...result.warnings] } : result;
   } catch (e) {
     return internalError(e);

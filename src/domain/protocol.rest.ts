@@ -82,3 +82,18 @@ export const ApiErrorBodySchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), path: z.string().optional() }).catchall(z.unknown()),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;
+
+// ---- socket.io extras (the event envelopes themselves are in protocol.ts) ----
+
+/** Ack of `subscribe`: `lastSeq` is the run's last committed seq when the subscription started. */
+export const SubscribeAckSchema = z.union([
+  z.object({ ok: z.literal(true), runId: z.string().nullable(), lastSeq: z.number().int() }),
+  z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string(), path: z.string() }) }),
+]);
+export type SubscribeAck = z.infer<typeof SubscribeAckSchema>;
+
+/**
+ * A client-specific `error_event` (bad socket message) is sent with `seq: 0` and `runId: ""` (or the
+ * subscribed run): it is not part of any run's log, so replay never repeats it.
+ */
+export const CLIENT_ERROR_SEQ = 0;

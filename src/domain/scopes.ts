@@ -141,7 +141,8 @@ export function analyzeScopes(graph: Pick<GraphDef, 'nodes' | 'edges'>): ScopeAn
   // order, so "is parent of" is a strict order and can never loop.
   const order = new Map([...scopes.keys()].map((id, k) => [id, k]));
   const outer = (a: Scope, b: Scope) =>
-    a.members.size > b.members.size || (a.members.size === b.members.size && order.get(a.id)! < order.get(b.id)!);
+    a.members.size > b.members.size ||
+    (a.members.size === b.members.size && order.get(a.id)! < order.get(b.id)!);
   for (const s of scopes.values()) {
     let best: Scope | undefined;
     for (const cid of scopesWith.get(s.iterIn) ?? []) {
@@ -188,26 +189,32 @@ export function analyzeScopes(graph: Pick<GraphDef, 'nodes' | 'edges'>): ScopeAn
   const scopeOf = new Map(memberScopeOf);
   const roots = [...scopes.values()].filter((s) => s.parent === GRAPH_SCOPE).map((s) => s.id);
   const rootOuts = new Set(roots.map((r) => scopes.get(r)!.iterOut));
-  const outEdges = new Map<string, EdgeDef[]>();
-  const inEdges = new Map<string, EdgeDef[]>();
+  // Only the edges that leave a graphIn or enter a graphOut matter here.
+  const fromGraphIn = new Map<string, EdgeDef[]>();
+  const intoGraphOut = new Map<string, EdgeDef[]>();
   for (const e of edges) {
-    (outEdges.get(e.source) ?? outEdges.set(e.source, []).get(e.source)!).push(e);
-    (inEdges.get(e.target) ?? inEdges.set(e.target, []).get(e.target)!).push(e);
+    if (nodes.get(e.source)!.type === 'graphIn')
+      (fromGraphIn.get(e.source) ?? fromGraphIn.set(e.source, []).get(e.source)!).push(e);
+    if (nodes.get(e.target)!.type === 'graphOut')
+      (intoGraphOut.get(e.target) ?? intoGraphOut.set(e.target, []).get(e.target)!).push(e);
   }
-  for (const n of nodes.values()) {
-    if (n.type !== 'graphIn') continue;
-    const inner = deepest((outEdges.get(n.id) ?? []).map((e) => memberScopeOf.get(e.target)!), scopes);
-    if (inner !== undefined) scopeOf.set(n.id, inner);
+  for (const [id, outs] of fromGraphIn) {
+    const inner = deepest(
+      outs.map((e) => memberScopeOf.get(e.target)!),
+      scopes,
+    );
+    if (inner !== undefined) scopeOf.set(id, inner);
   }
-  for (const n of nodes.values()) {
-    if (n.type !== 'graphOut') continue;
-    const srcs = inEdges.get(n.id) ?? [];
+  for (const [id, srcs] of intoGraphOut) {
     if (srcs.some((e) => isFinalSide(e) && rootOuts.has(e.source))) {
-      scopeOf.set(n.id, GRAPH_SCOPE);
+      scopeOf.set(id, GRAPH_SCOPE);
       continue;
     }
-    const inner = deepest(srcs.map((e) => scopeOf.get(e.source)!), scopes);
-    if (inner !== undefined) scopeOf.set(n.id, inner);
+    const inner = deepest(
+      srcs.map((e) => scopeOf.get(e.source)!),
+      scopes,
+    );
+    if (inner !== undefined) scopeOf.set(id, inner);
   }
   return { scopes, scopeOf, memberScopeOf, roots, byIterOut, unpaired, overlaps };
 }

@@ -176,10 +176,11 @@ export function checkContainers(ctx: ValidateCtx): void {
       checkLifetime(ctx, s, p, label, ids);
       const owner = owners.get(name);
       if (owner !== undefined && owner !== c.id) {
-        ctx.warn(
+        // Containers are namespaces, so this is legitimate; an info only helps tell the two apart.
+        ctx.info(
           'duplicate-state-name',
           p,
-          `slot '${name}' is declared in containers '${owner}' and '${c.id}' (allowed, but easy to confuse)`,
+          `slot '${name}' is also declared in container '${owner}' (allowed: each container has its own slots)`,
           ids,
         );
       } else owners.set(name, c.id);

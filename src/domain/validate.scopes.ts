@@ -3,7 +3,7 @@
 // two different loop scopes that skip the pivots. Root level only, because a subgraph's loop is
 // nested inside its parent's once flattened: the after-loop band rules and eval-output sourcing.
 // Pairing problems (unpaired iterIn, two iterOuts on one iterIn) are reported by validate.loops.ts.
-import type { EdgeDef, NodeDef } from './graph.schema.ts';
+import type { EdgeDef } from './graph.schema.ts';
 import { analyzeScopes, GRAPH_SCOPE, isFinalSide, type ScopeAnalysis } from './scopes.ts';
 import { quote, type ValidateCtx } from './validate.ctx.ts';
 
@@ -56,22 +56,12 @@ function checkCrossScopeEdges(ctx: ValidateCtx, a: ScopeAnalysis): void {
   });
 }
 
-/** Incoming edges per node (existing endpoints only). */
-function incoming(ctx: ValidateCtx): Map<string, { e: EdgeDef; i: number }[]> {
-  const m = new Map<string, { e: EdgeDef; i: number }[]>();
-  ctx.graph.edges.forEach((e, i) => {
-    if (!ctx.nodeById.has(e.source) || !ctx.nodeById.has(e.target)) return;
-    (m.get(e.target) ?? m.set(e.target, []).get(e.target)!).push({ e, i });
-  });
-  return m;
-}
-
 /**
  * The after-loop band (downstream closure of the root iterOuts' final_* edges) must be graph-scope
  * and fed only from itself or the final side; eval verdict outputs must come from it.
  */
 function checkAfterLoop(ctx: ValidateCtx, a: ScopeAnalysis): void {
-  const rootOuts = new Map(a.roots.map((r) => [a.scopes.get(r)!.iterOut, r]));
+  const rootOuts = new Set(a.roots.map((r) => a.scopes.get(r)!.iterOut));
   const outs = new Map<string, EdgeDef[]>();
   for (const e of ctx.graph.edges) (outs.get(e.source) ?? outs.set(e.source, []).get(e.source)!).push(e);
   const band = new Set<string>();
@@ -86,7 +76,7 @@ function checkAfterLoop(ctx: ValidateCtx, a: ScopeAnalysis): void {
       stack.push(id);
     }
   };
-  for (const out of rootOuts.keys()) for (const e of outs.get(out) ?? []) if (isFinalSide(e)) visit(e.target);
+  for (const out of rootOuts) for (const e of outs.get(out) ?? []) if (isFinalSide(e)) visit(e.target);
   while (stack.length > 0) for (const e of outs.get(stack.pop()!) ?? []) visit(e.target);
 
   for (const id of inScope) {
@@ -97,65 +87,62 @@ function checkAfterLoop(ctx: ValidateCtx, a: ScopeAnalysis): void {
       { nodeId: id },
     );
   }
-  const into = incoming(ctx);
-  for (const id of band) {
-    for (const { e, i } of into.get(id) ?? []) {
-      if (band.has(e.source) || rootOuts.has(e.source)) continue;
+
+  // Eval verdict outputs (a graphOut is never a scope member: it has no outputs at its level).
+  const verdicts = new Set(
+    ctx.graph.kind === 'node'
+      ? []
+      : ctx.graph.nodes
+          .filter(
+            (n) =>
+              n.type === 'graphOut' &&
+              ctx.nodeById.get(n.id) === n &&
+              VERDICT_PORTS.has(String(n.config.portName)) &&
+              !band.has(n.id) && // a band graphOut is held to the stricter band rule
+              a.memberScopeOf.get(n.id) === GRAPH_SCOPE,
+          )
+          .map((n) => n.id),
+  );
+  const fromBody = verdicts.size > 0 ? downstreamOfBodies(a, outs, rootOuts) : new Set<string>();
+
+  ctx.graph.edges.forEach((e, i) => {
+    if (!ctx.nodeById.has(e.source) || rootOuts.has(e.source)) return; // the final side itself
+    if (band.has(e.target) && !band.has(e.source)) {
       ctx.error(
         'band-input-off-pivot',
         `.edges[${i}]`,
-        `edge '${e.id}' feeds after-loop node '${id}' from '${e.source}', outside the after-loop band: Verdict inputs must ride the pivot (carry the value through the iterOut and read it from its final_<name> output)`,
-        { edgeId: e.id, nodeId: id },
+        `edge '${e.id}' feeds after-loop node '${e.target}' from '${e.source}', outside the after-loop band: Verdict inputs must ride the pivot (carry the value through the iterOut and read it from its final_<name> output)`,
+        { edgeId: e.id, nodeId: e.target },
       );
     }
-  }
-  if (ctx.graph.kind !== 'node') checkEvalOutputs(ctx, a, band, rootOuts, into);
+    if (!verdicts.has(e.target)) return;
+    const inLoop = a.memberScopeOf.get(e.source) !== GRAPH_SCOPE;
+    if (!inLoop && (!fromBody.has(e.source) || band.has(e.source))) return;
+    const port = String(ctx.nodeById.get(e.target)!.config.portName);
+    ctx.error(
+      'eval-output-from-body',
+      `.edges[${i}]`,
+      `graphOut '${e.target}' (portName '${port}') is fed from the loop body via '${e.source}': eval outputs must come from the after-loop band (wire it from the iterOut's final_<name> output)`,
+      { edgeId: e.id, nodeId: e.target },
+    );
+  });
 }
 
 /** Graph-scope nodes a loop body reaches without passing a root iterOut (whose exit is the band). */
-function downstreamOfBodies(ctx: ValidateCtx, a: ScopeAnalysis, rootOuts: ReadonlyMap<string, string>): Set<string> {
-  const outs = new Map<string, string[]>();
-  for (const e of ctx.graph.edges) (outs.get(e.source) ?? outs.set(e.source, []).get(e.source)!).push(e.target);
+function downstreamOfBodies(
+  a: ScopeAnalysis,
+  outs: ReadonlyMap<string, EdgeDef[]>,
+  rootOuts: ReadonlySet<string>,
+): Set<string> {
   const seen = new Set<string>();
   const stack: string[] = [];
   for (const [id, s] of a.memberScopeOf) if (s !== GRAPH_SCOPE && !rootOuts.has(id)) stack.push(id);
   while (stack.length > 0) {
-    for (const t of outs.get(stack.pop()!) ?? []) {
-      if (seen.has(t) || a.memberScopeOf.get(t) !== GRAPH_SCOPE) continue;
-      seen.add(t);
-      stack.push(t);
+    for (const e of outs.get(stack.pop()!) ?? []) {
+      if (seen.has(e.target) || a.memberScopeOf.get(e.target) !== GRAPH_SCOPE) continue;
+      seen.add(e.target);
+      stack.push(e.target);
     }
   }
   return seen;
-}
-
-function checkEvalOutputs(
-  ctx: ValidateCtx,
-  a: ScopeAnalysis,
-  band: ReadonlySet<string>,
-  rootOuts: ReadonlyMap<string, string>,
-  into: ReadonlyMap<string, { e: EdgeDef; i: number }[]>,
-): void {
-  const verdicts = ctx.graph.nodes.filter(
-    (n): n is NodeDef =>
-      n.type === 'graphOut' &&
-      ctx.nodeById.get(n.id) === n &&
-      VERDICT_PORTS.has(String(n.config.portName)) &&
-      !band.has(n.id) && // a band graphOut is held to the stricter band rule above
-      a.memberScopeOf.get(n.id) === GRAPH_SCOPE,
-  );
-  if (verdicts.length === 0) return;
-  const fromBody = downstreamOfBodies(ctx, a, rootOuts);
-  for (const n of verdicts) {
-    for (const { e, i } of into.get(n.id) ?? []) {
-      const inLoop = a.memberScopeOf.get(e.source) !== GRAPH_SCOPE && !rootOuts.has(e.source);
-      if (!inLoop && (!fromBody.has(e.source) || band.has(e.source))) continue;
-      ctx.error(
-        'eval-output-from-body',
-        `.edges[${i}]`,
-        `graphOut '${n.id}' (portName '${String(n.config.portName)}') is fed from the loop body via '${e.source}': eval outputs must come from the after-loop band (wire it from the iterOut's final_<name> output)`,
-        { edgeId: e.id, nodeId: n.id },
-      );
-    }
-  }
 }

@@ -14,7 +14,7 @@ import { RunStore } from './db/runStore.ts';
 import { registerComponentRoutes } from './http/components.routes.ts';
 import { installErrorHandling, installJsonParser, sendError, ApiError } from './http/errors.ts';
 import { registerGraphRoutes } from './http/graphs.routes.ts';
-import { registerNavigateRoutes } from './http/navigate.routes.ts';
+import { assertRunnable, registerNavigateRoutes } from './http/navigate.routes.ts';
 import { registerRunRoutes } from './http/runs.routes.ts';
 import { registerValidateRoutes } from './http/validate.routes.ts';
 import { RunManager } from './runs/runManager.ts';
@@ -70,14 +70,14 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   // The hub asks the manager for the current run; the manager publishes through the hub.
   const ref: { runs?: RunManager } = {};
   const hub = new LiveHub(io, store, () => ref.runs?.currentRun?.id, opts.hub);
-  const runs = new RunManager(store, hub, createRun, { registry });
+  const runs = new RunManager(store, hub, createRun, { registry }, (g) => assertRunnable(g, catalog, '$.graph'));
   ref.runs = runs;
 
   const files = new GraphFiles(join(workspace, 'graphs'));
   registerGraphRoutes(app, files, () => hub.notice('graphs_changed', {}));
   registerComponentRoutes(app, () => catalog);
   registerValidateRoutes(app, () => catalog);
-  registerNavigateRoutes(app, runs);
+  registerNavigateRoutes(app, runs, () => catalog);
   registerRunRoutes(app, runs, store);
   app.get('/api/health', async () => ({ ok: true }));
   app.get('/api/components/plugins', async () => plugins);

@@ -2,7 +2,7 @@
 // (pause/step/restore/resume/stop/queue), fork, replay after reconnect compared with the log, two
 // clients at once, and malformed REST bodies / socket messages.
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../domain/protocol.ts';
 import { assertMatchesLog, connectClient, fullLog, waitStatus, type RecordingClient } from './test/liveClient.testutil.ts';
 import { api, demoGraph, startServer, tempWorkspace, waitFor, type ServerProcess } from './test/serverProcess.testutil.ts';
@@ -16,6 +16,10 @@ beforeAll(async () => {
   ws = tempWorkspace();
   server = await startServer(ws.dir);
   base = server.url;
+});
+afterEach((ctx) => {
+  // On failure, show what the server process said (its stderr is otherwise invisible).
+  if (ctx.task.result?.state === 'fail') console.error(`--- server output ---\n${server.output()}`);
 });
 afterAll(async () => {
   for (const c of clients) c.close();
@@ -220,6 +224,14 @@ describe('bad input never crashes the server', () => {
       ['POST', '/api/navigate/run', { loop_definition: { nodes: 5 } }, 400, 'invalid-graph', '$.loop_definition.nodes'],
       ['POST', '/api/navigate/run', { loop_definition: {}, step_delay_ms: 'fast' }, 400, 'invalid-body', '$.step_delay_ms'],
       ['POST', '/api/navigate/run', '{"loop_definition":', 400, 'invalid-json'],
+      [
+        'POST',
+        '/api/navigate/run',
+        { loop_definition: { eval_graph: false, nodes: [{ id: 'a', type: 'constant' }], edges: [{ id: 'e', source: 'a', target: 'ghost' }] } },
+        400,
+        'invalid-graph',
+        '$.loop_definition.edges[0].target',
+      ],
       ['POST', '/api/navigate/run/restore/abc', {}, 400, 'invalid-params', '$.params.step'],
       ['POST', '/api/navigate/run/pause', { surprise: 1 }, 400, 'invalid-body'],
       ['GET', '/api/runs/nope/events', undefined, 404, 'not-found'],

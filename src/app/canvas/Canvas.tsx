@@ -2,7 +2,7 @@
 // view state (drag positions, measured sizes, selection flags); every committed change goes through
 // a store action (drag stop = one undo step). Handlers are stable callbacks; types are module-scope.
 import '@xyflow/react/dist/style.css';
-import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type DragEvent } from 'react';
 import {
   applyEdgeChanges,
   applyNodeChanges,
@@ -14,6 +14,8 @@ import {
   ReactFlowProvider,
   SelectionMode,
   useReactFlow,
+  getViewportForBounds,
+  type Viewport,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -22,14 +24,15 @@ import {
   type OnSelectionChangeParams,
   type NodeMouseHandler,
 } from '@xyflow/react';
-import type { Position } from '../../domain/graph.schema.ts';
+import type { GraphDef, Position } from '../../domain/graph.schema.ts';
 import { addNodeOfType, commitMove, connectHandles } from '../store/actions.ts';
 import { activeTab } from '../store/doc.slice.ts';
 import { currentLevel, editorStore, useEditor } from '../store/editor.store.ts';
 import { importFileIntoNewTab } from '../files/importExport.ts';
 import { buildFlowEdges, buildFlowNodes, flowIdForElement, fromFlowEdgeId, fromFlowNodeId, type FlowEdge, type FlowNode } from './flowMapping.ts';
 import { edgeTypes, nodeTypes } from './flowTypes.ts';
-import { NODE_DRAG_MIME } from '../ui/dragMime.ts';
+import { GRAPH_DRAG_MIME, NODE_DRAG_MIME } from '../ui/dragMime.ts';
+import { dropGraphNode } from '../commands/graphNodes.ts';
 
 
 const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.2 };
@@ -46,7 +49,37 @@ function selectedFlowIds(sel: ReturnType<typeof editorStore.getState>['selection
   return new Set([...sel.nodes, ...sel.containers.map((c) => `c:${c}`), ...sel.edges.map((e) => `e:${e}`), ...sel.grants.map((g) => `g:${g}`)]);
 }
 
-function CanvasInner() {
+/**
+ * A first viewport estimated from positions (before React Flow measures anything), so a big graph
+ * renders at its fitted zoom from the first frame (compact nodes) instead of at 100 % and then
+ * re-rendering; React Flow's own fitView refines it once nodes are measured.
+ */
+function estimatedViewport(level: GraphDef, width: number, height: number): Viewport | undefined {
+  const pts = [...level.nodes.map((n) => n.position), ...level.containers.map((c) => c.position)];
+  if (pts.length === 0) return undefined;
+  const xs = pts.map((p) => p.x);
+  const ys = pts.map((p) => p.y);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  const bounds = { x, y, width: Math.max(...xs) - x + 200, height: Math.max(...ys) - y + 160 };
+  return getViewportForBounds(bounds, width, height, 0.05, FIT_OPTIONS.maxZoom, FIT_OPTIONS.padding);
+}
+
+function CanvasSized() {
+  const wrapper = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
+  useLayoutEffect(() => {
+    const r = wrapper.current?.getBoundingClientRect();
+    if (r) setSize({ width: r.width, height: r.height });
+  }, []);
+  return (
+    <div ref={wrapper} className="h-full w-full">
+      {size && <CanvasInner size={size} />}
+    </div>
+  );
+}
+
+function CanvasInner({ size }: { size: { width: number; height: number } }) {
   const level = useEditor(currentLevel);
   const stateVisible = useEditor((s) => activeTab(s)?.stateVisible ?? false);
   const selection = useEditor((s) => s.selection);
@@ -60,6 +93,7 @@ function CanvasInner() {
   // Fit only a graph that has something to fit: on an empty canvas React Flow would otherwise
   // re-centre the view on the first node the user drops.
   const [fitOnInit] = useState(() => level.nodes.length + level.containers.length > 0);
+  const [initialViewport] = useState(() => estimatedViewport(level, size.width, size.height));
   const [nodes, setNodes] = useState<FlowNode[]>(() => buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection)));
   const [edges, setEdges] = useState<FlowEdge[]>(() => buildFlowEdges(level, [], stateVisible, selectedFlowIds(selection)));
 
@@ -156,6 +190,11 @@ function CanvasInner() {
         if (!r.ok) editorStore.getState().showToast(r.reason, 'error');
         return;
       }
+      const graphId = e.dataTransfer.getData(GRAPH_DRAG_MIME);
+      if (graphId) {
+        void dropGraphNode(graphId, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
+        return;
+      }
       const file = e.dataTransfer.files[0];
       if (file) void importFileIntoNewTab(file);
     },
@@ -198,6 +237,7 @@ function CanvasInner() {
         snapToGrid={snap}
         snapGrid={SNAP_GRID}
         fitView={fitOnInit}
+        defaultViewport={initialViewport}
         fitViewOptions={FIT_OPTIONS}
         minZoom={0.05}
         maxZoom={4}
@@ -221,7 +261,7 @@ export function Canvas() {
   });
   return (
     <ReactFlowProvider key={key}>
-      <CanvasInner />
+      <CanvasSized />
     </ReactFlowProvider>
   );
 }

@@ -101,6 +101,22 @@ describe('live handlers', () => {
     expect(s.log[0]?.text).toMatch(/bad nav_step event \(seq 3\) at \$\.data\.step/);
   });
 
+  it('a later batch never mutates what an earlier batch committed (subscribers compare by identity)', () => {
+    const store = createRunStore();
+    applyBatch([navStep(1, 1, 1), ev('node_status', 2, { node_id: 'a', status: 'done', step: 1 })], store);
+    const before = store.getState();
+    const { snapshots, steps, nodeStatus, log } = before;
+    applyBatch([navStep(3, 2, 2), ev('node_status', 4, { node_id: 'b', status: 'done', step: 2 }), ev('nav_status', 5, { status: 'paused', step: 2 })], store);
+    expect(Object.keys(snapshots)).toEqual(['1']);
+    expect(steps).toEqual([1]);
+    expect(Object.keys(nodeStatus)).toEqual(['a']);
+    expect(log).toHaveLength(0);
+    const after = store.getState();
+    expect(after.snapshots).not.toBe(snapshots);
+    expect(after.steps).toEqual([1, 2]);
+    expect(Object.keys(after.nodeStatus)).toEqual(['a', 'b']);
+  });
+
   it('applyBatch notifies subscribers once for a whole batch', () => {
     const store = createRunStore();
     let notified = 0;

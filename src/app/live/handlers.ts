@@ -18,11 +18,27 @@ function parsed<T extends EventType>(type: T, message: EventEnvelope, store: Run
   return null;
 }
 
+// Copy-on-write once per batch: inside applyBatch, a collection copied by this batch is not yet
+// visible to any subscriber, so later events of the same batch may add to it in place. Outside a
+// batch (a handler called alone) every change copies. Without this, a long run costs O(steps) per
+// nav_step (spreading the snapshot map), i.e. quadratic.
+let owned: WeakSet<object> | null = null;
+
+function own<T extends object>(obj: T, copy: (o: T) => T): T {
+  if (owned?.has(obj)) return obj;
+  const c = copy(obj);
+  owned?.add(c);
+  return c;
+}
+
+const copyArray = <T>(a: T[]): T[] => a.slice();
+const copyRecord = <T extends object>(r: T): T => ({ ...r });
+
 function pushLog(store: RunStoreLike, line: RunLogLine): void {
-  const log = store.getState().log;
-  const next = log.length >= LOG_LIMIT ? log.slice(log.length - LOG_LIMIT + 1) : log.slice();
-  next.push(line);
-  store.setState({ log: next });
+  const log = own(store.getState().log, copyArray);
+  log.push(line);
+  if (log.length > LOG_LIMIT + 100) log.splice(0, log.length - LOG_LIMIT);
+  store.setState({ log });
 }
 
 const onNavStatus: Handler = (m, store) => {
@@ -45,9 +61,17 @@ const onNavStep: Handler = (m, store) => {
     writes: s.pending.writes,
     errors: s.pending.errors,
   };
+  const snapshots = own(s.snapshots, copyRecord);
+  snapshots[d.step] = snap;
+  const last = s.steps[s.steps.length - 1];
+  let steps = s.steps;
+  if (last === undefined || d.step > last) {
+    steps = own(s.steps, copyArray);
+    steps.push(d.step);
+  } else steps = withStep(s.steps, d.step);
   const patch: Partial<RunState> = {
-    snapshots: { ...s.snapshots, [d.step]: snap },
-    steps: withStep(s.steps, d.step),
+    snapshots,
+    steps,
     pending: { clears: [], writes: [], errors: [] },
   };
   // A backfilled (older) nav_step fills the timeline but must not roll the live view back.
@@ -66,7 +90,9 @@ const onNodeStatus: Handler = (m, store) => {
   const d = parsed('node_status', m, store);
   if (!d) return;
   const { node_id, ...rest } = d;
-  store.setState({ nodeStatus: { ...store.getState().nodeStatus, [node_id]: rest } });
+  const nodeStatus = own(store.getState().nodeStatus, copyRecord);
+  nodeStatus[node_id] = rest;
+  store.setState({ nodeStatus });
 };
 
 const onSignal: Handler = (m, store) => {
@@ -74,7 +100,7 @@ const onSignal: Handler = (m, store) => {
   if (!d || d.cleared.length === 0) return;
   const s = store.getState();
   const step = typeof (d.payload as { step?: unknown } | undefined)?.step === 'number' ? ((d.payload as { step: number }).step) : s.step;
-  const clears: Record<string, SlotClear> = { ...s.clears };
+  const clears = own(s.clears, copyRecord);
   const list: SlotClear[] = [];
   for (const c of d.cleared) {
     const rec: SlotClear = { ...c, signal: d.signal, step, seq: m.seq };
@@ -172,6 +198,7 @@ export const HANDLERS: Record<EventType, Handler> = {
  */
 export function applyBatch(messages: readonly EventEnvelope[], store: RunStoreLike): void {
   if (messages.length === 0) return;
+  owned = new WeakSet();
   let state = store.getState();
   let changed = false;
   const buffer: RunStoreLike = {
@@ -182,6 +209,10 @@ export function applyBatch(messages: readonly EventEnvelope[], store: RunStoreLi
       changed = true;
     },
   } as RunStoreLike;
-  for (const m of messages) HANDLERS[m.type](m, buffer);
+  try {
+    for (const m of messages) HANDLERS[m.type](m, buffer);
+  } finally {
+    owned = null;
+  }
   if (changed) store.setState(state);
 }

@@ -30,11 +30,11 @@ export function LiveSlotValue({ containerId, slot, placeholder = '' }: { contain
   const clearedBy = stepClear ?? (flashSeq !== null && flashSeq === clearSeq ? liveClear?.signal : undefined);
   return (
     <span className="flex min-w-0 items-center gap-1" data-testid={`live-value-${containerId}-${slot}`} data-inspecting={inspecting ? 'true' : 'false'}>
-      <span className={`truncate ${line === null ? 'text-zinc-600' : inspecting ? 'text-sky-300' : 'text-emerald-300'}`} title={line ?? undefined}>
+      <span className={`min-w-[2ch] truncate ${line === null ? 'text-zinc-600' : inspecting ? 'text-sky-300' : 'text-emerald-300'}`} title={line ?? undefined}>
         {line ?? placeholder}
       </span>
       {clearedBy && (
-        <span data-testid="cleared-badge" className="shrink-0 rounded bg-pink-500/15 px-1 text-[9px] text-pink-300" title={`this slot was cleared by the ${clearedBy} signal`}>
+        <span data-testid="cleared-badge" className="min-w-0 shrink-[2] truncate rounded bg-pink-500/15 px-1 text-[9px] text-pink-300" title={`this slot was cleared by the ${clearedBy} signal`}>
           cleared by {clearedBy}
         </span>
       )}

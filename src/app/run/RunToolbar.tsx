@@ -39,10 +39,10 @@ export function RunToolbar() {
       <Button variant="ghost" data-testid="run-reset" title="Stop and clear live values" disabled={!m.reset} onClick={act(reset)}>
         <RotateCcw size={12} />
       </Button>
-      <span className="ml-1 w-14 text-right font-mono text-[11px] text-zinc-300 tabular-nums" data-testid="run-step-counter" title="current step">
+      <span className="ml-2 w-16 shrink-0 text-right font-mono text-[11px] text-zinc-300 tabular-nums" data-testid="run-step-counter" title="current step">
         Step {step}
       </span>
-      <span className={`w-16 text-[11px] ${sv.tone}`} data-testid="run-status" data-status={status ?? 'idle'}>
+      <span className={`ml-1.5 w-16 shrink-0 text-[11px] ${sv.tone}`} data-testid="run-status" data-status={status ?? 'idle'}>
         {sv.text}
       </span>
       <label className="flex items-center gap-1 text-[10px] text-zinc-500" title="Delay between steps (ms)">

@@ -5,14 +5,14 @@ import { memo } from 'react';
 import { GitFork, History, Radio } from 'lucide-react';
 import { Button } from '../ui/Button.tsx';
 import { fork, inspect, restore } from './run.actions.ts';
-import { useRun, viewContainers, type StepSnapshot } from './run.store.ts';
+import { useRun, viewContainers, type RunState, type StepSnapshot } from './run.store.ts';
 import { formatValue, slotLine } from './slotLine.ts';
 
 /** Past this many steps only a window of ticks around the selection is drawn (DOM stays small). */
 const MAX_TICKS = 1500;
 
 const Tick = memo(function Tick({ step, selected, current, hasError, hasClear }: { step: number; selected: boolean; current: boolean; hasError: boolean; hasClear: boolean }) {
-  const tone = selected ? 'bg-sky-400' : hasError ? 'bg-red-500/80' : current ? 'bg-emerald-400' : 'bg-zinc-600 hover:bg-zinc-400';
+  const tone = selected ? 'bg-sky-400' : current ? 'bg-emerald-400' : hasError ? 'bg-red-500/70 group-hover:bg-red-400' : 'bg-zinc-600 group-hover:bg-zinc-400';
   return (
     <button
       type="button"
@@ -75,8 +75,18 @@ function StepChanges({ snap }: { snap: StepSnapshot | undefined }) {
   );
 }
 
+/** Node-local state of the shown step (env pose, policy counters…): full values once fetched. */
+// A selector must return a stable object: a fresh `{}` per call would loop useSyncExternalStore.
+const NO_NODE_STATES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+function shownNodeStates(s: RunState): Record<string, unknown> {
+  if (s.inspectedStep === null) return s.snapshots[s.step]?.nodeStates ?? NO_NODE_STATES;
+  if (s.inspected?.step === s.inspectedStep) return s.inspected.nodeStates;
+  return s.snapshots[s.inspectedStep]?.nodeStates ?? NO_NODE_STATES;
+}
+
 function StepValues() {
   const containers = useRun(viewContainers);
+  const nodeStates = useRun(shownNodeStates);
   const full = useRun((s) => s.inspected !== null && s.inspected.step === s.inspectedStep);
   const entries = Object.entries(containers);
   if (entries.length === 0) return <div className="text-zinc-500">No container values yet.</div>;
@@ -95,6 +105,16 @@ function StepValues() {
             </tr>
           )),
         )}
+        {Object.entries(nodeStates).map(([nodeId, v]) => (
+          <tr key={`node/${nodeId}`} className="border-t border-zinc-800/60">
+            <td className="w-1/3 truncate px-1 text-zinc-400" title="node-local state">
+              node {nodeId}
+            </td>
+            <td className="truncate px-1 font-mono text-zinc-400" title={formatValue(v)}>
+              {formatValue(v)}
+            </td>
+          </tr>
+        ))}
       </tbody>
     </table>
   );

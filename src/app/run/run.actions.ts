@@ -155,7 +155,10 @@ export async function openRunFromLocation(search: string = window.location.searc
     const live = await runApi.status();
     if (live.execution_id && (live.status === 'running' || live.status === 'paused') && runStore.getState().runId === null) {
       set({ stepDelayMs: live.step_delay_ms ?? runStore.getState().stepDelayMs });
-      followFresh(live.execution_id, null, live.status);
+      // Show its values in the tab editing that graph (by name); unknown → every tab.
+      const info = await runApi.run(live.execution_id).catch(() => null);
+      const tab = info ? editorStore.getState().tabs.find((t) => t.graph.name === info.graph_name) : undefined;
+      followFresh(live.execution_id, tab?.id ?? null, live.status);
     }
   } catch {
     // No server status: nothing to re-attach to.

@@ -186,8 +186,11 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
       const tab = activeTab(get());
       if (!tab) return;
       const level = levelAt(tab.graph, tab.path);
-      if (!level.nodes.find((n) => n.id === nodeId)?.subgraph) return;
-      patchTab(tab.id, (t) => ({ ...t, path: [...t.path, nodeId] }));
+      const sub = level.nodes.find((n) => n.id === nodeId)?.subgraph;
+      if (!sub) return;
+      // A composite with its own containers opens with State shown, like a graph that has them.
+      const hasState = sub.containers.length > 0 || sub.access_grants.length > 0;
+      patchTab(tab.id, (t) => ({ ...t, path: [...t.path, nodeId], stateVisible: t.stateVisible || hasState }));
       get().clearSelection();
     },
     exitToDepth(depth) {

@@ -31,7 +31,8 @@ export class BlobStore {
   private readonly decoded = new Map<number, unknown>();
 
   constructor(private readonly db: Db, private readonly cacheSize = 50_000) {
-    this.insert = db.prepare('INSERT INTO blobs (hash, json) VALUES (?, ?)');
+    // Most blobs are new: insert first and look up only on a hash conflict (one index walk, not two).
+    this.insert = db.prepare('INSERT INTO blobs (hash, json) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING');
     this.byHash = db.prepare<[Buffer], { id: number }>('SELECT id FROM blobs WHERE hash = ?');
     this.select = db.prepare<[number], { json: string }>('SELECT json FROM blobs WHERE id = ?');
   }
@@ -74,7 +75,8 @@ export class BlobStore {
     const key = digest.toString('latin1');
     let id = this.known.get(key);
     if (id === undefined) {
-      id = this.byHash.get(digest)?.id ?? Number(this.insert.run(digest, json).lastInsertRowid);
+      const r = this.insert.run(digest, json);
+      id = r.changes === 1 ? Number(r.lastInsertRowid) : (this.byHash.get(digest)?.id ?? -1);
       if (this.known.size >= MAX_KNOWN) this.known.clear();
       this.known.set(key, id);
     }

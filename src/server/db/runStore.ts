@@ -50,9 +50,14 @@ interface EventRow {
 /** Event types whose payloads repeat big values step after step: stored through the blob store. */
 const BLOB_ENCODED = new Set(['nav_step', 'restored', 'state_written', 'viewer_data']);
 
-export interface CommitBatch {
+export interface StepPart {
   events: readonly EventEnvelope[];
   checkpoint?: Checkpoint;
+}
+
+export interface CommitBatch extends StepPart {
+  /** Whole steps committed in the same transaction before `events` (group commit). */
+  earlier?: readonly StepPart[];
   steps?: number;
   status?: RunStatus;
   endedAt?: string | null;
@@ -137,18 +142,23 @@ export class RunStore {
     })();
   }
 
-  /** Appends events (+ checkpoint + counters) atomically. Events must carry consecutive seqs. */
+  /**
+   * Appends events (+ checkpoint + counters) atomically. Events must carry consecutive seqs. With
+   * `earlier`, several whole steps share the transaction (a step is never split across two).
+   */
   commit(runId: string, batch: CommitBatch): void {
     const rid = this.rid(runId);
     const tx = this.db.transaction(() => {
       let lastSeq = 0;
-      for (const e of batch.events) {
-        const step = typeof (e.data as { step?: unknown } | null)?.step === 'number' ? (e.data as { step: number }).step : null;
-        const enc = BLOB_ENCODED.has(e.type);
-        this.q.insertEvent.run(rid, e.seq, e.type, Date.parse(e.ts), step, enc ? 1 : 0, enc ? this.blobs.put(e.data) : JSON.stringify(e.data ?? null));
-        lastSeq = e.seq;
+      for (const part of [...(batch.earlier ?? []), batch]) {
+        for (const e of part.events) {
+          const step = typeof (e.data as { step?: unknown } | null)?.step === 'number' ? (e.data as { step: number }).step : null;
+          const enc = BLOB_ENCODED.has(e.type);
+          this.q.insertEvent.run(rid, e.seq, e.type, Date.parse(e.ts), step, enc ? 1 : 0, enc ? this.blobs.put(e.data) : JSON.stringify(e.data ?? null));
+          lastSeq = e.seq;
+        }
+        if (part.checkpoint) this.q.insertCheckpoint.run(rid, lastSeq, part.checkpoint.step, this.blobs.put(part.checkpoint.state));
       }
-      if (batch.checkpoint) this.q.insertCheckpoint.run(rid, lastSeq, batch.checkpoint.step, this.blobs.put(batch.checkpoint.state));
       this.q.updateCounters.run({
         id: runId,
         last_seq: lastSeq,

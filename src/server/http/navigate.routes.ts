@@ -8,11 +8,24 @@ import {
   StepDelayBodySchema,
   StepParamSchema,
 } from '../../domain/protocol.rest.ts';
+import type { Catalog } from '../../domain/catalog.schema.ts';
+import type { GraphDef } from '../../domain/graph.schema.ts';
 import type { RunManager } from '../runs/runManager.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
+import { validateGraph } from '../workspace/graphValidate.ts';
 import { ApiError, parseOr400 } from './errors.ts';
 
-export function registerNavigateRoutes(app: FastifyInstance, runs: RunManager): void {
+/** The run boundary refuses a graph with validation errors (REFERENCE.md 2.2), naming every one. */
+export function assertRunnable(graph: GraphDef, catalog: Catalog, pathPrefix: string): void {
+  const errors = validateGraph(graph, catalog).filter((i) => i.severity === 'error');
+  if (errors.length === 0) return;
+  const list = errors.map((e) => `- ${e.path}: ${e.message}`).join('\n');
+  throw new ApiError(400, 'invalid-graph', `Invalid graph: Graph connectivity validation failed:\n${list}`, errors[0]?.path.replace(/^\$/, pathPrefix), {
+    issues: errors,
+  });
+}
+
+export function registerNavigateRoutes(app: FastifyInstance, runs: RunManager, catalog: () => Catalog): void {
   const empty = (body: unknown) => parseOr400(EmptyBodySchema, body, 'body');
 
   app.post('/api/navigate/run', async (req) => {
@@ -22,6 +35,7 @@ export function registerNavigateRoutes(app: FastifyInstance, runs: RunManager): 
     const r = decodeGraph(body.loop_definition);
     if (!r.ok)
       throw new ApiError(400, 'invalid-graph', `Invalid graph definition: ${describeErrors(r.errors)}`, r.errors[0]?.path.replace(/^\$/, '$.loop_definition'));
+    assertRunnable(r.graph, catalog(), '$.loop_definition');
     const started = await runs.start(
       { graph: r.graph, runId: body.execution_id, stepDelayMs: body.step_delay_ms, paused: body.paused, freshEffects: body.fresh_effects },
       q.queue,

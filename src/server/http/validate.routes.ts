@@ -6,7 +6,7 @@ import type { Issue } from '../../domain/issues.ts';
 import { LayoutBodySchema } from '../../domain/protocol.rest.ts';
 import { layoutGraph } from '../layout/elkLayout.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
-import { validateGraph } from '../workspace/graphValidate.ts';
+import { validateGraph, WIRE_CODES } from '../workspace/graphValidate.ts';
 import { ApiError, badRequest, parseOr400 } from './errors.ts';
 
 /** `{graph: …}` or a bare graph. */
@@ -20,7 +20,7 @@ export function registerValidateRoutes(app: FastifyInstance, catalog: () => Cata
   app.post('/api/graphs/validate', async (req) => {
     const r = decodeGraph(unwrapGraph(req.body));
     const issues: Issue[] = r.ok ? [...r.warnings, ...validateGraph(r.graph, catalog())] : r.errors;
-    const wire = issues.filter((i) => i.severity === 'error' && /wire|type|port/.test(i.code));
+    const wire = issues.filter((i) => i.severity === 'error' && WIRE_CODES.has(i.code));
     return {
       ok: !issues.some((i) => i.severity === 'error'),
       issues,

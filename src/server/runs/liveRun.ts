@@ -4,7 +4,11 @@
 import type { GraphDef } from '../../domain/graph.schema.ts';
 import type { EngineEvent, EventEnvelope, RunStatus } from '../../domain/protocol.ts';
 import type { Checkpoint, EngineRun } from '../../engine/run.api.ts';
-import type { RunStore } from '../db/runStore.ts';
+import type { RunStore, StepPart } from '../db/runStore.ts';
+
+/** Group commit: at most this many finished steps, or this long, wait for one transaction. */
+const GROUP_STEPS = 32;
+const GROUP_MS = 15;
 
 export interface Publisher {
   publish(events: readonly EventEnvelope[]): void;
@@ -26,6 +30,9 @@ export class LiveRun {
   wake?: () => void;
   loop?: Promise<void>;
   private pending: EventEnvelope[] = [];
+  /** Finished steps not yet committed (group commit at step_delay_ms 0); never published before commit. */
+  private staged: StepPart[] = [];
+  private stagedAt = 0;
   /** Lifecycle events raised while a step is in flight; committed right after that step. */
   private deferred: Array<{ type: EngineEvent['type']; data: unknown }> = [];
 
@@ -67,16 +74,31 @@ export class LiveRun {
     this.commit(extra.checkpoint, extra);
   }
 
-  /** Writes buffered events (and a checkpoint) in one transaction, then publishes them. */
+  /** Keeps a finished step (its events + checkpoint) for the next commit. */
+  stage(checkpoint: Checkpoint | undefined): void {
+    if (this.staged.length === 0) this.stagedAt = this.now();
+    this.staged.push({ events: this.pending, checkpoint });
+    this.pending = [];
+  }
+
+  /** Commits staged steps when enough have gathered (or waited long enough). */
+  flushIfDue(): void {
+    if (this.staged.length >= GROUP_STEPS || (this.staged.length > 0 && this.now() - this.stagedAt >= GROUP_MS)) this.commit(undefined);
+  }
+
+  /** Writes staged steps and buffered events (and a checkpoint) in one transaction, then publishes them. */
   commit(checkpoint: Checkpoint | undefined, extra: { status?: RunStatus; ended?: boolean; error?: string | null } = {}): void {
     if (!this.busy && this.deferred.length > 0) {
       for (const d of this.deferred) this.pending.push(this.stamp(d.type, d.data));
       this.deferred = [];
     }
+    const earlier = this.staged;
+    this.staged = [];
     const events = this.pending;
     this.pending = [];
     const ended = extra.ended ? new Date(this.now()).toISOString() : extra.ended === false ? null : undefined;
     this.store.commit(this.id, {
+      earlier,
       events,
       checkpoint,
       steps: this.step,
@@ -84,7 +106,12 @@ export class LiveRun {
       ...(ended !== undefined ? { endedAt: ended } : {}),
       ...(extra.error !== undefined ? { error: extra.error } : {}),
     });
-    this.hub.publish(events);
+    try {
+      this.hub.publish(earlier.length === 0 ? events : [...earlier.flatMap((p) => p.events), ...events]);
+    } catch (err) {
+      // Committed is what counts; a broadcast failure must not look like a failed step.
+      console.error(`statewire: broadcast of ${this.id} failed: ${(err as Error).message}`);
+    }
   }
 
   get active(): boolean {

@@ -39,6 +39,8 @@ export class RunManager {
     private readonly hub: Publisher,
     private readonly createEngine: EngineFactory,
     private readonly engineExtras: Partial<RunOptions> = {},
+    /** Throws (400) when a graph must not run; used for a fork's modified graph. */
+    private readonly checkRunnable: (graph: GraphDef) => void = () => undefined,
     private readonly now: () => number = Date.now,
   ) {
     store.markInterrupted(new Date(now()).toISOString());
@@ -136,10 +138,13 @@ export class RunManager {
     run.loop = (async () => {
       try {
         while (run.status === 'running' && !this.closing) {
-          await this.advance(run);
+          await this.advance(run, run.stepDelayMs === 0);
           if (run.status !== 'running') break;
+          run.flushIfDue();
           await this.delay(run);
         }
+        // Whatever stopped the loop, nothing staged may stay unwritten.
+        this.commitStaged(run);
       } finally {
         run.looping = false;
       }
@@ -150,18 +155,33 @@ export class RunManager {
   private delay(run: LiveRun): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
-        clearTimeout(timer);
+        if (timer) clearTimeout(timer);
         run.wake = undefined;
         resolve();
       };
-      // Even at 0 ms yield to the event loop, so HTTP requests and socket writes interleave.
-      const timer = run.stepDelayMs > 0 ? setTimeout(done, run.stepDelayMs) : setTimeout(done, 0);
+      // At 0 ms still yield to the event loop (setImmediate: I/O first, without setTimeout's 1 ms
+      // clamp), so HTTP requests and socket writes interleave with a fast run.
+      let timer: NodeJS.Timeout | undefined;
+      if (run.stepDelayMs > 0) timer = setTimeout(done, run.stepDelayMs);
+      else setImmediate(done);
       run.wake = done;
     });
   }
 
-  /** One root step: stepOnce, then commit its events and checkpoint together. */
-  private async advance(run: LiveRun): Promise<void> {
+  private commitStaged(run: LiveRun): void {
+    try {
+      run.commit(undefined);
+    } catch (err) {
+      run.status = 'error';
+      console.error(`statewire: cannot commit ${run.id}: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * One root step: stepOnce, then commit its events and checkpoint together — or, with `group`,
+   * stage them for a shared transaction (the drive loop flushes; publish still follows commit).
+   */
+  private async advance(run: LiveRun, group = false): Promise<void> {
     run.busy = true;
     let finalStatus: RunStatus | undefined;
     let error: string | undefined;
@@ -187,7 +207,8 @@ export class RunManager {
       });
     }
     try {
-      run.commit(cp, { status: run.status, ...(finalStatus ? { ended: true } : {}), ...(error !== undefined ? { error } : {}) });
+      if (group && !finalStatus && error === undefined && run.status === 'running') run.stage(cp);
+      else run.commit(cp, { status: run.status, ...(finalStatus ? { ended: true } : {}), ...(error !== undefined ? { error } : {}) });
     } catch (err) {
       // The database refused the write (disk full…): stop driving rather than run ahead of the log.
       run.status = 'error';
@@ -322,6 +343,7 @@ export class RunManager {
       const r = decodeGraph(opts.graph);
       if (!r.ok) throw new ApiError(400, 'invalid-graph', `invalid graph: ${describeErrors(r.errors)}`, r.errors[0]?.path.replace(/^\$/, '$.graph'));
       graph = r.graph;
+      this.checkRunnable(graph);
       const diffs = containerDifferences(parentGraph, graph);
       if (diffs.length > 0)
         throw conflict(`the graph's containers differ from the checkpoint's: ${diffs.join('; ')}`, 'containers-differ', { differences: diffs });

@@ -134,24 +134,35 @@ export class LiveHub {
   publish(events: readonly EventEnvelope[]): void {
     if (events.length === 0) return;
     for (const client of this.clients.values()) {
-      let added = false;
-      for (const e of events) {
-        if (client.follow === 'none' || (client.follow === 'run' && e.runId !== client.runId)) continue;
-        if (client.replay?.runId === e.runId) continue; // the replay will read it from the log
-        if (e.seq <= (client.lastSeq.get(e.runId) ?? 0)) continue;
-        client.lastSeq.set(e.runId, e.seq);
-        client.queue.push(e);
-        added = true;
-      }
-      if (added) {
-        if (client.queue.length > this.maxQueue) client.queue = compactQueue(client.queue);
-        this.pump(client);
+      try {
+        this.offer(client, events);
+      } catch (err) {
+        // One client's trouble must never stop a run or the other clients.
+        console.error(`statewire: dropping socket ${client.socket.id}: ${(err as Error).message}`);
+        this.clients.delete(client.socket.id);
+        client.socket.disconnect(true);
       }
     }
   }
 
+  private offer(client: Client, events: readonly EventEnvelope[]): void {
+    let added = false;
+    for (const e of events) {
+      if (client.follow === 'none' || (client.follow === 'run' && e.runId !== client.runId)) continue;
+      if (client.replay?.runId === e.runId) continue; // the replay will read it from the log
+      if (e.seq <= (client.lastSeq.get(e.runId) ?? 0)) continue;
+      client.lastSeq.set(e.runId, e.seq);
+      client.queue.push(e);
+      added = true;
+    }
+    if (added) {
+      if (client.queue.length > this.maxQueue) client.queue = compactQueue(client.queue);
+      this.pump(client);
+    }
+  }
+
   private buffered(client: Client): number {
-    return (client.socket.conn as unknown as { writeBuffer: unknown[] }).writeBuffer.length;
+    return (client.socket.conn as unknown as { writeBuffer?: unknown[] } | undefined)?.writeBuffer?.length ?? 0;
   }
 
   private pump(client: Client): void {

@@ -2,6 +2,7 @@
 // graph from a file or a request body goes through `decodeGraph`, so tolerance rules live in one
 // place (domain's tolerant parser) and files are always written in the canonical form.
 import type { GraphDef } from '../../domain/graph.schema.ts';
+import { formatGraph } from '../../domain/graph.format.ts';
 import { parseGraph } from '../../domain/graph.parse.ts';
 import type { Issue } from '../../domain/issues.ts';
 
@@ -13,9 +14,9 @@ export function decodeGraph(input: unknown): DecodeResult {
   return parseGraph(input);
 }
 
-/** Canonical text of a graph file (2-space JSON, trailing newline). */
+/** Canonical text of a graph file (the reference's save form: 2-space JSON, trailing newline). */
 export function encodeGraph(graph: GraphDef): string {
-  return `${JSON.stringify(graph, null, 2)}\n`;
+  return formatGraph(graph);
 }
 
 /** First error of a failed decode, as one line for an API message. */

@@ -5,6 +5,7 @@ import { Folder, RefreshCw, Trash2 } from 'lucide-react';
 import { api, type GraphListEntry } from '../../api/client.ts';
 import { deleteSaved, openSavedGraph } from '../../files/documents.ts';
 import { useEditor } from '../../store/editor.store.ts';
+import { GRAPH_DRAG_MIME } from '../../ui/dragMime.ts';
 
 export function GraphsExplorer() {
   const [list, setList] = useState<GraphListEntry[]>([]);
@@ -24,6 +25,7 @@ export function GraphsExplorer() {
     refresh();
   }, [refresh, savedKey]);
 
+  const graphNodes = useMemo(() => list.filter((g) => g.kind === 'node'), [list]);
   const folders = useMemo(() => {
     const by = new Map<string, GraphListEntry[]>();
     for (const g of list) {
@@ -77,6 +79,22 @@ export function GraphsExplorer() {
                 </button>
               </div>
             ))}
+          </div>
+        ))}
+        {graphNodes.length > 0 && <div className="mt-1 px-1 text-[10px] tracking-wide text-indigo-300/80 uppercase">Graph nodes</div>}
+        {graphNodes.map((g) => (
+          <div
+            key={g._id}
+            data-testid={`explorer-node-${g._id}`}
+            draggable
+            onDragStart={(e) => {
+              e.dataTransfer.setData(GRAPH_DRAG_MIME, g._id);
+              e.dataTransfer.effectAllowed = 'copy';
+            }}
+            title={`${g._id}: drag onto the canvas to add it as a composite (containers and grants included)`}
+            className="cursor-grab truncate rounded py-0.5 pl-1.5 text-xs text-indigo-200 hover:bg-zinc-800"
+          >
+            {g.name || g._id}
           </div>
         ))}
       </div>
