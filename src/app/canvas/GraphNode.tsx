@@ -2,22 +2,13 @@
 // tooltip "name: TYPE"), the bottom state handle for grants, and marks for unknown types, issues
 // and hover relations. It selects its own definition and ports by id from the store.
 import { memo, useEffect, useRef } from 'react';
-import {
-  Handle,
-  Position,
-  useStore,
-  useUpdateNodeInternals,
-  type NodeProps,
-  type ReactFlowState,
-} from '@xyflow/react';
+import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
 import { STATE_HANDLE } from '../../domain/graph.ops.ts';
 import { wireColor } from '../../domain/wireTypes.ts';
 import { activeTab } from '../store/doc.slice.ts';
 import { selectNode, useEditor } from '../store/editor.store.ts';
 import { isHoverRelated, issueMark, portsOf } from '../store/derived.ts';
 import type { FlowNode } from './flowMapping.ts';
-
-const zoomedOut = (s: ReactFlowState) => s.transform[2] < 0.45;
 
 function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const node = useEditor((s) => selectNode(s, id));
@@ -27,7 +18,6 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const related = useEditor((s) => isHoverRelated(s, 'node', id));
   const mark = useEditor((s) => issueMark(s, id));
   const setHover = useEditor((s) => s.setHover);
-  const compact = useStore(zoomedOut);
   const updateNodeInternals = useUpdateNodeInternals();
   // Re-measure handles only when they change after mount; calling it on mount would make React
   // Flow run its initial fitView before the other nodes are measured.
@@ -81,80 +71,49 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
       {composite && (
         <div className="px-2 py-0.5 text-[10px] text-indigo-300">composite · double-click to open</div>
       )}
-      {compact ? (
-        // Zoomed out: same geometry (20 px rows, 4 px padding), handles only, no label elements.
-        // Port labels are unreadable at this zoom and cost most of the DOM on large graphs.
-        <div className="relative" style={{ height: rows * 20 + 8 }}>
-          {ports.inputs.map((p, i) => (
-            <Handle
-              key={`i:${p.name}`}
-              type="target"
-              position={Position.Left}
-              id={p.name}
-              title={`${p.name}: ${p.wire_type}`}
-              data-testid={`handle-in-${id}-${p.name}`}
-              style={{ background: wireColor(p.wire_type), top: 14 + i * 20 }}
-              className="!h-2.5 !w-2.5 !border-zinc-900"
-            />
-          ))}
-          {ports.outputs.map((p, i) => (
-            <Handle
-              key={`o:${p.name}`}
-              type="source"
-              position={Position.Right}
-              id={p.name}
-              title={`${p.name}: ${p.wire_type}`}
-              data-testid={`handle-out-${id}-${p.name}`}
-              style={{ background: wireColor(p.wire_type), top: 14 + i * 20 }}
-              className="!h-2.5 !w-2.5 !border-zinc-900"
-            />
-          ))}
-        </div>
-      ) : (
-        <div className="relative py-1">
-          {Array.from({ length: rows }, (_, i) => {
-            const inp = ports.inputs[i];
-            const out = ports.outputs[i];
-            return (
-              <div key={i} className="relative flex h-5 items-center justify-between px-2.5">
-                <span className="truncate text-zinc-400">
-                  {inp && (
-                    <>
-                      <Handle
-                        type="target"
-                        position={Position.Left}
-                        id={inp.name}
-                        title={`${inp.name}: ${inp.wire_type}`}
-                        data-testid={`handle-in-${id}-${inp.name}`}
-                        style={{ background: wireColor(inp.wire_type), top: '50%' }}
-                        className="!h-2.5 !w-2.5 !border-zinc-900"
-                      />
-                      {inp.name}
-                      {!inp.optional && <span className="text-red-400">*</span>}
-                    </>
-                  )}
-                </span>
-                <span className="truncate text-right text-zinc-400">
-                  {out && (
-                    <>
-                      {out.name}
-                      <Handle
-                        type="source"
-                        position={Position.Right}
-                        id={out.name}
-                        title={`${out.name}: ${out.wire_type}`}
-                        data-testid={`handle-out-${id}-${out.name}`}
-                        style={{ background: wireColor(out.wire_type), top: '50%' }}
-                        className="!h-2.5 !w-2.5 !border-zinc-900"
-                      />
-                    </>
-                  )}
-                </span>
-              </div>
-            );
-          })}
-        </div>
-      )}
+      <div className="relative py-1">
+        {Array.from({ length: rows }, (_, i) => {
+          const inp = ports.inputs[i];
+          const out = ports.outputs[i];
+          return (
+            <div key={i} className="relative flex h-5 items-center justify-between px-2.5">
+              <span className="truncate text-zinc-400">
+                {inp && (
+                  <>
+                    <Handle
+                      type="target"
+                      position={Position.Left}
+                      id={inp.name}
+                      title={`${inp.name}: ${inp.wire_type}`}
+                      data-testid={`handle-in-${id}-${inp.name}`}
+                      style={{ background: wireColor(inp.wire_type), top: '50%' }}
+                      className="!h-2.5 !w-2.5 !border-zinc-900"
+                    />
+                    {inp.name}
+                    {!inp.optional && <span className="text-red-400">*</span>}
+                  </>
+                )}
+              </span>
+              <span className="truncate text-right text-zinc-400">
+                {out && (
+                  <>
+                    {out.name}
+                    <Handle
+                      type="source"
+                      position={Position.Right}
+                      id={out.name}
+                      title={`${out.name}: ${out.wire_type}`}
+                      data-testid={`handle-out-${id}-${out.name}`}
+                      style={{ background: wireColor(out.wire_type), top: '50%' }}
+                      className="!h-2.5 !w-2.5 !border-zinc-900"
+                    />
+                  </>
+                )}
+              </span>
+            </div>
+          );
+        })}
+      </div>
       {stateVisible && (
         <Handle
           type="target"

@@ -2,7 +2,7 @@
 // ("Add <type>"); Enter runs the highlighted entry.
 import { useMemo, useState } from 'react';
 import { addNodeOfType, CONTAINER_ENTRY } from '../store/actions.ts';
-import { editorStore, useEditor } from '../store/editor.store.ts';
+import { currentLevel, editorStore, useEditor } from '../store/editor.store.ts';
 import { COMMANDS } from './commands.ts';
 
 interface Entry {
@@ -10,6 +10,12 @@ interface Entry {
   title: string;
   hint?: string;
   run(): void;
+}
+
+function selectAdded(ids: string[]) {
+  const s = editorStore.getState();
+  const containers = new Set(currentLevel(s).containers.map((c) => c.id));
+  s.setSelection({ nodes: ids.filter((i) => !containers.has(i)), containers: ids.filter((i) => containers.has(i)), edges: [], grants: [] });
 }
 
 export function CommandPalette() {
@@ -25,7 +31,8 @@ export function CommandPalette() {
       run: () => {
         const s = editorStore.getState();
         const r = addNodeOfType(type, s.viewCenter);
-        if (r.ok && r.ids) s.focus(r.ids.slice(0, 1));
+        // Added at the view centre, so it is already in sight: select it, leave the viewport alone.
+        if (r.ok && r.ids) selectAdded(r.ids.slice(0, 1));
         else if (!r.ok) s.showToast(r.reason, 'error');
       },
     });

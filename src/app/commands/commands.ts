@@ -45,7 +45,7 @@ export const COMMANDS: Command[] = [
   { id: 'edit.copy', title: 'Copy selection', shortcut: 'Ctrl+C', run: () => void copySelection() },
   { id: 'edit.paste', title: 'Paste', shortcut: 'Ctrl+V', run: () => void pasteClipboard() },
   { id: 'edit.duplicate', title: 'Duplicate selection', shortcut: 'Ctrl+D', run: () => duplicateSelection() },
-  { id: 'edit.container', title: 'Add state container', shortcut: 'C', run: () => { const r = addContainerAt(st().viewCenter); if (r.ok && r.ids) st().focus(r.ids); } },
+  { id: 'edit.container', title: 'Add state container', shortcut: 'C', run: () => { const r = addContainerAt(st().viewCenter); if (r.ok && r.ids) st().setSelection({ nodes: [], containers: r.ids, edges: [], grants: [] }); } },
   { id: 'edit.group', title: 'Group selection into composite', shortcut: 'Ctrl+G', run: () => groupSelection() },
   { id: 'edit.ungroup', title: 'Ungroup composite', shortcut: 'Ctrl+Shift+G', run: () => ungroupSelection() },
   { id: 'view.state', title: 'Toggle State (containers and grants)', shortcut: 'S', run: () => { const t = activeTab(st()); if (t) st().setStateVisible(!t.stateVisible); } },

@@ -45,7 +45,20 @@ describe('live handlers', () => {
     const snap = store.getState().snapshots[1];
     expect(snap?.clears.map((c) => c.signal)).toEqual(['step_end']);
     expect(snap?.writes).toEqual([{ node_id: 'env', container: 'graph_state', slot: 'last_obs', reducer: 'lastWrite', before: null, after: 'seen' }]);
-    expect(store.getState().pending.writes).toEqual([]);
+    expect(store.getState().pending).toEqual({});
+  });
+
+  it('when a nav_step was dropped, its writes wait for the backfilled one instead of joining the next step', () => {
+    const store = createRunStore();
+    const write = (seq: number, step: number) =>
+      ev('state_written', seq, { node_id: 'policy', container: 'graph_state', slot: 'step_count', reducer: 'counter', step, before: step - 1, after: step });
+    // Step 2's nav_step (seq 4) was dropped by the server; step 3's arrives live.
+    applyBatch([write(1, 1), navStep(2, 1, 1), write(3, 2), write(5, 3), navStep(6, 3, 3)], store);
+    expect(store.getState().snapshots[3]?.writes.map((w) => w.after)).toEqual([3]);
+    applyBatch([navStep(4, 2, 2)], store); // the backfill
+    expect(store.getState().snapshots[2]?.writes.map((w) => w.after)).toEqual([2]);
+    expect(store.getState().step).toBe(3);
+    expect(store.getState().pending).toEqual({});
   });
 
   it('a signal that cleared nothing changes nothing', () => {
@@ -90,7 +103,7 @@ describe('live handlers', () => {
     expect(s.status).toBe('done');
     expect(s.log.map((l) => l.level)).toEqual(['info', 'error', 'info']);
     expect(s.log[1]?.text).toContain('boom');
-    expect(s.pending.errors).toEqual(['Node failed: boom']);
+    expect(s.pending[1]?.errors).toEqual(['Node failed: boom']);
   });
 
   it('a malformed payload becomes a log line naming the event and field, not a crash', () => {

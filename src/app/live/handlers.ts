@@ -4,7 +4,7 @@
 // does not parse becomes a log line naming the event and field instead of a crash.
 import type { z } from 'zod';
 import { EVENT_DATA_SCHEMAS, type EventEnvelope, type EventType } from '../../domain/protocol.ts';
-import { clearKey, LOG_LIMIT, withStep, type RunLogLine, type RunState, type RunStoreLike, type SlotClear, type StepSnapshot } from '../run/run.store.ts';
+import { clearKey, LOG_LIMIT, withStep, type RunLogLine, type RunState, type RunStoreLike, type SlotClear, type StepEvents, type StepSnapshot } from '../run/run.store.ts';
 
 type Data<T extends EventType> = z.output<(typeof EVENT_DATA_SCHEMAS)[T]>;
 export type Handler = (message: EventEnvelope, store: RunStoreLike) => void;
@@ -41,6 +41,19 @@ function pushLog(store: RunStoreLike, line: RunLogLine): void {
   store.setState({ log });
 }
 
+/** How many steps back a step's events wait for its (backfilled) nav_step. */
+const PENDING_HORIZON = 1000;
+
+function addPending<K extends keyof StepEvents>(store: RunStoreLike, step: number, kind: K, item: StepEvents[K][number]): void {
+  const pending = own(store.getState().pending, copyRecord);
+  const cur = pending[step];
+  const next: StepEvents = cur && owned?.has(cur) ? cur : { clears: [...(cur?.clears ?? [])], writes: [...(cur?.writes ?? [])], errors: [...(cur?.errors ?? [])] };
+  owned?.add(next);
+  (next[kind] as StepEvents[K][number][]).push(item);
+  pending[step] = next;
+  store.setState({ pending });
+}
+
 const onNavStatus: Handler = (m, store) => {
   const d = parsed('nav_status', m, store);
   if (!d) return;
@@ -52,19 +65,24 @@ const onNavStep: Handler = (m, store) => {
   const d = parsed('nav_step', m, store);
   if (!d) return;
   const s = store.getState();
+  const mine = s.pending[d.step];
   const snap: StepSnapshot = {
     step: d.step,
     seq: m.seq,
     containers: d.containers,
     nodeStates: d.nodeStates,
-    clears: s.pending.clears,
-    writes: s.pending.writes,
-    errors: s.pending.errors,
+    clears: mine?.clears ?? [],
+    writes: mine?.writes ?? [],
+    errors: mine?.errors ?? [],
   };
+  const pending = own(s.pending, copyRecord);
+  delete pending[d.step];
+  // Events of long-gone steps whose nav_step never came back: let them go.
+  for (const k of Object.keys(pending)) if (Number(k) < d.step - PENDING_HORIZON) delete pending[Number(k)];
   const snapshots = own(s.snapshots, copyRecord);
   snapshots[d.step] = snap;
   const last = s.steps[s.steps.length - 1];
-  let steps = s.steps;
+  let steps: number[];
   if (last === undefined || d.step > last) {
     steps = own(s.steps, copyArray);
     steps.push(d.step);
@@ -72,7 +90,7 @@ const onNavStep: Handler = (m, store) => {
   const patch: Partial<RunState> = {
     snapshots,
     steps,
-    pending: { clears: [], writes: [], errors: [] },
+    pending,
   };
   // A backfilled (older) nav_step fills the timeline but must not roll the live view back.
   if (m.seq >= s.liveSeq) Object.assign(patch, { containers: d.containers, step: d.step, liveSeq: m.seq });
@@ -99,7 +117,8 @@ const onSignal: Handler = (m, store) => {
   const d = parsed('signal', m, store);
   if (!d || d.cleared.length === 0) return;
   const s = store.getState();
-  const step = typeof (d.payload as { step?: unknown } | undefined)?.step === 'number' ? ((d.payload as { step: number }).step) : s.step;
+  // step_end names its step; other signals (episode_reset…) belong to the step in progress.
+  const step = typeof (d.payload as { step?: unknown } | undefined)?.step === 'number' ? (d.payload as { step: number }).step : s.step + 1;
   const clears = own(s.clears, copyRecord);
   const list: SlotClear[] = [];
   for (const c of d.cleared) {
@@ -107,7 +126,8 @@ const onSignal: Handler = (m, store) => {
     clears[clearKey(c.container, c.slot)] = rec;
     list.push(rec);
   }
-  store.setState({ clears, pending: { ...s.pending, clears: [...s.pending.clears, ...list] } });
+  store.setState({ clears });
+  for (const c of list) addPending(store, step, 'clears', c);
 };
 
 const onStateWritten: Handler = (m, store) => {
@@ -116,8 +136,7 @@ const onStateWritten: Handler = (m, store) => {
   const { step: _step, grant_id: _grant, ...write } = d;
   void _step;
   void _grant;
-  const p = store.getState().pending;
-  store.setState({ pending: { ...p, writes: [...p.writes, write] } });
+  addPending(store, d.step, 'writes', write);
 };
 
 const onExecLog: Handler = (m, store) => {
@@ -136,8 +155,7 @@ const onError: Handler = (m, store) => {
   const text = `${d.title}: ${d.message}`;
   pushLog(store, { seq: m.seq, level: d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warn' : 'info', text });
   if (d.severity === 'error' && m.seq > 0) {
-    const p = store.getState().pending;
-    store.setState({ pending: { ...p, errors: [...p.errors, text] } });
+    addPending(store, store.getState().step + 1, 'errors', text);
   }
 };
 
@@ -156,7 +174,7 @@ const onRestored: Handler = (m, store) => {
     liveSeq: m.seq,
     snapshots,
     steps: s.steps.filter((st) => st <= d.restored_to).concat(s.steps.includes(d.restored_to) ? [] : [d.restored_to]).sort((a, b) => a - b),
-    pending: { clears: [], writes: [], errors: [] },
+    pending: {},
     inspectedStep: null,
     inspected: null,
   });

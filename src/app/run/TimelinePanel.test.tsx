@@ -25,7 +25,8 @@ describe('TimelinePanel', () => {
   });
 
   it('one tick per step; a click inspects that step and fetches its full values', async () => {
-    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ step: 1, containers: {}, nodeStates: { env: { t: 0 } } }), { status: 200 }));
+    const { containers } = navStep(0, 1, 1).data as { containers: unknown };
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ step: 1, containers, nodeStates: { env: { t: 0 } } }), { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);
     runStore.setState({ runId: 'r1', status: 'paused' });
     render(<TimelinePanel />);
@@ -44,5 +45,6 @@ describe('TimelinePanel', () => {
     expect(screen.getByTestId('timeline-selected').textContent).toBe('inspecting step 1');
     expect(screen.getByTestId('timeline-changes').textContent).toContain('policy → graph_state.step_count');
     expect(screen.getByTestId('timeline-values').dataset.full).toBe('true');
+    expect(screen.getByTestId('timeline-values').textContent).toContain('node env');
   });
 });

@@ -122,6 +122,12 @@ export async function fork(step: number): Promise<void> {
   try {
     const r = await runApi.fork(s.runId, step, s.stepDelayMs);
     followFresh(r.run_id, s.tabId, 'paused');
+    // A fork's steps up to its fork point are its parent's: keep them on the new timeline.
+    const steps = s.steps.filter((st) => st <= step);
+    const snapshots: RunState['snapshots'] = {};
+    for (const st of steps) if (s.snapshots[st]) snapshots[st] = s.snapshots[st];
+    const now = runStore.getState();
+    if (now.steps.length === 0) set({ steps, snapshots, step, containers: s.snapshots[step]?.containers ?? now.containers });
   } catch (e) {
     fail(e);
   }

@@ -39,6 +39,12 @@ export interface StepSnapshot {
   errors: string[];
 }
 
+export interface StepEvents {
+  clears: SlotClear[];
+  writes: SlotWrite[];
+  errors: string[];
+}
+
 export interface NodeRunStatus {
   status: 'idle' | 'queued' | 'running' | 'done' | 'error';
   step: number;
@@ -74,8 +80,12 @@ export interface RunState {
   nodeStatus: Record<string, NodeRunStatus>;
   /** Latest clear per `container/slot`. */
   clears: Record<string, SlotClear>;
-  /** Writes, clears and errors seen since the last nav_step (they belong to the next step). */
-  pending: { clears: SlotClear[]; writes: SlotWrite[]; errors: string[] };
+  /**
+   * Writes, clears and errors by the step they belong to, waiting for that step's nav_step (all of
+   * a step's events precede it). Keyed by step, not arrival order, so that when the server drops
+   * intermediate nav_steps (backpressure) a backfilled one still gets its own attribution.
+   */
+  pending: Record<number, StepEvents>;
   log: RunLogLine[];
   inspectedStep: number | null;
   inspected: InspectedState | null;
@@ -98,7 +108,7 @@ export function initialRunState(): RunState {
     steps: [],
     nodeStatus: {},
     clears: {},
-    pending: { clears: [], writes: [], errors: [] },
+    pending: {},
     log: [],
     inspectedStep: null,
     inspected: null,

@@ -7,7 +7,7 @@ import type { Checkpoint, EngineRun } from '../../engine/run.api.ts';
 import type { RunStore, StepPart } from '../db/runStore.ts';
 
 /** Group commit: at most this many finished steps, or this long, wait for one transaction. */
-const GROUP_STEPS = 32;
+const GROUP_STEPS = 16;
 const GROUP_MS = 15;
 
 export interface Publisher {

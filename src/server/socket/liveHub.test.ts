@@ -12,7 +12,7 @@ import { LiveHub } from './liveHub.ts';
 class StubSocket {
   id = 's1';
   connected = true;
-  conn = { writeBuffer: [] as unknown[] };
+  conn = { writeBuffer: [] as unknown[], on: () => undefined };
   sent: Array<{ name: string; payload: EventEnvelope }> = [];
   private handlers = new Map<string, (...a: unknown[]) => void>();
   on(name: string, fn: (...a: unknown[]) => void) {

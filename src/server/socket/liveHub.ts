@@ -49,8 +49,8 @@ export class LiveHub {
     private readonly currentRunId: () => string | undefined,
     opts: HubOptions = {},
   ) {
-    this.highWater = opts.highWater ?? 64;
-    this.maxQueue = opts.maxQueue ?? 256;
+    this.highWater = opts.highWater ?? 128;
+    this.maxQueue = opts.maxQueue ?? 4096;
     this.page = opts.replayPage ?? 500;
     io.on('connection', (socket) => this.attach(socket));
   }
@@ -58,6 +58,9 @@ export class LiveHub {
   private attach(socket: Socket): void {
     const client: Client = { socket, follow: 'none', fullValues: false, lastSeq: new Map(), queue: [] };
     this.clients.set(socket.id, client);
+    // engine.io emits `drain` when its write buffer has been handed to the transport: the moment to
+    // send more. (A short timer in pump() covers transports that never say so.)
+    (socket.conn as unknown as { on?: (e: string, f: () => void) => void } | undefined)?.on?.('drain', () => this.pump(client));
     socket.on('disconnect', () => {
       if (client.timer) clearTimeout(client.timer);
       this.clients.delete(socket.id);
@@ -156,8 +159,9 @@ export class LiveHub {
       added = true;
     }
     if (added) {
-      if (client.queue.length > this.maxQueue) client.queue = compactQueue(client.queue);
       this.pump(client);
+      // Only a client that could not take what it was offered gets its nav_steps collapsed.
+      if (client.queue.length > this.maxQueue) client.queue = compactQueue(client.queue);
     }
   }
 

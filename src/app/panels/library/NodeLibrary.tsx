@@ -27,7 +27,8 @@ function addAtCentre(type: string) {
   const s = editorStore.getState();
   const r = addNodeOfType(type, s.viewCenter);
   if (!r.ok) s.showToast(r.reason, 'error');
-  else if (r.ids) s.focus(r.ids.slice(0, 1));
+  else if (r.ids && type !== CONTAINER_ENTRY) s.setSelection({ nodes: r.ids.slice(0, 1), containers: [], edges: [], grants: [] });
+  else if (r.ids) s.setSelection({ nodes: [], containers: r.ids, edges: [], grants: [] });
 }
 
 export function NodeLibrary() {
