@@ -99,4 +99,11 @@ test('/?run=<id> opens a past run with its graph and timeline', async ({ page })
   await expect(boxValue(page)).toHaveText(String(info.steps));
   await page.getByTestId('timeline-tick-1').click();
   await expect(boxValue(page)).toHaveText('1');
+  // The Runs menu lists the history, forks included; picking one opens it.
+  await page.getByTestId('runs-menu').click();
+  const forkItem = page.locator('[data-testid^="runs-item-fork_"]').first();
+  await expect(forkItem).toContainText('fork');
+  await forkItem.click();
+  await expect(page.getByTestId('timeline-panel')).toContainText('fork_');
+  await expect(page).toHaveURL(/\?run=fork_/);
 });

@@ -17,7 +17,8 @@ export interface RunningServer {
 
 export async function startServer(copyFrom?: string): Promise<RunningServer> {
   const workspace = mkdtempSync(join(tmpdir(), 'statewire-e2e-'));
-  if (copyFrom) cpSync(copyFrom, workspace, { recursive: true });
+  // Never copy a run database (.statewire/): each server starts with its own fresh one.
+  if (copyFrom) cpSync(copyFrom, workspace, { recursive: true, filter: (src) => !src.split(/[\\/]/).includes('.statewire') });
   const proc = spawn(process.execPath, [join(root, 'bin/statewire.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--workspace', workspace], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],

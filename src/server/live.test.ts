@@ -200,6 +200,17 @@ describe('live run over socket.io', () => {
   });
 });
 
+describe('concurrency', () => {
+  it('two starts at once leave exactly one run running', async () => {
+    const body = { loop_definition: demoGraph(500), step_delay_ms: 30 };
+    const ids = await Promise.all([startRun(body), startRun(body)]);
+    const statuses = await Promise.all(ids.map(async (id) => (await api(base, 'GET', `/api/runs/${id}`)).body.status as string));
+    expect([...statuses].sort()).toEqual(['running', 'stopped']);
+    expect((await api(base, 'GET', '/api/navigate/run/status')).body.execution_id).toBe(ids[statuses.indexOf('running')]);
+    await api(base, 'POST', '/api/navigate/run/stop');
+  });
+});
+
 describe('bad input never crashes the server', () => {
   it('malformed socket messages each get an error_event naming the problem', async () => {
     const c = await client();

@@ -45,6 +45,8 @@ function minimapColor(n: FlowNode): string {
   return n.type === 'container' ? '#7c3aed' : '#52525b';
 }
 
+let lastFocusNonce = 0;
+
 function selectedFlowIds(sel: ReturnType<typeof editorStore.getState>['selection']): Set<string> {
   return new Set([...sel.nodes, ...sel.containers.map((c) => `c:${c}`), ...sel.edges.map((e) => `e:${e}`), ...sel.grants.map((g) => `g:${g}`)]);
 }
@@ -69,6 +71,9 @@ function CanvasSized() {
   const wrapper = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState<{ width: number; height: number } | null>(null);
   useLayoutEffect(() => {
+    // A new flow instance starts with nothing selected: a selection belongs to the level it was
+    // made on, and React Flow must not mount with flags the store no longer means.
+    editorStore.getState().clearSelection();
     const r = wrapper.current?.getBoundingClientRect();
     if (r) setSize({ width: r.width, height: r.height });
   }, []);
@@ -104,7 +109,9 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   }, [level, stateVisible, selection]);
 
   useEffect(() => {
-    if (!focusRequest) return;
+    // Each request is served once, not again when the flow remounts for another tab or level.
+    if (!focusRequest || focusRequest.nonce <= lastFocusNonce) return;
+    lastFocusNonce = focusRequest.nonce;
     const lvl = currentLevel(editorStore.getState());
     const flowIds = focusRequest.ids.map((id) => flowIdForElement(lvl, id)).filter((x): x is string => x !== null);
     if (flowIds.length === 0) return;

@@ -1,7 +1,7 @@
 // Command palette (Ctrl/Cmd-K): fuzzy-ish search over every command and every node type
 // ("Add <type>"); Enter runs the highlighted entry.
 import { useMemo, useState } from 'react';
-import { addNodeOfType, CONTAINER_ENTRY } from '../store/actions.ts';
+import { addAtViewCentre, CONTAINER_ENTRY } from '../store/actions.ts';
 import { currentLevel, editorStore, useEditor } from '../store/editor.store.ts';
 import { COMMANDS } from './commands.ts';
 
@@ -30,7 +30,7 @@ export function CommandPalette() {
       hint: 'add node',
       run: () => {
         const s = editorStore.getState();
-        const r = addNodeOfType(type, s.viewCenter);
+        const r = addAtViewCentre(type);
         // Added at the view centre, so it is already in sight: select it, leave the viewport alone.
         if (r.ok && r.ids) selectAdded(r.ids.slice(0, 1));
         else if (!r.ok) s.showToast(r.reason, 'error');

@@ -1,7 +1,7 @@
 // Every editor command in one list: the menu, the command palette, the shortcuts and the
 // cheatsheet all read it, so a command has one name and one shortcut everywhere.
 import { activeTab } from '../store/doc.slice.ts';
-import { addContainerAt, deleteSelection } from '../store/actions.ts';
+import { addAtViewCentre, CONTAINER_ENTRY, deleteSelection } from '../store/actions.ts';
 import { editorStore } from '../store/editor.store.ts';
 import { copySelection, duplicateSelection, pasteClipboard } from './clipboard.ts';
 import { autoLayout } from './layout.ts';
@@ -45,7 +45,7 @@ export const COMMANDS: Command[] = [
   { id: 'edit.copy', title: 'Copy selection', shortcut: 'Ctrl+C', run: () => void copySelection() },
   { id: 'edit.paste', title: 'Paste', shortcut: 'Ctrl+V', run: () => void pasteClipboard() },
   { id: 'edit.duplicate', title: 'Duplicate selection', shortcut: 'Ctrl+D', run: () => duplicateSelection() },
-  { id: 'edit.container', title: 'Add state container', shortcut: 'C', run: () => { const r = addContainerAt(st().viewCenter); if (r.ok && r.ids) st().setSelection({ nodes: [], containers: r.ids, edges: [], grants: [] }); } },
+  { id: 'edit.container', title: 'Add state container', shortcut: 'C', run: () => { const r = addAtViewCentre(CONTAINER_ENTRY); if (r.ok && r.ids) st().setSelection({ nodes: [], containers: r.ids, edges: [], grants: [] }); } },
   { id: 'edit.group', title: 'Group selection into composite', shortcut: 'Ctrl+G', run: () => groupSelection() },
   { id: 'edit.ungroup', title: 'Ungroup composite', shortcut: 'Ctrl+Shift+G', run: () => ungroupSelection() },
   { id: 'view.state', title: 'Toggle State (containers and grants)', shortcut: 'S', run: () => { const t = activeTab(st()); if (t) st().setStateVisible(!t.stateVisible); } },

@@ -3,6 +3,7 @@
 // to live while a past step is inspected. Reads only primitives from the run store.
 import { useState } from 'react';
 import { ChevronsRight, Pause, Play, RotateCcw, Square, StepForward } from 'lucide-react';
+import { useEditor } from '../store/editor.store.ts';
 import { Button } from '../ui/Button.tsx';
 import { inspect, pause, play, reset, setStepDelay, stepOnce, stop } from './run.actions.ts';
 import { useRun } from './run.store.ts';
@@ -14,8 +15,11 @@ export function RunToolbar() {
   const delay = useRun((s) => s.stepDelayMs);
   const error = useRun((s) => s.error);
   const inspected = useRun((s) => s.inspectedStep);
+  const runTab = useRun((s) => s.tabId);
+  const activeTabId = useEditor((s) => s.activeTabId);
+  const otherTab = runTab !== null && runTab !== activeTabId;
   const [busy, setBusy] = useState(false);
-  const m = toolbarModel(status, busy);
+  const m = toolbarModel(status, busy, otherTab);
   const sv = statusView(status);
   // One request at a time: a double click must not start two runs.
   const act = (fn: () => Promise<void>) => () => {
@@ -42,8 +46,14 @@ export function RunToolbar() {
       <span className="ml-2 w-16 shrink-0 text-right font-mono text-[11px] text-zinc-300 tabular-nums" data-testid="run-step-counter" title="current step">
         Step {step}
       </span>
-      <span className={`ml-1.5 w-16 shrink-0 text-[11px] ${sv.tone}`} data-testid="run-status" data-status={status ?? 'idle'}>
+      <span
+        className={`ml-1.5 w-16 shrink-0 truncate text-[11px] ${sv.tone}`}
+        data-testid="run-status"
+        data-status={status ?? 'idle'}
+        title={otherTab ? 'the run shown here belongs to another tab; Play starts one for this tab' : undefined}
+      >
         {sv.text}
+        {otherTab && <span className="text-zinc-500"> · other tab</span>}
       </span>
       <label className="flex items-center gap-1 text-[10px] text-zinc-500" title="Delay between steps (ms)">
         <input

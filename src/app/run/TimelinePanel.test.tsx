@@ -46,5 +46,18 @@ describe('TimelinePanel', () => {
     expect(screen.getByTestId('timeline-changes').textContent).toContain('policy → graph_state.step_count');
     expect(screen.getByTestId('timeline-values').dataset.full).toBe('true');
     expect(screen.getByTestId('timeline-values').textContent).toContain('node env');
+    // Arrow keys walk the timeline; Escape goes back to live.
+    await act(async () => {
+      fireEvent.keyDown(screen.getByTestId('timeline-ticks'), { key: 'ArrowRight' });
+    });
+    expect(runStore.getState().inspectedStep).toBe(2);
+    await act(async () => {
+      fireEvent.keyDown(screen.getByTestId('timeline-ticks'), { key: 'ArrowRight' });
+    });
+    expect(runStore.getState().inspectedStep).toBe(2);
+    await act(async () => {
+      fireEvent.keyDown(screen.getByTestId('timeline-ticks'), { key: 'Escape' });
+    });
+    expect(runStore.getState().inspectedStep).toBeNull();
   });
 });

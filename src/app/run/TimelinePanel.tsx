@@ -5,6 +5,7 @@ import { memo } from 'react';
 import { GitFork, History, Radio } from 'lucide-react';
 import { Button } from '../ui/Button.tsx';
 import { fork, inspect, restore } from './run.actions.ts';
+import { RunsMenu } from './RunsMenu.tsx';
 import { useRun, viewContainers, type RunState, type StepSnapshot } from './run.store.ts';
 import { formatValue, slotLine } from './slotLine.ts';
 
@@ -40,7 +41,20 @@ function Ticks() {
     shown = steps.slice(from, from + MAX_TICKS);
   }
   return (
-    <div className="flex overflow-x-auto px-1" data-testid="timeline-ticks">
+    <div
+      className="flex overflow-x-auto px-1 outline-none focus-visible:ring-1 focus-visible:ring-sky-600"
+      data-testid="timeline-ticks"
+      tabIndex={0}
+      title="←/→ step through the timeline, Esc back to live"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') return void inspect(null);
+        if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+        e.preventDefault();
+        const at = steps.indexOf(selected ?? current);
+        const next = steps[Math.max(0, Math.min(steps.length - 1, (at < 0 ? steps.length : at) + (e.key === 'ArrowLeft' ? -1 : 1)))];
+        if (next !== undefined) void inspect(next);
+      }}
+    >
       {shown.map((st) => {
         const snap = snapshots[st];
         return <Tick key={st} step={st} selected={st === selected} current={st === current} hasError={(snap?.errors.length ?? 0) > 0} hasClear={(snap?.clears.length ?? 0) > 0} />;
@@ -129,8 +143,9 @@ export function TimelinePanel() {
   const snap = useRun((s) => (s.inspectedStep === null ? s.snapshots[s.step] : s.snapshots[s.inspectedStep]));
   if (runId === null)
     return (
-      <div className="p-2 text-xs text-zinc-500" data-testid="timeline-panel">
+      <div className="flex items-center gap-2 p-2 text-xs text-zinc-500" data-testid="timeline-panel">
         No run yet. Press Play to run the graph of this tab; every step is kept here.
+        <RunsMenu />
       </div>
     );
   const target = selected ?? current;
@@ -156,6 +171,7 @@ export function TimelinePanel() {
         <Button data-testid="timeline-fork" disabled={count === 0} onClick={() => void fork(target)} title="Start a new run from this step's state">
           <GitFork size={11} /> Fork
         </Button>
+        <RunsMenu />
       </div>
       <Ticks />
       <div className="grid min-h-0 flex-1 grid-cols-2 gap-2 overflow-y-auto border-t border-zinc-800 px-2 py-1">

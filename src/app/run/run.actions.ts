@@ -42,10 +42,16 @@ async function startRun(paused: boolean): Promise<boolean> {
   }
 }
 
-/** Play: resume a paused run, otherwise start a new run of the active tab. */
+/** The followed run belongs to the active tab (or to no tab in particular). */
+export function runIsOfActiveTab(): boolean {
+  const { tabId } = runStore.getState();
+  return tabId === null || tabId === editorStore.getState().activeTabId;
+}
+
+/** Play: resume a paused run of this tab, otherwise start a new run of the active tab. */
 export async function play(): Promise<void> {
   const s = runStore.getState();
-  if (s.status === 'paused') {
+  if (s.status === 'paused' && runIsOfActiveTab()) {
     set({ error: null, inspectedStep: null, inspected: null });
     await runApi.resume().then(() => set({ status: 'running' }), fail);
     return;
@@ -60,7 +66,7 @@ export async function pause(): Promise<void> {
 /** Step: one root step of a paused run; with no live run, start one paused and step it. */
 export async function stepOnce(): Promise<void> {
   const s = runStore.getState();
-  if (s.status !== 'paused' && !(await startRun(true))) return;
+  if (!(s.status === 'paused' && runIsOfActiveTab()) && !(await startRun(true))) return;
   set({ error: null });
   await runApi.step().catch(fail);
 }

@@ -1,6 +1,6 @@
 // REST calls of the run UI (/api/navigate/run… control, /api/runs… history). Errors carry the
 // server's `{error:{code,message}}` text so the toolbar can show it verbatim.
-import type { RunStartBody } from '../../domain/protocol.rest.ts';
+import type { RunStartBody, RunSummary } from '../../domain/protocol.rest.ts';
 import type { EventsPage } from '../live/liveClient.ts';
 import type { InspectedState } from './run.store.ts';
 
@@ -49,6 +49,7 @@ export const runApi = {
   restoreRun: (runId: string, step: number) => call<{ ok: boolean; restored_to: number }>('POST', `/api/runs/${encodeURIComponent(runId)}/restore`, { step }),
   fork: (runId: string, step: number, stepDelayMs: number) =>
     call<{ ok: boolean; run_id: string }>('POST', `/api/runs/${encodeURIComponent(runId)}/fork`, { step, step_delay_ms: stepDelayMs, paused: true }),
+  list: () => call<RunSummary[]>('GET', '/api/runs'),
   run: (runId: string) => call<{ id: string; graph_name: string; status: string; steps: number; last_seq: number }>('GET', `/api/runs/${encodeURIComponent(runId)}`),
   graph: (runId: string) => call<unknown>('GET', `/api/runs/${encodeURIComponent(runId)}/graph`),
   state: (runId: string, step: number) => call<InspectedState>('GET', `/api/runs/${encodeURIComponent(runId)}/state?step=${step}`),

@@ -58,6 +58,10 @@ describe('toolbar state machine', () => {
     const m = toolbarModel('paused', true);
     expect([m.play, m.pause, m.step, m.stop, m.reset]).toEqual([false, false, false, false, false]);
   });
+  it('a run of another tab: Play and Step start a new run here, even while that one runs', () => {
+    expect(toolbarModel('paused', false, true)).toMatchObject({ play: true, playLabel: 'Play', step: true, stop: true });
+    expect(toolbarModel('running', false, true)).toMatchObject({ play: true, pause: true, step: true });
+  });
   it('status text', () => {
     expect(statusView(null).text).toBe('idle');
     expect(statusView('paused').text).toBe('paused');

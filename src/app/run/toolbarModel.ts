@@ -12,14 +12,15 @@ export interface ToolbarModel {
   reset: boolean;
 }
 
-export function toolbarModel(status: RunStatusView | null, busy = false): ToolbarModel {
+/** `otherTab`: the followed run executes another tab's graph, so Play/Step here start a new run. */
+export function toolbarModel(status: RunStatusView | null, busy = false, otherTab = false): ToolbarModel {
   const s = status ?? 'idle';
   const live = s === 'running' || s === 'paused' || s === 'starting';
   return {
-    play: !busy && s !== 'running' && s !== 'starting',
-    playLabel: s === 'paused' ? 'Resume' : 'Play',
+    play: !busy && ((s !== 'running' && s !== 'starting') || otherTab),
+    playLabel: s === 'paused' && !otherTab ? 'Resume' : 'Play',
     pause: !busy && s === 'running',
-    step: !busy && s !== 'running' && s !== 'starting',
+    step: !busy && ((s !== 'running' && s !== 'starting') || otherTab),
     stop: !busy && live && s !== 'starting',
     reset: !busy && status !== null && s !== 'starting',
   };

@@ -1,7 +1,7 @@
 // User-level editor actions: each builds ids/defaults, then calls one pure operation through the
 // store's `edit` (one undo step). Components call these instead of composing ops themselves.
 import { addContainer, addLoopPair, addNodes, connect, moveElements, removeElements, updateContainer, type ConnectRequest, type OpResult } from '../../domain/graph.ops.ts';
-import type { ContainerDef, NodeDef, Position, StateDef } from '../../domain/graph.schema.ts';
+import type { ContainerDef, GraphDef, NodeDef, Position, StateDef } from '../../domain/graph.schema.ts';
 import { activeTab } from './doc.slice.ts';
 import { currentLevel, editorStore, type EditorStore } from './editor.store.ts';
 import { edgeId, freshId, grantId, usedIds } from './ids.ts';
@@ -41,6 +41,23 @@ export function addNodeOfType(type: string, at: Position, store: EditorStore = e
   };
   const r = s.edit((g) => addNodes(g, [node]));
   return r.ok ? { ...r, ids: [id] } : r;
+}
+
+/**
+ * A spot near `at` not already occupied by a node or container (checked on a coarse box), so
+ * things added at the view centre by keyboard or palette do not pile up on each other.
+ */
+export function freeSpot(level: GraphDef, at: Position): Position {
+  const taken = [...level.nodes.map((n) => n.position), ...level.containers.map((c) => c.position)];
+  const p = { x: Math.round(at.x), y: Math.round(at.y) };
+  for (let i = 0; i < 50 && taken.some((q) => Math.abs(q.x - p.x) < 180 && Math.abs(q.y - p.y) < 120); i++) p.y += 140;
+  return p;
+}
+
+/** Adds at the centre of the view (palette, library double-click, shortcut), avoiding overlaps. */
+export function addAtViewCentre(type: string, store: EditorStore = editorStore) {
+  const s = store.getState();
+  return addNodeOfType(type, freeSpot(currentLevel(s), s.viewCenter), store);
 }
 
 export function addContainerAt(at: Position, store: EditorStore = editorStore): OpResult & { ids?: string[] } {

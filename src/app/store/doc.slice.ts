@@ -129,10 +129,12 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
       if (rest.length === 0) {
         const tab = makeTab({ graph: emptyGraph('Untitled'), title: 'Untitled' });
         set({ tabs: [tab], activeTabId: tab.id });
+        get().clearSelection();
         return;
       }
       const nextActive = activeTabId === id ? (rest[Math.min(i, rest.length - 1)]?.id ?? null) : activeTabId;
       set({ tabs: rest, activeTabId: nextActive });
+      if (nextActive !== activeTabId) get().clearSelection();
     },
     setActiveTab(id) {
       if (get().activeTabId === id) return;

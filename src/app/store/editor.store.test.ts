@@ -88,3 +88,13 @@ describe('editor store actions', () => {
     expect(activeTab(store.getState())!.title).toBe('Untitled');
   });
 });
+
+describe('freeSpot', () => {
+  it('moves a view-centre add below whatever already sits there', async () => {
+    const { freeSpot } = await import('./actions.ts');
+    const g = emptyGraph('t');
+    g.nodes = [{ id: 'a', type: 'note', label: '', position: { x: 100, y: 100 }, config: {} }];
+    expect(freeSpot(g, { x: 110, y: 90 })).toEqual({ x: 110, y: 230 });
+    expect(freeSpot(g, { x: 600, y: 90 })).toEqual({ x: 600, y: 90 });
+  });
+});

@@ -96,7 +96,8 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
     for (const i of parsed.errors) io.err(formatIssue(args.file, i));
     return 2;
   }
-  const issues = validate(parsed.graph, registry.catalog());
+  // Load-time errors (e.g. a slot declared twice in one container) count like validation errors.
+  const issues = [...parsed.warnings, ...validate(parsed.graph, registry.catalog())];
   const errors = issues.filter((i) => i.severity === 'error');
   if (errors.length > 0) {
     for (const i of errors) io.err(formatIssue(args.file, i));

@@ -29,7 +29,8 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX runs_started ON runs(started_at);
   -- run = runs.rid (an integer keeps the biggest table and its index small); ts in epoch ms;
-  -- enc = 1: data is a BlobStore root (big sub-values shared with checkpoints and other events).
+  -- enc = 1: data is a BlobStore root (big sub-values shared with checkpoints and other events);
+  -- enc = 2: data is [shapes.id, ...values] (key names interned); enc = 0: plain JSON.
   CREATE TABLE events (
     run INTEGER NOT NULL,
     seq INTEGER NOT NULL,
@@ -55,6 +56,10 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run, seq)
   ) WITHOUT ROWID;
   CREATE INDEX checkpoints_step ON checkpoints(run, step, seq);
+  CREATE TABLE shapes (
+    id INTEGER PRIMARY KEY,
+    keys TEXT NOT NULL UNIQUE
+  );
   CREATE TABLE effects (
     key TEXT PRIMARY KEY,
     run_id TEXT NOT NULL,

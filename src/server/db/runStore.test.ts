@@ -24,12 +24,22 @@ describe('RunStore', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
   });
 
-  it('round-trips events (plain and blob-encoded) with their seq, type and ts', () => {
-    const events = [ev(1, 'nav_status', { status: 'running', step: 0 }), ev(2, 'nav_step', { step: 1, containers: {}, nodeStates: { a: { big: 'x'.repeat(200) } } })];
+  it('round-trips events (plain, shape-interned and blob-encoded) with their seq, type and ts', () => {
+    const events = [
+      ev(1, 'nav_status', { status: 'running', step: 0 }),
+      ev(2, 'nav_step', { step: 1, containers: {}, nodeStates: { a: { big: 'x'.repeat(200) } } }),
+      ev(3, 'exec_log', { step: 1, node_id: 'n', error: null, nested: { a: [1, { b: 2 }] } }),
+      ev(4, 'signal', 'a bare string'),
+      ev(5, 'exec_log', { step: 1, node_id: 'm', error: null, nested: {} }),
+    ];
     store.commit('r', { events, steps: 1 });
     expect(store.events('r', 0, 10)).toEqual(events);
-    expect(store.events('r', 1, 10)).toEqual([events[1]]);
-    expect(store.getRun('r')).toMatchObject({ steps: 1, last_seq: 2 });
+    // one shape per distinct key set, stored once
+    expect((db.prepare('SELECT COUNT(*) AS n FROM shapes').get() as { n: number }).n).toBe(2);
+    // a fresh store (as after a restart) reads the same
+    expect(new RunStore(db).events('r', 0, 10)).toEqual(events);
+    expect(store.events('r', 1, 2)).toEqual(events.slice(1, 3));
+    expect(store.getRun('r')).toMatchObject({ steps: 1, last_seq: 5 });
   });
 
   it('shares unchanged sub-values between checkpoints (content addressing)', () => {

@@ -6,6 +6,7 @@ import type { Checkpoint } from '../../engine/run.api.ts';
 import type { EventEnvelope, RunStatus } from '../../domain/protocol.ts';
 import type { RunSummary } from '../../domain/protocol.rest.ts';
 import { BlobStore } from './blobStore.ts';
+import { ShapeStore } from './shapes.ts';
 import type { Db } from './database.ts';
 
 export interface NewRun {
@@ -83,10 +84,12 @@ const toSummary = (r: RunRow): StoredRun => ({
 
 export class RunStore {
   readonly blobs: BlobStore;
+  private readonly shapes: ShapeStore;
   private readonly q;
 
   constructor(readonly db: Db) {
     this.blobs = new BlobStore(db);
+    this.shapes = new ShapeStore(db);
     this.q = {
       insertRun: db.prepare(
         `INSERT INTO runs (id, graph_name, graph_hash, status, steps, last_seq, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms)
@@ -153,8 +156,11 @@ export class RunStore {
       for (const part of [...(batch.earlier ?? []), batch]) {
         for (const e of part.events) {
           const step = typeof (e.data as { step?: unknown } | null)?.step === 'number' ? (e.data as { step: number }).step : null;
-          const enc = BLOB_ENCODED.has(e.type);
-          this.q.insertEvent.run(rid, e.seq, e.type, Date.parse(e.ts), step, enc ? 1 : 0, enc ? this.blobs.put(e.data) : JSON.stringify(e.data ?? null));
+          if (BLOB_ENCODED.has(e.type)) this.q.insertEvent.run(rid, e.seq, e.type, Date.parse(e.ts), step, 1, this.blobs.put(e.data));
+          else {
+            const shaped = this.shapes.encode(e.data);
+            this.q.insertEvent.run(rid, e.seq, e.type, Date.parse(e.ts), step, shaped === undefined ? 0 : 2, shaped ?? JSON.stringify(e.data ?? null));
+          }
           lastSeq = e.seq;
         }
         if (part.checkpoint) this.q.insertCheckpoint.run(rid, lastSeq, part.checkpoint.step, this.blobs.put(part.checkpoint.state));
@@ -174,6 +180,7 @@ export class RunStore {
       tx();
     } catch (err) {
       this.blobs.resetCaches();
+      this.shapes.resetCaches();
       throw err;
     }
   }
@@ -184,7 +191,7 @@ export class RunStore {
       runId,
       seq: r.seq,
       ts: new Date(r.ts).toISOString(),
-      data: r.enc === 1 ? this.blobs.get(r.data) : JSON.parse(r.data),
+      data: r.enc === 1 ? this.blobs.get(r.data) : r.enc === 2 ? this.shapes.decode(r.data) : JSON.parse(r.data),
     };
   }
 

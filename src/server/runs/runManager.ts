@@ -4,6 +4,8 @@
 // Steps are driven by an async loop: stepOnce → commit (events + checkpoint, one transaction) →
 // publish → delay. Control verbs never interleave with a half-done step: lifecycle events raised
 // while a step is in flight are committed right after it (LiveRun.emit).
+// One file (~440 lines) on purpose: every verb reads and replaces the same current run under one
+// lock, and the step loop's exit paths (pause/stop/restore/fork) must be read together.
 import { randomBytes } from 'node:crypto';
 import type { GraphDef } from '../../domain/graph.schema.ts';
 import type { RunStatus } from '../../domain/protocol.ts';
@@ -33,6 +35,14 @@ export class RunManager {
   private current: LiveRun | undefined;
   private readonly queue: Array<{ run: LiveRun; paused: boolean }> = [];
   private closing = false;
+  /** Verbs that replace the current run run one at a time (two concurrent starts must not both win). */
+  private lock: Promise<unknown> = Promise.resolve();
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.lock.then(fn, fn);
+    this.lock = next.catch(() => undefined);
+    return next;
+  }
 
   constructor(
     private readonly store: RunStore,
@@ -79,7 +89,11 @@ export class RunManager {
 
   // ---- start / queue ----
 
-  async start(req: StartRequest, queue: boolean): Promise<{ runId: string; queued: boolean }> {
+  start(req: StartRequest, queue: boolean): Promise<{ runId: string; queued: boolean }> {
+    return this.exclusive(() => this.startNow(req, queue));
+  }
+
+  private async startNow(req: StartRequest, queue: boolean): Promise<{ runId: string; queued: boolean }> {
     const id = req.runId ?? newRunId();
     if (this.store.getRun(id)) throw conflict(`run id ${JSON.stringify(id)} is already used`, 'run-exists');
     const run = new LiveRun(id, req.graph, id, req.freshEffects, this.store, this.hub, this.now, {
@@ -257,9 +271,11 @@ export class RunManager {
     return { ok: true, step: run.step, status };
   }
 
-  async stop(): Promise<void> {
-    await this.stopCurrent();
-    this.startNextQueued();
+  stop(): Promise<void> {
+    return this.exclusive(async () => {
+      await this.stopCurrent();
+      this.startNextQueued();
+    });
   }
 
   private async stopCurrent(finalStatus: RunStatus = 'stopped'): Promise<void> {
@@ -291,7 +307,11 @@ export class RunManager {
   }
 
   /** Restore the current run to a stored step: a fresh engine from that checkpoint, left paused. */
-  async restore(step: number): Promise<number> {
+  restore(step: number): Promise<number> {
+    return this.exclusive(() => this.restoreNow(step));
+  }
+
+  private async restoreNow(step: number): Promise<number> {
     const run = this.need();
     if (run.status === 'running') throw badRequest('not-paused', 'Must pause or complete before restoring');
     if (run.busy || run.looping) await run.loop?.catch(() => undefined);
@@ -308,8 +328,12 @@ export class RunManager {
   // ---- history: adopt an old (e.g. interrupted) run, fork ----
 
   /** Makes a stored run current again, restored (paused) to `step`. */
-  async adopt(runId: string, step: number): Promise<number> {
-    if (this.current?.id === runId) return this.restore(step);
+  adopt(runId: string, step: number): Promise<number> {
+    return this.exclusive(() => this.adoptNow(runId, step));
+  }
+
+  private async adoptNow(runId: string, step: number): Promise<number> {
+    if (this.current?.id === runId) return this.restoreNow(step);
     const row = this.store.getRun(runId);
     if (!row) throw notFound(`no run ${JSON.stringify(runId)}`);
     const cp = this.store.checkpoint(runId, step);
@@ -329,7 +353,14 @@ export class RunManager {
     return step;
   }
 
-  async fork(
+  fork(
+    runId: string,
+    opts: { step: number; graph?: unknown; freshEffects: boolean; stepDelayMs: number; paused: boolean },
+  ): Promise<{ runId: string; parent: string; step: number }> {
+    return this.exclusive(() => this.forkNow(runId, opts));
+  }
+
+  private async forkNow(
     runId: string,
     opts: { step: number; graph?: unknown; freshEffects: boolean; stepDelayMs: number; paused: boolean },
   ): Promise<{ runId: string; parent: string; step: number }> {
@@ -403,7 +434,9 @@ export class RunManager {
   /** Graceful shutdown: finish the in-flight step, mark live runs interrupted (restorable later). */
   async shutdown(): Promise<void> {
     this.closing = true;
-    for (const { run } of this.queue.splice(0)) run.emit('nav_status', { status: 'interrupted', step: 0 }, { status: 'interrupted', ended: true });
-    await this.stopCurrent('interrupted');
+    await this.exclusive(async () => {
+      for (const { run } of this.queue.splice(0)) run.emit('nav_status', { status: 'interrupted', step: 0 }, { status: 'interrupted', ended: true });
+      await this.stopCurrent('interrupted');
+    });
   }
 }

@@ -3,7 +3,7 @@
 // double-click / Enter to add at the centre of the view.
 import { useMemo, useState, type DragEvent } from 'react';
 import { Database } from 'lucide-react';
-import { addNodeOfType, CONTAINER_ENTRY } from '../../store/actions.ts';
+import { addAtViewCentre, CONTAINER_ENTRY } from '../../store/actions.ts';
 import { editorStore, useEditor } from '../../store/editor.store.ts';
 import { NODE_DRAG_MIME } from '../../ui/dragMime.ts';
 
@@ -25,7 +25,7 @@ function onDragStart(e: DragEvent<HTMLElement>) {
 
 function addAtCentre(type: string) {
   const s = editorStore.getState();
-  const r = addNodeOfType(type, s.viewCenter);
+  const r = addAtViewCentre(type);
   if (!r.ok) s.showToast(r.reason, 'error');
   else if (r.ids && type !== CONTAINER_ENTRY) s.setSelection({ nodes: r.ids.slice(0, 1), containers: [], edges: [], grants: [] });
   else if (r.ids) s.setSelection({ nodes: [], containers: r.ids, edges: [], grants: [] });
