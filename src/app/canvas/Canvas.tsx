@@ -27,7 +27,8 @@ import {
 import type { GraphDef, Position } from '../../domain/graph.schema.ts';
 import { addNodeOfType, commitMove, connectHandles } from '../store/actions.ts';
 import { activeTab } from '../store/doc.slice.ts';
-import { currentLevel, editorStore, useEditor } from '../store/editor.store.ts';
+import { currentLevel, editorStore, useEditor, type EditorState } from '../store/editor.store.ts';
+import { issuesOf } from '../store/derived.ts';
 import { importFileIntoNewTab } from '../files/importExport.ts';
 import { buildFlowEdges, buildFlowNodes, flowIdForElement, fromFlowEdgeId, fromFlowNodeId, type FlowEdge, type FlowNode } from './flowMapping.ts';
 import { edgeTypes, nodeTypes } from './flowTypes.ts';
@@ -46,6 +47,21 @@ function minimapColor(n: FlowNode): string {
 }
 
 let lastFocusNonce = 0;
+
+const NO_EDGE_ERRORS: ReadonlySet<string> = new Set();
+const edgeErrorCache = new WeakMap<object, ReadonlySet<string>>();
+
+/** Ids of data edges that validation marks as errors (stable per validation result). */
+function edgeErrorIds(s: EditorState): ReadonlySet<string> {
+  const idx = issuesOf(s);
+  let set = edgeErrorCache.get(idx);
+  if (!set) {
+    const ids = idx.all.filter((i) => i.severity === 'error' && i.edgeId).map((i) => i.edgeId!);
+    set = ids.length ? new Set(ids) : NO_EDGE_ERRORS;
+    edgeErrorCache.set(idx, set);
+  }
+  return set;
+}
 
 function selectedFlowIds(sel: ReturnType<typeof editorStore.getState>['selection']): Set<string> {
   return new Set([...sel.nodes, ...sel.containers.map((c) => `c:${c}`), ...sel.edges.map((e) => `e:${e}`), ...sel.grants.map((g) => `g:${g}`)]);
@@ -100,13 +116,14 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   const [fitOnInit] = useState(() => level.nodes.length + level.containers.length > 0);
   const [initialViewport] = useState(() => estimatedViewport(level, size.width, size.height));
   const [nodes, setNodes] = useState<FlowNode[]>(() => buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection)));
-  const [edges, setEdges] = useState<FlowEdge[]>(() => buildFlowEdges(level, [], stateVisible, selectedFlowIds(selection)));
+  const edgeErrors = useEditor(edgeErrorIds);
+  const [edges, setEdges] = useState<FlowEdge[]>(() => buildFlowEdges(level, [], stateVisible, selectedFlowIds(selection), edgeErrors));
 
   useEffect(() => {
     const sel = selectedFlowIds(selection);
     setNodes((prev) => buildFlowNodes(level, prev, stateVisible, sel));
-    setEdges((prev) => buildFlowEdges(level, prev, stateVisible, sel));
-  }, [level, stateVisible, selection]);
+    setEdges((prev) => buildFlowEdges(level, prev, stateVisible, sel, edgeErrors));
+  }, [level, stateVisible, selection, edgeErrors]);
 
   useEffect(() => {
     // Each request is served once, not again when the flow remounts for another tab or level.

@@ -41,5 +41,8 @@ describe('flow mapping', () => {
     expect(second[2]).toBe(first[2]);
     const edges = buildFlowEdges(g(), [], true, new Set());
     expect(buildFlowEdges(g(), edges, true, new Set())[0]).toBe(edges[0]);
+    const marked = buildFlowEdges(g(), edges, true, new Set(), new Set(['e1']));
+    expect(marked[0]).not.toBe(edges[0]);
+    expect(marked[0]!.style).toMatchObject({ stroke: '#ef4444' });
   });
 });

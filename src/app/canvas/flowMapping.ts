@@ -61,15 +61,32 @@ export function buildFlowNodes(level: GraphDef, prev: readonly FlowNode[], state
 
 // Module-scope styles keep edge objects stable and cheap (no per-edge objects).
 const DATA_EDGE_STYLE = { stroke: '#71717a', strokeWidth: 1.5 };
+const ERROR_EDGE_STYLE = { stroke: '#ef4444', strokeWidth: 2 };
 
-export function buildFlowEdges(level: GraphDef, prev: readonly FlowEdge[], stateVisible: boolean, selected: ReadonlySet<string>): FlowEdge[] {
+/** `errors` holds edge ids (graph ids) that validation marks as errors; they are drawn red. */
+export function buildFlowEdges(
+  level: GraphDef,
+  prev: readonly FlowEdge[],
+  stateVisible: boolean,
+  selected: ReadonlySet<string>,
+  errors: ReadonlySet<string> = new Set(),
+): FlowEdge[] {
   const prevById = new Map(prev.map((e) => [e.id, e]));
   const out: FlowEdge[] = [];
   for (const e of level.edges) {
     const id = edgeFlowId(e.id);
     const p = prevById.get(id);
     const isSel = selected.has(id);
-    if (p && p.source === e.source && p.target === e.target && p.sourceHandle === (e.sourceHandle || null) && p.targetHandle === (e.targetHandle || null) && (p.selected ?? false) === isSel) {
+    const style = errors.has(e.id) ? ERROR_EDGE_STYLE : DATA_EDGE_STYLE;
+    if (
+      p &&
+      p.source === e.source &&
+      p.target === e.target &&
+      p.sourceHandle === (e.sourceHandle || null) &&
+      p.targetHandle === (e.targetHandle || null) &&
+      (p.selected ?? false) === isSel &&
+      p.style === style
+    ) {
       out.push(p);
       continue;
     }
@@ -80,7 +97,7 @@ export function buildFlowEdges(level: GraphDef, prev: readonly FlowEdge[], state
       sourceHandle: e.sourceHandle || null,
       targetHandle: e.targetHandle || null,
       type: 'data',
-      style: DATA_EDGE_STYLE,
+      style,
       selected: isSel,
       data: { kind: 'edge', defId: e.id },
     });
