@@ -10,12 +10,12 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(method: string, url: string, body?: unknown): Promise<T> {
+async function request<T>(method: string, url: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, {
       method,
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      headers: body === undefined ? extraHeaders : { 'content-type': 'application/json', ...extraHeaders },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
@@ -51,7 +51,9 @@ export interface GraphListEntry {
 export const api = {
   listGraphs: () => request<GraphListEntry[]>('GET', '/api/graphs'),
   getGraph: (id: string) => request<unknown>('GET', `/api/graphs/${enc(id)}`),
-  putGraph: (id: string, graph: unknown) => request<{ id: string; path?: string }>('PUT', `/api/graphs/${enc(id)}`, graph),
+  /** With `etag`, the server refuses (409) if the file changed since that version was read. */
+  putGraph: (id: string, graph: unknown, etag?: string) =>
+    request<{ id: string; path?: string }>('PUT', `/api/graphs/${enc(id)}`, graph, etag ? { 'if-match': `"${etag}"` } : {}),
   createGraph: (graph: unknown, opts: { folder?: string; overwrite?: boolean } = {}) =>
     request<{ id: string; path?: string }>('POST', '/api/graphs', { ...(graph as object), ...(opts.folder ? { folder: opts.folder } : {}), ...(opts.overwrite ? { overwrite: true } : {}) }),
   deleteGraph: (id: string) => request<unknown>('DELETE', `/api/graphs/${enc(id)}`),

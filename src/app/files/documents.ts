@@ -53,30 +53,40 @@ export async function saveTab(tabId?: string, store: EditorStore = editorStore):
     s.setDialog({ kind: 'saveAs', tabId: tab.id });
     return false;
   }
+  let etag: string | undefined;
   try {
-    const current = diskTextOf(await api.getGraph(tab.savedId));
+    const raw = await api.getGraph(tab.savedId);
+    const current = diskTextOf(raw);
     if (tab.diskText !== null && current !== null && current !== tab.diskText) {
       s.setDialog({ kind: 'conflict', tabId: tab.id });
       return false;
     }
+    // Same content as when opened: write against exactly this version, so a change landing
+    // between this read and the write is refused by the server (409) instead of overwritten.
+    const e = (raw as { _etag?: unknown } | null)?._etag;
+    etag = typeof e === 'string' ? e : undefined;
   } catch (e) {
     if (!(e instanceof ApiError && e.status === 404)) {
       s.showToast(`save failed: ${(e as Error).message}`, 'error');
       return false;
     }
   }
-  return overwrite(tab, store);
+  return overwrite(tab, store, etag);
 }
 
-/** Writes the tab to its saved id regardless of what is on disk (the "overwrite" answer). */
-export async function overwrite(tab: Tab, store: EditorStore = editorStore): Promise<boolean> {
+/** Writes the tab to its saved id; without `etag` regardless of what is on disk (the "overwrite" answer). */
+export async function overwrite(tab: Tab, store: EditorStore = editorStore, etag?: string): Promise<boolean> {
   const s = store.getState();
   const fresh = s.tabs.find((t) => t.id === tab.id) ?? tab;
   if (!fresh.savedId) return false;
   try {
     try {
-      await api.putGraph(fresh.savedId, bodyOf(fresh.graph));
+      await api.putGraph(fresh.savedId, bodyOf(fresh.graph), etag);
     } catch (e) {
+      if (e instanceof ApiError && e.status === 409 && etag) {
+        s.setDialog({ kind: 'conflict', tabId: fresh.id });
+        return false;
+      }
       if (!(e instanceof ApiError && e.status === 404)) throw e;
       await api.createGraph(bodyOf(fresh.graph), { overwrite: true });
     }
