@@ -1,6 +1,8 @@
 // A graph node on the canvas: header, one row per port with typed handles (colour by wire type,
 // tooltip "name: TYPE"), the bottom state handle for grants, and marks for unknown types, issues
-// and hover relations. It selects its own definition and ports by id from the store.
+// and hover relations. It selects its own definition and ports by id from the store, and its live
+// run status (a dot in the header, a border colour) and latest viewer line by id from the run store,
+// so a streaming run re-renders only the nodes whose status changed.
 import { memo, useEffect, useRef } from 'react';
 import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
 import { STATE_HANDLE } from '../../domain/graph.ops.ts';
@@ -8,7 +10,28 @@ import { wireColor } from '../../domain/wireTypes.ts';
 import { activeTab } from '../store/doc.slice.ts';
 import { selectNode, useEditor } from '../store/editor.store.ts';
 import { isHoverRelated, issueMark, portsOf } from '../store/derived.ts';
+import { useNodeRunStatus, useNodeViewerLine } from '../run/useNodeRunStatus.ts';
+import type { NodeRunStatus } from '../run/run.store.ts';
 import type { FlowNode } from './flowMapping.ts';
+
+/** Dot colour and (when not selected/highlighted) border colour per run status; idle shows nothing. */
+const RUN_DOT: Record<NodeRunStatus['status'], string> = {
+  idle: '',
+  queued: 'bg-zinc-400',
+  running: 'bg-emerald-400',
+  done: 'bg-sky-500',
+  error: 'bg-red-500',
+};
+const RUN_BORDER: Partial<Record<NodeRunStatus['status'], string>> = {
+  running: 'border-emerald-400',
+  error: 'border-red-500',
+};
+
+function runTitle(r: NodeRunStatus): string {
+  const took = r.duration_ms !== undefined ? ` in ${r.duration_ms} ms` : '';
+  if (r.status === 'error') return `error at step ${r.step}${took}: ${r.error ?? 'failed'}`;
+  return `${r.status} · step ${r.step}${r.status === 'done' ? took : ''}`;
+}
 
 function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const node = useEditor((s) => selectNode(s, id));
@@ -18,6 +41,8 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const related = useEditor((s) => isHoverRelated(s, 'node', id));
   const mark = useEditor((s) => issueMark(s, id));
   const setHover = useEditor((s) => s.setHover);
+  const run = useNodeRunStatus(id);
+  const viewer = useNodeViewerLine(id);
   const updateNodeInternals = useUpdateNodeInternals();
   // Re-measure handles only when they change after mount; calling it on mount would make React
   // Flow run its initial fitView before the other nodes are measured.
@@ -31,7 +56,8 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
 
   if (!node || !ports) return null;
   const composite = Boolean(node.subgraph && node.subgraph.nodes.length);
-  const ring = selected ? 'border-sky-400' : related ? 'border-violet-400' : 'border-zinc-700';
+  const runState = run && run.status !== 'idle' ? run.status : undefined;
+  const ring = selected ? 'border-sky-400' : related ? 'border-violet-400' : ((runState && RUN_BORDER[runState]) ?? 'border-zinc-700');
   // Issue marks are an outline, so they stay visible while the node is selected or highlighted.
   const issueOutline =
     mark === 'error'
@@ -45,6 +71,8 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
       data-node-type={node.type}
       data-issue={mark ?? ''}
       data-related={related ? 'true' : 'false'}
+      data-run-status={runState ?? ''}
+      title={runState === 'error' && run ? runTitle(run) : undefined}
       onMouseEnter={() => setHover({ kind: 'node', id })}
       onMouseLeave={() => setHover(null)}
       className={`min-w-[170px] rounded-md border bg-zinc-900 text-[11px] text-zinc-200 ${ring} ${issueOutline} ${composite ? 'border-double border-[3px]' : ''}`}
@@ -53,6 +81,13 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
         className="flex items-center gap-1.5 rounded-t-md border-b border-zinc-800 px-2 py-1"
         style={{ borderTop: `3px solid ${color ?? '#52525b'}` }}
       >
+        {run && runState && (
+          <span
+            data-testid={`run-dot-${id}`}
+            title={runTitle(run)}
+            className={`h-2 w-2 shrink-0 rounded-full ${RUN_DOT[runState]}`}
+          />
+        )}
         <span className="truncate font-semibold" title={node.label || node.id}>
           {node.label || node.id}
         </span>
@@ -107,6 +142,15 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
           ))}
         </div>
       </div>
+      {viewer && (
+        <div
+          data-testid={`viewer-line-${id}`}
+          title={`latest value (step ${viewer.step})`}
+          className="max-w-[260px] truncate border-t border-zinc-800 px-2 py-0.5 font-mono text-[10px] text-emerald-200"
+        >
+          {viewer.text}
+        </div>
+      )}
       {stateVisible && (
         <Handle
           type="target"

@@ -138,4 +138,22 @@ describe('live handlers', () => {
     expect(notified).toBe(1);
     expect(store.getState()).toMatchObject({ status: 'running', step: 3, steps: [1, 2, 3] });
   });
+  it('viewer_data keeps the latest line per viewer node; an older step does not overwrite it', () => {
+    const store = createRunStore();
+    HANDLERS.viewer_data(ev('viewer_data', 1, { node_id: 'view', step: 2, fields: { text: 'hello\nworld' } }), store);
+    HANDLERS.viewer_data(ev('viewer_data', 2, { node_id: 'log', step: 2, fields: { action: ['up', 'left'] } }), store);
+    HANDLERS.viewer_data(ev('viewer_data', 3, { node_id: 'view', step: 1, fields: { text: 'stale' } }), store);
+    const s = store.getState();
+    expect(s.viewer.view).toEqual({ step: 2, text: 'hello world' });
+    expect(s.viewer.log?.text).toBe('left');
+    HANDLERS.viewer_data(ev('viewer_data', 4, { node_id: 'view', step: 3, fields: { text: 'next' } }), store);
+    expect(store.getState().viewer.view?.text).toBe('next');
+  });
+
+  it('exec_log lines carry the node, step, duration and error for the Log panel', () => {
+    const store = createRunStore();
+    HANDLERS.exec_log(ev('exec_log', 1, { step: 4, node_id: 'llm', node_type: 'llmCall', node_label: '', duration_ms: 12, error: 'timeout' }), store);
+    expect(store.getState().log[0]?.exec).toEqual({ step: 4, node_id: 'llm', label: 'llm', node_type: 'llmCall', duration_ms: 12, error: 'timeout' });
+    expect(store.getState().log[0]?.level).toBe('error');
+  });
 });

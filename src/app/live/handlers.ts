@@ -4,6 +4,7 @@
 // does not parse becomes a log line naming the event and field instead of a crash.
 import type { z } from 'zod';
 import { EVENT_DATA_SCHEMAS, type EventEnvelope, type EventType } from '../../domain/protocol.ts';
+import { viewerLine } from '../run/viewerLine.ts';
 import { clearKey, LOG_LIMIT, withStep, type RunLogLine, type RunState, type RunStoreLike, type SlotClear, type StepEvents, type StepSnapshot } from '../run/run.store.ts';
 
 type Data<T extends EventType> = z.output<(typeof EVENT_DATA_SCHEMAS)[T]>;
@@ -146,6 +147,7 @@ const onExecLog: Handler = (m, store) => {
     seq: m.seq,
     level: d.error ? 'error' : 'info',
     text: `step ${d.step} · ${d.node_label || d.node_id} (${d.node_type}) ${d.duration_ms} ms${d.error ? ` — ${d.error}` : ''}`,
+    exec: { step: d.step, node_id: d.node_id, label: d.node_label || d.node_id, node_type: d.node_type, duration_ms: d.duration_ms, error: d.error },
   });
 };
 
@@ -191,7 +193,18 @@ const onLlmUsage: Handler = (m, store) => {
   if (d) pushLog(store, { seq: m.seq, level: 'info', text: `step ${d.step} · ${d.node_id}: llm ${JSON.stringify(d.usage)}` });
 };
 
-// viewer_data belongs to viewer nodes (not this slice); `gap` is handled by the live client itself.
+/** A viewer node's latest payload, kept as one short line (the node shows it; older steps never win). */
+const onViewerData: Handler = (m, store) => {
+  const d = parsed('viewer_data', m, store);
+  if (!d) return;
+  const prev = store.getState().viewer[d.node_id];
+  if (prev && prev.step > d.step) return;
+  const viewer = own(store.getState().viewer, copyRecord);
+  viewer[d.node_id] = { step: d.step, text: viewerLine(d.fields) };
+  store.setState({ viewer });
+};
+
+// `gap` is handled by the live client itself.
 const ignore: Handler = () => undefined;
 
 export const HANDLERS: Record<EventType, Handler> = {
@@ -202,7 +215,7 @@ export const HANDLERS: Record<EventType, Handler> = {
   signal: onSignal,
   state_written: onStateWritten,
   exec_log: onExecLog,
-  viewer_data: ignore,
+  viewer_data: onViewerData,
   error_event: onError,
   restored: onRestored,
   gap: ignore,

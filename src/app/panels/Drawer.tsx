@@ -1,4 +1,4 @@
-// Bottom drawer with the State / Issues / Log tabs (Timeline joins later with live runs).
+// Bottom drawer with the State / Issues / Log / Timeline tabs.
 import { useEditor } from '../store/editor.store.ts';
 import type { DrawerTab } from '../store/ui.slice.ts';
 import { IssuesPanel, useIssueCount } from './issues/IssuesPanel.tsx';

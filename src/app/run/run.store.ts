@@ -56,6 +56,14 @@ export interface RunLogLine {
   seq: number;
   level: 'info' | 'warn' | 'error';
   text: string;
+  /** Set for exec_log lines (one node fire), so the Log panel can show columns and find the node. */
+  exec?: { step: number; node_id: string; label: string; node_type: string; duration_ms: number; error: string | null };
+}
+
+/** The latest viewer_data of a viewer node, as one short line for the node on the canvas. */
+export interface ViewerLine {
+  step: number;
+  text: string;
 }
 
 /** Full values of one step, fetched from GET /api/runs/{id}/state?step=N. */
@@ -78,6 +86,8 @@ export interface RunState {
   snapshots: Record<number, StepSnapshot>;
   steps: number[];
   nodeStatus: Record<string, NodeRunStatus>;
+  /** Latest viewer_data per viewer node id, already shortened to a line. */
+  viewer: Record<string, ViewerLine>;
   /** Latest clear per `container/slot`. */
   clears: Record<string, SlotClear>;
   /**
@@ -107,6 +117,7 @@ export function initialRunState(): RunState {
     snapshots: {},
     steps: [],
     nodeStatus: {},
+    viewer: {},
     clears: {},
     pending: {},
     log: [],
