@@ -13,8 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseGraph } from '../src/domain/graph.parse.ts';
 import type { GraphDef } from '../src/domain/graph.schema.ts';
 import { createRun } from '../src/engine/createRun.ts';
-import { createRegistry } from '../src/engine/registry.ts';
-import { container, edge, grant, graph, loop, node, slot } from '../src/engine/testkit.ts';
+import { paintedMap } from '../src/engine/testkit.ts';
 
 function getGc(): (() => void) | undefined {
   const g = (globalThis as { gc?: () => void }).gc;
@@ -86,44 +85,8 @@ async function demoHistory(): Promise<number> {
   return per;
 }
 
-const ROWS = 100;
-const COLS = 500;
-
 function mapGraph(steps: number) {
-  const initial = Array.from({ length: ROWS }, () => Array.from({ length: COLS }, () => 0));
-  const reg = createRegistry();
-  reg.register(
-    {
-      type: 'painter',
-      display_name: 'painter',
-      input_ports: [{ name: 'step', optional: false }],
-      output_ports: [{ name: 'done' }],
-    },
-    (i, ctx) => {
-      const world = ctx.container('world');
-      const map = world.read('map') as readonly (readonly number[])[];
-      const s = Number(i.step);
-      const r = s % ROWS;
-      const row = [...map[r]!];
-      row[(s * 7) % COLS] = (row[(s * 7) % COLS]! + 1) % 10;
-      world.write(
-        'map',
-        map.map((old, k) => (k === r ? row : old)),
-      );
-      return { done: s };
-    },
-  );
-  const g = graph({
-    step_budget: steps,
-    nodes: [...loop('in', 'out', [{ name: 'v' }]), node('paint', 'painter')],
-    edges: [edge('in.step', 'paint.step'), edge('paint.done', 'out.v')],
-    containers: [
-      container('world', {
-        map: slot('lastWrite', { value_type: 'OCCUPANCY_MAP', config: { initial_value: initial } }),
-      }),
-    ],
-    access_grants: [grant('paint', 'world')],
-  });
+  const { graph: g, registry: reg, initial } = paintedMap(steps);
   return { g, reg, mapJsonBytes: JSON.stringify(initial).length };
 }
 

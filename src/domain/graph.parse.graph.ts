@@ -2,7 +2,7 @@
 // defaults, extra-key warnings, schema errors with JSON paths, and the legacy migrations. Loop-port
 // synthesis and the public entry points live in graph.parse.ts.
 import type { AccessGrantDef, ContainerDef, EdgeDef, GraphDef, HookDef, NodeDef } from './graph.schema.ts';
-import { DEFAULT_STEP_BUDGET } from './graph.schema.ts';
+import { DEFAULT_STEP_BUDGET, emptyGraph } from './graph.schema.ts';
 import type { ParseCtx } from './graph.parse.fields.ts';
 import {
   MAX_DEPTH,
@@ -31,20 +31,8 @@ import {
 } from './graph.parse.legacy.ts';
 import { keySeg } from './issues.ts';
 
-const GRAPH_KEYS = new Set([
-  'name',
-  'description',
-  'nodes',
-  'edges',
-  'containers',
-  'access_grants',
-  'hooks',
-  'step_budget',
-  'eval_graph',
-  'kind',
-  'group',
-  'presetId',
-]);
+/** GraphDef's fields: emptyGraph sets every one (the compiler keeps it complete and exact). */
+const GRAPH_KEYS: ReadonlySet<string> = new Set(Object.keys(emptyGraph()));
 /** Keys handled by a migration rather than dropped as unknown. */
 const LEGACY_KEYS = new Set(['maxIterations', 'state_containers', 'state_edges', 'graph_state']);
 const NODE_KEYS = new Set(['id', 'type', 'label', 'position', 'config', 'subgraph']);

@@ -63,32 +63,20 @@ function synthesizePorts(ctx: ParseCtx, graph: GraphDef, path: string): GraphDef
 
 function finish(ctx: ParseCtx, graph: GraphDef | undefined): ParseResult {
   const errors = ctx.issues.filter((i) => i.severity === 'error');
-  if (!graph || errors.length > 0) {
-    return {
-      ok: false,
-      errors:
-        errors.length > 0
-          ? errors
-          : [{ code: 'invalid-graph', severity: 'error', path: '$', message: 'the graph could not be read' }],
-    };
-  }
+  if (errors.length > 0) return { ok: false, errors };
+  if (!graph) return failure('invalid-graph', 'the graph could not be read');
   const done = synthesizePorts(ctx, graph, '$');
   return { ok: true, graph: done, warnings: ctx.issues.filter((i) => i.severity !== 'error') };
 }
 
+/** A failed parse with one root-level error (bad JSON, wrong input type, a parser bug). */
+function failure(code: string, message: string, at: Pick<Issue, 'line' | 'column'> = {}): ParseResult {
+  return { ok: false, errors: [{ code, severity: 'error', path: '$', message, ...at }] };
+}
+
 function internalError(e: unknown): ParseResult {
   const message = e instanceof Error ? e.message : String(e);
-  return {
-    ok: false,
-    errors: [
-      {
-        code: 'internal-error',
-        severity: 'error',
-        path: '$',
-        message: `parser failed unexpectedly: ${message}`,
-      },
-    ],
-  };
+  return failure('internal-error', `parser failed unexpectedly: ${message}`);
 }
 
 /** Parses an already-decoded JSON value (a file's content, a REST body, the editor's document). */
@@ -104,19 +92,7 @@ export function parseGraph(input: unknown): ParseResult {
 /** Parses JSON text; invalid JSON is one `invalid-json` error with line and column. */
 export function parseGraphText(text: string, file?: string): ParseResult {
   try {
-    if (typeof text !== 'string') {
-      return {
-        ok: false,
-        errors: [
-          {
-            code: 'invalid-json',
-            severity: 'error',
-            path: '$',
-            message: `expected JSON text, got ${typeName(text)}`,
-          },
-        ],
-      };
-    }
+    if (typeof text !== 'string') return failure('invalid-json', `expected JSON text, got ${typeName(text)}`);
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text; // editors on Windows add a BOM
     let value: unknown;
     try {
@@ -124,19 +100,10 @@ export function parseGraphText(text: string, file?: string): ParseResult {
     } catch {
       const loc = locateJsonError(body) ?? { line: 1, column: 1, reason: 'not valid JSON' };
       const where = `${file ? `${file}:` : 'line '}${loc.line}:${loc.column}`;
-      return {
-        ok: false,
-        errors: [
-          {
-            code: 'invalid-json',
-            severity: 'error',
-            path: '$',
-            message: `invalid JSON at ${where}: ${loc.reason}`,
-            line: loc.line,
-            column: loc.column,
-          },
-        ],
-      };
+      return failure('invalid-json', `invalid JSON at ${where}: ${loc.reason}`, {
+        line: loc.line,
+        column: loc.column,
+      });
     }
     const result = parseGraph(value);
     if (!result.ok) return result;

@@ -2,7 +2,7 @@
 // loop pivots' synthesized ports, composite ports from inner graphIn/graphOut, config.ports overrides.
 import type { Catalog, PortSpec } from './catalog.schema.ts';
 import type { GraphDef, NodeDef } from './graph.schema.ts';
-import { iterInOutputHandles, iterOutInputHandles, iterOutOutputHandles, loopPortsOf } from './loopPorts.ts';
+import { iterInOutputHandles, iterOutInputHandles, iterOutOutputHandles, loopPortsOf, synthesizeIterInPorts } from './loopPorts.ts';
 
 export interface ResolvedPorts {
   inputs: PortSpec[];
@@ -27,7 +27,13 @@ function compositePorts(sub: GraphDef): ResolvedPorts {
 export function resolvePorts(node: NodeDef, graph: Pick<GraphDef, 'nodes' | 'edges'>, catalog: Catalog): ResolvedPorts {
   if (node.subgraph && node.subgraph.nodes.length > 0) return compositePorts(node.subgraph);
   if (node.type === 'iterIn') {
-    return { inputs: [], outputs: iterInOutputHandles(graph, node).map((h) => port(h.name, h.wire_type)), known: true };
+    // Its inputs are the init side of the synthesis: `init_<name>` per initPorts entry plus any
+    // other handle an edge lands on (an unlisted handle is an ANY init port). All optional: a loop
+    // with no init wires still starts.
+    const inputs = synthesizeIterInPorts(graph, node)
+      .filter((p) => p.origin === 'init')
+      .map((p) => port(p.name, p.wire_type));
+    return { inputs, outputs: iterInOutputHandles(graph, node).map((h) => port(h.name, h.wire_type)), known: true };
   }
   if (node.type === 'iterOut') {
     return {

@@ -5,7 +5,7 @@ import type { GraphDef } from '../domain/graph.schema.ts';
 import type { EngineEvent } from '../domain/protocol.ts';
 import { createRun } from './createRun.ts';
 import type { Checkpoint, EffectStore } from './run.api.ts';
-import { collector, container, edge, grant, graph, loop, node, slot } from './testkit.ts';
+import { collector, container, edge, grant, graph, loop, node, paintedMap, slot } from './testkit.ts';
 
 function demo(): GraphDef {
   const r = parseGraph(
@@ -111,43 +111,9 @@ describe('checkpoints: structural sharing over a long run', () => {
     const ROWS = 100;
     const COLS = 500;
     const STEPS = 10_000;
-    const initial = Array.from({ length: ROWS }, () => Array.from({ length: COLS }, () => 0));
+    const { graph: g, registry: reg, initial } = paintedMap(STEPS, ROWS, COLS);
     const mapBytes = JSON.stringify(initial).length;
     expect(mapBytes).toBeGreaterThan(95_000);
-    const { createRegistry } = await import('./registry.ts');
-    const reg = createRegistry();
-    reg.register(
-      {
-        type: 'painter',
-        display_name: 'painter',
-        input_ports: [{ name: 'step', wire_type: 'ANY', optional: false }],
-        output_ports: [{ name: 'done', wire_type: 'ANY' }],
-      },
-      (i, ctx) => {
-        const world = ctx.container('world');
-        const map = world.read('map') as readonly (readonly number[])[];
-        const s = Number(i.step);
-        const r = s % ROWS;
-        const row = [...map[r]!];
-        row[(s * 7) % COLS] = (row[(s * 7) % COLS]! + 1) % 10;
-        world.write(
-          'map',
-          map.map((old, k) => (k === r ? row : old)),
-        );
-        return { done: s };
-      },
-    );
-    const g = graph({
-      step_budget: STEPS,
-      nodes: [...loop('in', 'out', [{ name: 'v' }]), node('paint', 'painter')],
-      edges: [edge('in.step', 'paint.step'), edge('paint.done', 'out.v')],
-      containers: [
-        container('world', {
-          map: slot('lastWrite', { value_type: 'OCCUPANCY_MAP', config: { initial_value: initial } }),
-        }),
-      ],
-      access_grants: [grant('paint', 'world')],
-    });
     let events = 0;
     const run = createRun(g, { runId: 'big', registry: reg }, () => void events++);
     await drive(run);

@@ -222,30 +222,7 @@ export class Executor {
       }
     }
     this.route(node.id, deepFreeze(outputs));
-    rc.emit({
-      type: 'exec_log',
-      data: {
-        step,
-        node_id: node.id,
-        node_type: node.type,
-        node_label: node.label,
-        duration_ms: ms,
-        queue_wait_ms: 0,
-        compute_ms: ms,
-        error,
-        has_inner_log: false,
-      },
-    });
-    rc.emit({
-      type: 'node_status',
-      data: {
-        node_id: node.id,
-        status: error ? 'error' : 'done',
-        step,
-        duration_ms: ms,
-        ...(error ? { error } : {}),
-      },
-    });
+    this.logFire(node, step, error, ms);
   }
 
   /** Fires a spawner's children in order; a child error stops the sequence and fails the spawner. */
@@ -424,7 +401,7 @@ export class Executor {
     L.slots[node.id] = kept;
     L.arrived[node.id] = [];
     L.scopes[node.id] = { ...sc, active: true };
-    this.pivotLog(node, step);
+    this.logFire(node, step, null);
     this.route(node.id, deepFreeze(outputs));
   }
 
@@ -446,7 +423,7 @@ export class Executor {
     L.scopes[scopeId] = sc;
     if (isRoot) L.step += 1;
     const step = isRoot ? L.step : this.currentStep();
-    this.pivotLog(node, step);
+    this.logFire(node, step, null);
     // 2. Settle: already-queued nodes of this scope (root: also the graph scope), never an iterIn.
     for (let n = 0; n < SETTLE_LIMIT; n++) {
       const idx = L.queue.findIndex((q) => {
@@ -484,8 +461,10 @@ export class Executor {
     if (isRoot && before) this.rootBoundary(before, cleared);
   }
 
-  private pivotLog(node: NodeDef, step: number): void {
+  /** The exec_log and final node_status of one fire; `ms` is absent for pivots (no handler runs). */
+  private logFire(node: NodeDef, step: number, error: string | null, ms?: number): void {
     const rc = this.rc;
+    const duration = ms ?? 0;
     rc.emit({
       type: 'exec_log',
       data: {
@@ -493,14 +472,23 @@ export class Executor {
         node_id: node.id,
         node_type: node.type,
         node_label: node.label,
-        duration_ms: 0,
+        duration_ms: duration,
         queue_wait_ms: 0,
-        compute_ms: 0,
-        error: null,
+        compute_ms: duration,
+        error,
         has_inner_log: false,
       },
     });
-    rc.emit({ type: 'node_status', data: { node_id: node.id, status: 'done', step } });
+    rc.emit({
+      type: 'node_status',
+      data: {
+        node_id: node.id,
+        status: error ? 'error' : 'done',
+        step,
+        ...(ms !== undefined ? { duration_ms: ms } : {}),
+        ...(error ? { error } : {}),
+      },
+    });
   }
 
   /** Ends a scope: final side once, latches released; a root scope ends the loop phase. */

@@ -1,94 +1,77 @@
+// The forest itself is tested in src/domain/scopes.test.ts; here only what the adapter adds: it is
+// the very analysis the validator uses, and pairing problems become BuildErrors.
 import { describe, expect, it } from 'vitest';
+import { analyzeScopes } from '../domain/scopes.ts';
 import { BuildError } from './errors.ts';
 import { buildScopes, commonScope } from './scopes.ts';
 import { edge, loop, node } from './testkit.ts';
 
-describe('scope forest', () => {
-  it('empty graph and seeds-only graph lie in the graph scope', () => {
-    expect(buildScopes([], []).roots).toEqual([]);
-    const f = buildScopes([node('a', 'constant'), node('b', 'textViewer')], [edge('a.value', 'b.text')]);
-    expect(f.scopeOf.get('a')).toBe('');
-    expect(f.scopeOf.get('b')).toBe('');
-  });
+function thrown(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
 
-  it('single scope: body + pivots; seed and sink stay in the graph scope; stop wires stay in scope', () => {
+describe('engine scope forest (adapter over analyzeScopes)', () => {
+  it('is exactly the validator analysis, including loopback nesting and graphIn/graphOut binding', () => {
+    // i_in is seeded from the graph scope; only the implicit i_out → i_in loopback nests it in o_in.
     const nodes = [
       node('seed', 'constant'),
-      ...loop('iter_in', 'iter_out', [{ name: 'v' }]),
-      node('body', 'pass'),
-      node('stopper', 'stopAt'),
-      node('sink', 'textViewer'),
-    ];
-    const edges = [
-      edge('seed.value', 'iter_in.init_x'),
-      edge('iter_in.step', 'body.value'),
-      edge('body.value', 'iter_out.v'),
-      edge('body.value', 'stopper.value'),
-      edge('stopper.stop', 'iter_out.stop'),
-      edge('iter_out.final_v', 'sink.text'),
-    ];
-    const f = buildScopes(nodes, edges);
-    expect([...f.scopes.get('iter_in')!.members].sort()).toEqual(['body', 'iter_in', 'iter_out', 'stopper']);
-    expect(f.scopeOf.get('seed')).toBe('');
-    expect(f.scopeOf.get('sink')).toBe('');
-    expect(f.scopeOf.get('stopper')).toBe('iter_in');
-    expect(f.roots).toEqual(['iter_in']);
-  });
-
-  it('nested topology records parent/child; graphIn/graphOut bind to the inner scope', () => {
-    const nodes = [
       ...loop('o_in', 'o_out', [{ name: 'v' }]),
       ...loop('i_in', 'i_out', [{ name: 'v' }]),
       node('gi', 'graphIn'),
-      node('body', 'pass'),
+      node('x', 'pass'),
       node('go', 'graphOut'),
-      node('after', 'pass'),
     ];
     const edges = [
-      edge('o_in.step', 'i_in.init_k'),
+      edge('seed.value', 'i_in.init_a'),
+      edge('o_in.step', 'i_out.v'),
       edge('i_in.step', 'gi.value'),
-      edge('gi.value', 'body.value'),
-      edge('body.value', 'i_out.v'),
-      edge('body.value', 'go.value'),
-      edge('i_out.final_v', 'after.value'),
-      edge('after.value', 'o_out.v'),
+      edge('gi.value', 'i_out.v'),
+      edge('i_out.final_v', 'x.value'),
+      edge('x.value', 'o_out.v'),
+      edge('o_out.final_v', 'go.value'),
     ];
     const f = buildScopes(nodes, edges);
+    expect(f).toEqual(analyzeScopes({ nodes, edges }));
     expect(f.scopes.get('i_in')!.parent).toBe('o_in');
-    expect(f.scopes.get('o_in')!.children).toEqual(['i_in']);
-    expect(f.scopeOf.get('body')).toBe('i_in');
-    expect(f.scopeOf.get('after')).toBe('o_in');
     expect(f.scopeOf.get('gi')).toBe('i_in');
-    expect(f.scopeOf.get('go')).toBe('i_in');
+    expect(f.scopeOf.get('go')).toBe('');
     expect(f.roots).toEqual(['o_in']);
     expect(commonScope(f, ['i_in', 'o_in'])).toBe('o_in');
-    expect(commonScope(f, ['i_in', ''])).toBe('');
   });
 
-  it('two peer roots', () => {
-    const nodes = [...loop('a_in', 'a_out', [{ name: 'v' }]), ...loop('b_in', 'b_out', [{ name: 'v' }])];
-    const edges = [edge('a_in.step', 'a_out.v'), edge('b_in.step', 'b_out.v')];
-    expect(buildScopes(nodes, edges).roots).toEqual(['a_in', 'b_in']);
+  it('an unpaired iterIn is a BuildError naming the node', () => {
+    const build = () => buildScopes([node('in', 'iterIn', { pairedWith: 'nope' })], []);
+    expect(build).toThrow(BuildError);
+    expect(build).toThrow(/iterIn 'in' has no paired iterOut/);
+    expect(thrown(build)).toMatchObject({ where: { node: 'in' } });
   });
 
-  it('a graphOut fed from a root final side stays graph-scope', () => {
-    const f = buildScopes(
-      [...loop('in', 'out', [{ name: 'v' }]), node('go', 'graphOut')],
-      [edge('in.step', 'out.v'), edge('out.final_v', 'go.value')],
-    );
-    expect(f.scopeOf.get('go')).toBe('');
-  });
-
-  it('unpaired iterIn and duplicate pairedWith are build errors', () => {
-    expect(() => buildScopes([node('in', 'iterIn', { pairedWith: 'nope' })], [])).toThrow(BuildError);
-    expect(() => buildScopes([node('in', 'iterIn', { pairedWith: 'nope' })], [])).toThrow(
-      /iterIn 'in' has no paired iterOut/,
-    );
+  it('an iterOut claimed by two iterIns is a BuildError naming both, the first pairing winning', () => {
     const dup = [
       node('a', 'iterIn', { pairedWith: 'out' }),
       node('b', 'iterIn', { pairedWith: 'out' }),
       node('out', 'iterOut', { pairedWith: 'a' }),
     ];
-    expect(() => buildScopes(dup, [])).toThrow(/paired with two iterIns/);
+    expect(() => buildScopes(dup, [])).toThrow("iterOut 'out' is paired with two iterIns ('a' and 'b')");
+  });
+
+  it('reports the first pairing problem in node order', () => {
+    const nodes = [
+      ...loop('a', 'out', [{ name: 'v' }]),
+      node('b', 'iterIn', { pairedWith: 'out' }),
+      node('lonely', 'iterIn', { pairedWith: 'nope' }),
+    ];
+    expect(() => buildScopes(nodes, [])).toThrow(/paired with two iterIns \('a' and 'b'\)/);
+    expect(() =>
+      buildScopes(
+        nodes.filter((n) => n.id !== 'b'),
+        [],
+      ),
+    ).toThrow(/iterIn 'lonely'/);
   });
 });

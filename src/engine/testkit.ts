@@ -150,3 +150,50 @@ export function testRegistry(): NodeRegistry {
   );
   return reg;
 }
+
+/**
+ * The structural-sharing workload (checkpoint test and engine bench): one loop of `steps` root
+ * steps whose `painter` node rewrites one cell of a rows × cols map slot per step, replacing only
+ * that row and the outer array. `initial` is the map's starting value (all zeros).
+ */
+export function paintedMap(
+  steps: number,
+  rows = 100,
+  cols = 500,
+): { graph: GraphDef; registry: NodeRegistry; initial: number[][] } {
+  const initial = Array.from({ length: rows }, () => Array.from({ length: cols }, () => 0));
+  const registry = createRegistry();
+  registry.register(
+    {
+      type: 'painter',
+      display_name: 'painter',
+      input_ports: [{ name: 'step', wire_type: 'ANY', optional: false }],
+      output_ports: [{ name: 'done', wire_type: 'ANY' }],
+    },
+    (i, ctx) => {
+      const world = ctx.container('world');
+      const map = world.read('map') as readonly (readonly number[])[];
+      const s = Number(i.step);
+      const r = s % rows;
+      const row = [...map[r]!];
+      row[(s * 7) % cols] = (row[(s * 7) % cols]! + 1) % 10;
+      world.write(
+        'map',
+        map.map((old, k) => (k === r ? row : old)),
+      );
+      return { done: s };
+    },
+  );
+  const g = graph({
+    step_budget: steps,
+    nodes: [...loop('in', 'out', [{ name: 'v' }]), node('paint', 'painter')],
+    edges: [edge('in.step', 'paint.step'), edge('paint.done', 'out.v')],
+    containers: [
+      container('world', {
+        map: slot('lastWrite', { value_type: 'OCCUPANCY_MAP', config: { initial_value: initial } }),
+      }),
+    ],
+    access_grants: [grant('paint', 'world')],
+  });
+  return { graph: g, registry, initial };
+}

@@ -255,6 +255,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
         onMoveEnd={onMoveEnd}
         onInit={onInit}
         deleteKeyCode={null}
+        panActivationKeyCode={null}
         multiSelectionKeyCode={MULTI_KEYS}
         selectionMode={SelectionMode.Partial}
         selectionOnDrag={false}

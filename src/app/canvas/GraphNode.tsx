@@ -18,12 +18,12 @@ import type { FlowNode } from './flowMapping.ts';
 const RUN_DOT: Record<NodeRunStatus['status'], string> = {
   idle: '',
   queued: 'bg-zinc-400',
-  running: 'bg-emerald-400',
-  done: 'bg-sky-500',
+  running: 'bg-amber-400',
+  done: 'bg-emerald-500',
   error: 'bg-red-500',
 };
 const RUN_BORDER: Partial<Record<NodeRunStatus['status'], string>> = {
-  running: 'border-emerald-400',
+  running: 'border-amber-400',
   error: 'border-red-500',
 };
 
@@ -145,7 +145,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
       {viewer && (
         <div
           data-testid={`viewer-line-${id}`}
-          title={`latest value (step ${viewer.step})`}
+          title={`${viewer.text} (step ${viewer.step})`}
           className="max-w-[260px] truncate border-t border-zinc-800 px-2 py-0.5 font-mono text-[10px] text-emerald-200"
         >
           {viewer.text}

@@ -8,6 +8,7 @@ import { autoLayout } from './layout.ts';
 import { groupSelection, ungroupSelection } from './composites.ts';
 import { downloadActive } from '../files/importExport.ts';
 import { saveTab } from '../files/documents.ts';
+import { RUN_COMMANDS } from './runCommands.ts';
 
 export interface Command {
   id: string;
@@ -55,6 +56,7 @@ export const COMMANDS: Command[] = [
   { id: 'view.palette', title: 'Command palette', shortcut: 'Ctrl+K', run: () => st().setOverlay('palette') },
   { id: 'view.cheatsheet', title: 'Keyboard shortcuts', shortcut: '?', run: () => st().setOverlay('cheatsheet') },
   { id: 'view.up', title: 'Leave composite (up one level)', shortcut: 'Backspace on empty selection', run: () => { const t = activeTab(st()); if (t && t.path.length) st().exitToDepth(t.path.length - 1); } },
+  ...RUN_COMMANDS,
 ];
 
 export function runCommand(id: string) {

@@ -23,4 +23,13 @@ describe('shortcuts', () => {
     }
     for (const key of ['f', 'c', 's', 'l', 'g', '?', 'Delete']) expect(ids.has(commandForKey(k(key))!)).toBe(true);
   });
+  it('Space is Play/Pause, "." steps and Ctrl/Cmd+. stops the run', () => {
+    expect(commandForKey(k(' '))).toBe('run.toggle');
+    expect(commandForKey(k(' ', { shiftKey: true }))).toBeNull();
+    expect(commandForKey(k('.'))).toBe('run.step');
+    expect(commandForKey(k('.', { ctrlKey: true }))).toBe('run.stop');
+    expect(commandForKey(k('.', { metaKey: true }))).toBe('run.stop');
+    const ids = new Set(COMMANDS.map((c) => c.id));
+    for (const id of ['run.toggle', 'run.play', 'run.pause', 'run.resume', 'run.step', 'run.stop']) expect(ids.has(id)).toBe(true);
+  });
 });

@@ -9,6 +9,20 @@ function typing(t: EventTarget | null): boolean {
   return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
 }
 
+/** How focus last moved: Tab (keyboard users) or a pointer. */
+let keyboardFocus = false;
+
+/**
+ * Space on a button or link reached by keyboard (Tab) activates it; it is not Play/Pause there.
+ * A button that merely kept focus after a mouse click does not count, or Space would re-click
+ * whatever was clicked last instead of playing/pausing.
+ */
+function spaceActivates(t: EventTarget | null): boolean {
+  const el = t as HTMLElement | null;
+  if (!el || !keyboardFocus) return false;
+  return el.tagName === 'BUTTON' || el.tagName === 'A' || el.tagName === 'SUMMARY' || el.getAttribute?.('role') === 'button';
+}
+
 export function commandForKey(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): string | null {
   const mod = e.ctrlKey || e.metaKey;
   const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
@@ -23,6 +37,7 @@ export function commandForKey(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKe
     if (k === 'o') return 'file.import';
     if (k === 'e') return 'file.export';
     if (k === 'g') return e.shiftKey ? 'edit.ungroup' : 'edit.group';
+    if (k === '.') return 'run.stop';
     return null;
   }
   if (e.altKey) {
@@ -37,6 +52,8 @@ export function commandForKey(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKe
   if (k === 's') return 'view.state';
   if (k === 'l') return 'view.layout';
   if (k === 'g') return 'view.snap';
+  if (k === ' ' && !e.shiftKey) return 'run.toggle';
+  if (k === '.') return 'run.step';
   return null;
 }
 
@@ -45,12 +62,22 @@ const WHILE_TYPING = new Set(['file.save', 'file.saveAs', 'view.palette', 'file.
 
 export function useShortcuts() {
   useEffect(() => {
+    const onPointer = () => {
+      keyboardFocus = false;
+    };
     const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Tab') keyboardFocus = true;
       const s = editorStore.getState();
       if (s.overlay || s.dialog) return;
       const id = commandForKey(e);
       if (!id) return;
       if (typing(e.target) && !WHILE_TYPING.has(id)) return;
+      if (id === 'run.toggle' && spaceActivates(e.target)) return;
+      // Holding a run key must not fire it again and again.
+      if (e.repeat && id.startsWith('run.')) {
+        e.preventDefault();
+        return;
+      }
       if (id === 'edit.delete') {
         const sel = s.selection;
         if (!sel.nodes.length && !sel.containers.length && !sel.edges.length && !sel.grants.length) return;
@@ -60,6 +87,10 @@ export function useShortcuts() {
       runCommand(id);
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('pointerdown', onPointer, true);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('pointerdown', onPointer, true);
+    };
   }, []);
 }

@@ -3,7 +3,6 @@
 // highlighting, and validation issues per element.
 import type { PortSpec } from '../../domain/catalog.schema.ts';
 import type { GraphDef, NodeDef } from '../../domain/graph.schema.ts';
-import { synthesizeIterInPorts } from '../../domain/loopPorts.ts';
 import { resolvePorts } from '../../domain/ports.ts';
 import { activeTab } from './doc.slice.ts';
 import { currentLevel, indexOf, type EditorState } from './editor.store.ts';
@@ -35,15 +34,7 @@ export function portsOf(s: EditorState, id: string): NodePorts | undefined {
   const node = indexOf(level).nodes.get(id);
   if (!node) return undefined;
   const r = resolvePorts(node, level, s.catalog);
-  let io: { inputs: PortSpec[]; outputs: PortSpec[] } = r.known ? r : portsFromEdges(node, level);
-  // resolvePorts declares no iterIn inputs, yet edges land on its init side (`init_<x>` and any
-  // extra handle); draw those as target handles so run-start wires are visible and connectable.
-  if (node.type === 'iterIn') {
-    const inputs = synthesizeIterInPorts(level, node)
-      .filter((p) => p.origin === 'init')
-      .map((p): PortSpec => ({ name: p.name, wire_type: p.wire_type, optional: true, description: '' }));
-    io = { inputs, outputs: io.outputs };
-  }
+  const io: { inputs: PortSpec[]; outputs: PortSpec[] } = r.known ? r : portsFromEdges(node, level);
   const key = `${r.known}|${io.inputs.map((p) => `${p.name}:${p.wire_type}`).join(',')}|${io.outputs.map((p) => `${p.name}:${p.wire_type}`).join(',')}`;
   const cacheKey = `${activeTab(s)?.id ?? ''}/${id}`;
   const prev = portCache.get(cacheKey);

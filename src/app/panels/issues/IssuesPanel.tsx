@@ -60,8 +60,16 @@ export function IssuesPanel() {
   );
 }
 
+/** Issues of one severity, live and on-load alike (load issues may be errors, warnings or infos). */
+export function countSeverity(severity: Issue['severity'], ...lists: readonly Issue[][]): number {
+  let n = 0;
+  for (const list of lists) for (const i of list) if (i.severity === severity) n += 1;
+  return n;
+}
+
+/** The drawer tab's badge: errors and warnings; infos are listed in the panel but not counted. */
 export function useIssueCount(): { errors: number; warnings: number } {
-  const errors = useEditor((s) => issuesOf(s).all.filter((i) => i.severity === 'error').length);
-  const warnings = useEditor((s) => issuesOf(s).all.filter((i) => i.severity === 'warning').length + (activeTab(s)?.loadWarnings.length ?? 0));
+  const errors = useEditor((s) => countSeverity('error', issuesOf(s).all, activeTab(s)?.loadWarnings ?? EMPTY));
+  const warnings = useEditor((s) => countSeverity('warning', issuesOf(s).all, activeTab(s)?.loadWarnings ?? EMPTY));
   return { errors, warnings };
 }

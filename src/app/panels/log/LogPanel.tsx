@@ -1,10 +1,71 @@
-// Log panel: the editor's own messages (opens, saves, refusals, import errors), newest last.
-import { useEditor } from '../../store/editor.store.ts';
+// Log panel: the followed run's log (one row per node fire from exec_log — step, node, type,
+// duration, error — plus run status changes and error events; the run store keeps the last 500)
+// and the editor's own messages (opens, saves, refusals, import errors). Run lines are newest
+// first so a streaming run keeps its latest fire in view; clicking a node name focuses the node.
+import { useState } from 'react';
+import { editorStore, useEditor } from '../../store/editor.store.ts';
+import { useRun, type RunLogLine } from '../../run/run.store.ts';
 
 const TONE = { info: 'text-zinc-400', warn: 'text-amber-400', error: 'text-red-400' } as const;
 
-export function LogPanel() {
-  const log = useEditor((s) => s.log);
+type View = 'run' | 'editor';
+
+function RunRow({ line }: { line: RunLogLine }) {
+  const x = line.exec;
+  if (!x) {
+    return (
+      <tr className={TONE[line.level]} data-testid="run-log-line">
+        <td colSpan={5} className="px-1">
+          {line.text}
+        </td>
+      </tr>
+    );
+  }
+  return (
+    <tr className={x.error ? 'text-red-300' : 'text-zinc-300'} data-testid="run-log-line" data-node={x.node_id}>
+      <td className="px-1 text-right whitespace-nowrap text-zinc-500 tabular-nums">{x.step}</td>
+      <td className="max-w-[220px] truncate px-1 whitespace-nowrap">
+        <button type="button" className="hover:text-sky-300 hover:underline" title={`focus ${x.node_id}`} onClick={() => editorStore.getState().focus([x.node_id])}>
+          {x.label}
+        </button>
+      </td>
+      <td className="px-1 whitespace-nowrap text-zinc-500">{x.node_type}</td>
+      <td className="px-1 text-right whitespace-nowrap text-zinc-400 tabular-nums">{x.duration_ms} ms</td>
+      <td className="max-w-0 truncate px-1 text-red-400" title={x.error ?? undefined}>
+        {x.error ?? ''}
+      </td>
+    </tr>
+  );
+}
+
+function RunLog({ errorsOnly }: { errorsOnly: boolean }) {
+  const log = useRun((s) => s.log);
+  const lines = (errorsOnly ? log.filter((l) => l.level !== 'info') : log).slice(-500).reverse();
+  if (lines.length === 0) return <div className="p-2 text-xs text-zinc-500">{errorsOnly ? 'No run errors.' : 'No run yet: press Play (Space) to run this graph.'}</div>;
+  return (
+    <table className="w-full font-mono text-[11px]" data-testid="run-log">
+      <thead className="sticky top-0 bg-zinc-925 text-left text-[10px] text-zinc-500">
+        <tr>
+          <th className="px-1 text-right font-normal">step</th>
+          <th className="px-1 font-normal">node</th>
+          <th className="px-1 font-normal">type</th>
+          <th className="px-1 text-right font-normal whitespace-nowrap">took</th>
+          <th className="w-full px-1 font-normal">error</th>
+        </tr>
+      </thead>
+      <tbody>
+        {/* seq is unique per server event; local lines (seq 0) fall back to their position. */}
+        {lines.map((l, i) => (
+          <RunRow key={l.seq > 0 ? l.seq : `local-${i}`} line={l} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function EditorLog({ errorsOnly }: { errorsOnly: boolean }) {
+  const all = useEditor((s) => s.log);
+  const log = errorsOnly ? all.filter((l) => l.level !== 'info') : all;
   if (log.length === 0) return <div className="p-2 text-xs text-zinc-500">Nothing logged yet.</div>;
   return (
     <div className="p-1 font-mono text-[11px]" data-testid="log-panel">
@@ -13,6 +74,38 @@ export function LogPanel() {
           <span className="text-zinc-600">{new Date(l.ts).toLocaleTimeString()}</span> {l.message}
         </div>
       ))}
+    </div>
+  );
+}
+
+export function LogPanel() {
+  const runCount = useRun((s) => s.log.length);
+  const editorCount = useEditor((s) => s.log.length);
+  const [picked, setPicked] = useState<View | null>(null);
+  const [errorsOnly, setErrorsOnly] = useState(false);
+  // Until the user picks, show the run log once a run has logged something.
+  const view: View = picked ?? (runCount > 0 ? 'run' : 'editor');
+  const tab = (v: View, label: string, n: number) => (
+    <button
+      type="button"
+      data-testid={`log-view-${v}`}
+      onClick={() => setPicked(v)}
+      className={`rounded px-1.5 ${view === v ? 'bg-zinc-800 text-zinc-100' : 'text-zinc-500 hover:text-zinc-300'}`}
+    >
+      {label} <span className="tabular-nums text-zinc-500">{n}</span>
+    </button>
+  );
+  return (
+    <div className="flex flex-col">
+      <div className="flex items-center gap-1 border-b border-zinc-800/60 px-1 py-0.5 text-[11px]">
+        {tab('run', 'Run', runCount)}
+        {tab('editor', 'Editor', editorCount)}
+        <label className="ml-auto flex items-center gap-1 text-zinc-500">
+          <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} data-testid="log-errors-only" />
+          errors only
+        </label>
+      </div>
+      {view === 'run' ? <RunLog errorsOnly={errorsOnly} /> : <EditorLog errorsOnly={errorsOnly} />}
     </div>
   );
 }
