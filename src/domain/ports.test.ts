@@ -7,7 +7,13 @@ const node = (id: string, type: string, config: Record<string, unknown> = {}): N
   ({ id, type, label: id, position: { x: 0, y: 0 }, config }) as NodeDef;
 
 describe('resolvePorts for an iterIn', () => {
-  const iterIn = node('in', 'iterIn', { pairedWith: 'out', initPorts: [{ name: 'obs', wire_type: 'TEXT' }, { name: 'n', wire_type: 'INT' }] });
+  const iterIn = node('in', 'iterIn', {
+    pairedWith: 'out',
+    initPorts: [
+      { name: 'obs', wire_type: 'TEXT' },
+      { name: 'n', wire_type: 'INT' },
+    ],
+  });
   const iterOut = node('out', 'iterOut', { pairedWith: 'in', ports: [{ name: 'obs', wire_type: 'TEXT' }] });
   const graph: Pick<GraphDef, 'nodes' | 'edges'> = {
     nodes: [node('src', 'constant'), iterIn, iterOut],

@@ -34,7 +34,9 @@ function open(): string {
 }
 
 const status = (seq: number, node_id: string, s: string, extra: Record<string, unknown> = {}) =>
-  act(() => HANDLERS.node_status(ev('node_status', seq, { node_id, status: s, step: 1, ...extra }), runStore));
+  act(() =>
+    HANDLERS.node_status(ev('node_status', seq, { node_id, status: s, step: 1, ...extra }), runStore),
+  );
 
 describe('GraphNode live run status', () => {
   it('shows a status dot; an error gives a red border and the message as tooltip', () => {
@@ -56,7 +58,12 @@ describe('GraphNode live run status', () => {
   it('a viewer node shows its latest viewer_data line; a run of another tab shows nothing', () => {
     const tabId = open();
     runStore.setState({ runId: 'r1', tabId, status: 'running' });
-    act(() => HANDLERS.viewer_data(ev('viewer_data', 1, { node_id: 'view', step: 3, fields: { text: 'agent at (2,3)' } }), runStore));
+    act(() =>
+      HANDLERS.viewer_data(
+        ev('viewer_data', 1, { node_id: 'view', step: 3, fields: { text: 'agent at (2,3)' } }),
+        runStore,
+      ),
+    );
     expect(screen.getByTestId('viewer-line-view').textContent).toBe('agent at (2,3)');
     status(2, 'view', 'done');
     act(() => runStore.setState({ tabId: 'another-tab' }));

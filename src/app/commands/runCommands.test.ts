@@ -6,7 +6,14 @@ vi.mock('../run/run.actions.ts', () => {
     calls.push(name);
     return Promise.resolve();
   };
-  return { play: rec('play'), pause: rec('pause'), stepOnce: rec('step'), stop: rec('stop'), reset: rec('reset'), runIsOfActiveTab: () => true };
+  return {
+    play: rec('play'),
+    pause: rec('pause'),
+    stepOnce: rec('step'),
+    stop: rec('stop'),
+    reset: rec('reset'),
+    runIsOfActiveTab: () => true,
+  };
 });
 
 const { RUN_COMMANDS, togglePlayPause } = await import('./runCommands.ts');

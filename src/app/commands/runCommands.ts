@@ -36,14 +36,32 @@ export function togglePlayPause(): void {
 
 export const RUN_COMMANDS: Command[] = [
   { id: 'run.toggle', title: 'Play / Pause run', shortcut: 'Space', run: togglePlayPause },
-  { id: 'run.play', title: 'Run graph (start a new run)', run: act((m) => m.play, play, 'a run of this graph is already running') },
+  {
+    id: 'run.play',
+    title: 'Run graph (or resume it when paused)',
+    run: act((m) => m.play, play, 'a run of this graph is already running'),
+  },
   { id: 'run.pause', title: 'Pause run', run: act((m) => m.pause, pause, 'no running run to pause') },
   {
     id: 'run.resume',
     title: 'Resume run',
     run: act((m) => m.play && m.playLabel === 'Resume', play, 'no paused run of this graph to resume'),
   },
-  { id: 'run.step', title: 'Step run (one step)', shortcut: '.', run: act((m) => m.step, stepOnce, 'pause the run to step it') },
-  { id: 'run.stop', title: 'Stop run', shortcut: 'Ctrl+.', run: act((m) => m.stop, stop, 'no live run to stop') },
-  { id: 'run.reset', title: 'Reset run (stop and clear values)', run: act((m) => m.reset, reset, 'nothing to reset') },
+  {
+    id: 'run.step',
+    title: 'Step run (one step)',
+    shortcut: '.',
+    run: act((m) => m.step, stepOnce, 'pause the run to step it'),
+  },
+  {
+    id: 'run.stop',
+    title: 'Stop run',
+    shortcut: 'Ctrl+.',
+    run: act((m) => m.stop, stop, 'no live run to stop'),
+  },
+  {
+    id: 'run.reset',
+    title: 'Reset run (stop and clear values)',
+    run: act((m) => m.reset, reset, 'nothing to reset'),
+  },
 ];

@@ -147,7 +147,15 @@ const onExecLog: Handler = (m, store) => {
     seq: m.seq,
     level: d.error ? 'error' : 'info',
     text: `step ${d.step} · ${d.node_label || d.node_id} (${d.node_type}) ${d.duration_ms} ms${d.error ? ` — ${d.error}` : ''}`,
-    exec: { step: d.step, node_id: d.node_id, label: d.node_label || d.node_id, node_type: d.node_type, duration_ms: d.duration_ms, error: d.error },
+    exec: {
+      step: d.step,
+      node_id: d.node_id,
+      label: d.node_label || d.node_id,
+      node_type: d.node_type,
+      duration_ms: d.duration_ms,
+      error: d.error,
+      ...(d.parent_node_id ? { parent_node_id: d.parent_node_id } : {}),
+    },
   });
 };
 

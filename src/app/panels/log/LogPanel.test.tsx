@@ -13,7 +13,17 @@ afterEach(() => {
 });
 
 const fire = (seq: number, node_id: string, step: number, error: string | null = null) =>
-  HANDLERS.exec_log(ev('exec_log', seq, { step, node_id, node_type: 'llmCall', node_label: node_id.toUpperCase(), duration_ms: seq * 10, error }), runStore);
+  HANDLERS.exec_log(
+    ev('exec_log', seq, {
+      step,
+      node_id,
+      node_type: 'llmCall',
+      node_label: node_id.toUpperCase(),
+      duration_ms: seq * 10,
+      error,
+    }),
+    runStore,
+  );
 
 describe('LogPanel', () => {
   it('shows the editor log until a run logs, then the run log newest first with node, step, duration, error', () => {

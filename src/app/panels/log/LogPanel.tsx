@@ -22,10 +22,20 @@ function RunRow({ line }: { line: RunLogLine }) {
     );
   }
   return (
-    <tr className={x.error ? 'text-red-300' : 'text-zinc-300'} data-testid="run-log-line" data-node={x.node_id}>
+    <tr
+      className={x.error ? 'text-red-300' : 'text-zinc-300'}
+      data-testid="run-log-line"
+      data-node={x.node_id}
+    >
       <td className="px-1 text-right whitespace-nowrap text-zinc-500 tabular-nums">{x.step}</td>
       <td className="max-w-[220px] truncate px-1 whitespace-nowrap">
-        <button type="button" className="hover:text-sky-300 hover:underline" title={`focus ${x.node_id}`} onClick={() => editorStore.getState().focus([x.node_id])}>
+        <button
+          type="button"
+          className="hover:text-sky-300 hover:underline"
+          title={`focus ${x.node_id}`}
+          // A dynamic fire-list child (`<spawner>::dyn<i>`) is not on the canvas: focus its spawner.
+          onClick={() => editorStore.getState().focus([x.parent_node_id ?? x.node_id])}
+        >
           {x.label}
         </button>
       </td>
@@ -41,7 +51,12 @@ function RunRow({ line }: { line: RunLogLine }) {
 function RunLog({ errorsOnly }: { errorsOnly: boolean }) {
   const log = useRun((s) => s.log);
   const lines = (errorsOnly ? log.filter((l) => l.level !== 'info') : log).slice(-500).reverse();
-  if (lines.length === 0) return <div className="p-2 text-xs text-zinc-500">{errorsOnly ? 'No run errors.' : 'No run yet: press Play (Space) to run this graph.'}</div>;
+  if (lines.length === 0)
+    return (
+      <div className="p-2 text-xs text-zinc-500">
+        {errorsOnly ? 'No run errors.' : 'No run yet: press Play (Space) to run this graph.'}
+      </div>
+    );
   return (
     <table className="w-full font-mono text-[11px]" data-testid="run-log">
       <thead className="sticky top-0 bg-zinc-925 text-left text-[10px] text-zinc-500">
@@ -101,7 +116,12 @@ export function LogPanel() {
         {tab('run', 'Run', runCount)}
         {tab('editor', 'Editor', editorCount)}
         <label className="ml-auto flex items-center gap-1 text-zinc-500">
-          <input type="checkbox" checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} data-testid="log-errors-only" />
+          <input
+            type="checkbox"
+            checked={errorsOnly}
+            onChange={(e) => setErrorsOnly(e.target.checked)}
+            data-testid="log-errors-only"
+          />
           errors only
         </label>
       </div>
