@@ -12,6 +12,8 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     headless: true,
+    // The app skips viewport animations under reduced motion, so clicks never race a moving canvas.
+    reducedMotion: 'reduce',
     viewport: { width: 1440, height: 900 },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -34,17 +34,41 @@ export function generateGraph(n = N): unknown {
       });
     }
   }
-  const containers = [{ id: 'memory', label: 'Memory', position: { x: 0, y: rows * 160 + 100 }, states: { notes: { type: 'accumulator', value_type: 'TEXT' } } }];
-  const access_grants = Array.from({ length: 20 }, (_, i) => ({ id: `ag${i}`, node_id: `n${i * 50}`, container_id: 'memory' }));
-  return { name: 'bench_1000', description: '', nodes, edges, containers, access_grants, step_budget: 500, eval_graph: false };
+  const containers = [
+    {
+      id: 'memory',
+      label: 'Memory',
+      position: { x: 0, y: rows * 160 + 100 },
+      states: { notes: { type: 'accumulator', value_type: 'TEXT' } },
+    },
+  ];
+  const access_grants = Array.from({ length: 20 }, (_, i) => ({
+    id: `ag${i}`,
+    node_id: `n${i * 50}`,
+    container_id: 'memory',
+  }));
+  return {
+    name: 'bench_1000',
+    description: '',
+    nodes,
+    edges,
+    containers,
+    access_grants,
+    step_budget: 500,
+    eval_graph: false,
+  };
 }
 
 export async function run(): Promise<Record<string, number | string>> {
-  if (!existsSync(join(root, 'dist/index.html'))) throw new Error('dist/ is missing: run `npx vite build` first');
+  if (!existsSync(join(root, 'dist/index.html')))
+    throw new Error('dist/ is missing: run `npx vite build` first');
   const server = await startServer();
   mkdirSync(join(server.workspace, 'graphs'), { recursive: true });
   writeFileSync(join(server.workspace, 'graphs/bench_1000.json'), JSON.stringify(generateGraph()));
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   try {
     const firstRender: number[] = [];
     let editMs = 0;

@@ -13,14 +13,28 @@ const STEPS = 2000;
 function stepEvents(step: number, seq0: number): EventEnvelope[] {
   const out: EventEnvelope[] = [];
   let seq = seq0;
-  const e = (type: EventEnvelope['type'], data: unknown) => out.push({ type, runId: 'bench', seq: ++seq, ts: '2026-01-01T00:00:00Z', data });
+  const e = (type: EventEnvelope['type'], data: unknown) =>
+    out.push({ type, runId: 'bench', seq: ++seq, ts: '2026-01-01T00:00:00Z', data });
   for (let n = 0; n < 14; n++) {
     e('node_status', { node_id: `n${n}`, status: 'running', step });
     e('exec_log', { step, node_id: `n${n}`, node_type: 'stateWrite', node_label: `N${n}`, duration_ms: 1 });
     e('node_status', { node_id: `n${n}`, status: 'done', step, duration_ms: 1 });
   }
-  e('state_written', { node_id: 'policy', container: 'graph_state', slot: 'step_count', reducer: 'counter', step, before: step - 1, after: step });
-  e('signal', { signal: 'step_end', scope: 'loop_in', payload: { step }, cleared: [{ container: 'graph_state', slot: 'last_obs' }] });
+  e('state_written', {
+    node_id: 'policy',
+    container: 'graph_state',
+    slot: 'step_count',
+    reducer: 'counter',
+    step,
+    before: step - 1,
+    after: step,
+  });
+  e('signal', {
+    signal: 'step_end',
+    scope: 'loop_in',
+    payload: { step },
+    cleared: [{ container: 'graph_state', slot: 'last_obs' }],
+  });
   e('nav_step', {
     step,
     containers: {
@@ -30,11 +44,23 @@ function stepEvents(step: number, seq0: number): EventEnvelope[] {
         states: {
           goal: { type: 'lastWrite', value_type: 'TEXT', lifetime: 'forever', preview: '"reach (8,8)"' },
           last_obs: { type: 'lastWrite', value_type: 'TEXT', lifetime: 'step', preview: 'null' },
-          visited: { type: 'union', value_type: 'ANY', lifetime: 'episode', size: step % 40, preview: '["4,3", "4,4"]' },
+          visited: {
+            type: 'union',
+            value_type: 'ANY',
+            lifetime: 'episode',
+            size: step % 40,
+            preview: '["4,3", "4,4"]',
+          },
           step_count: { type: 'counter', value_type: 'ANY', lifetime: 'run', value: step },
         },
       },
-      memory: { label: 'Nav Memory', owner: 'home', states: { trail: { type: 'accumulator', value_type: 'POSE', lifetime: 'episode', size: 20, preview: '[…]' } } },
+      memory: {
+        label: 'Nav Memory',
+        owner: 'home',
+        states: {
+          trail: { type: 'accumulator', value_type: 'POSE', lifetime: 'episode', size: 20, preview: '[…]' },
+        },
+      },
     },
     nodeStates: { env: { t: step, pose: { x: 4, y: 3, heading: 1 } }, policy: { decisions: step } },
     cleared: [{ container: 'graph_state', slot: 'last_obs' }],
@@ -44,7 +70,8 @@ function stepEvents(step: number, seq0: number): EventEnvelope[] {
   return out;
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? 0;
 
 export async function run(): Promise<Record<string, number | string>> {
   const events: EventEnvelope[] = [];

@@ -13,7 +13,9 @@ const files = readdirSync(here)
 
 const results: Record<string, Record<string, number | string>> = {};
 for (const file of files) {
-  const mod = (await import(pathToFileURL(join(here, file)).href)) as { run?: () => Promise<Record<string, number | string>> };
+  const mod = (await import(pathToFileURL(join(here, file)).href)) as {
+    run?: () => Promise<Record<string, number | string>>;
+  };
   if (typeof mod.run !== 'function') {
     console.warn(`${file}: no run() export, skipped`);
     continue;
@@ -27,5 +29,6 @@ for (const file of files) {
 console.log('\n# Benchmark results (one run, same machine)\n');
 for (const [file, figures] of Object.entries(results)) {
   console.log(`## ${file}`);
-  for (const [k, v] of Object.entries(figures)) console.log(`  ${k}: ${typeof v === 'number' ? +v.toFixed(3) : v}`);
+  for (const [k, v] of Object.entries(figures))
+    console.log(`  ${k}: ${typeof v === 'number' ? +v.toFixed(3) : v}`);
 }

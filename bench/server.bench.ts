@@ -11,7 +11,13 @@ import { pathToFileURL } from 'node:url';
 import { io } from 'socket.io-client';
 import type { EventEnvelope } from '../src/domain/protocol.ts';
 import { EVENT_TYPES } from '../src/domain/protocol.ts';
-import { api, demoGraph, startServer, tempWorkspace, waitFor } from '../src/server/test/serverProcess.testutil.ts';
+import {
+  api,
+  demoGraph,
+  startServer,
+  tempWorkspace,
+  waitFor,
+} from '../src/server/test/serverProcess.testutil.ts';
 
 const STREAM_STEPS = 2000;
 const LONG_STEPS = 10_000;
@@ -46,7 +52,10 @@ async function streamAndSize(): Promise<Record<string, number>> {
         }
       });
     await socket.timeout(5000).emitWithAck('subscribe', {});
-    const start = await api(server.url, 'POST', '/api/navigate/run', { loop_definition: demoGraph(STREAM_STEPS), step_delay_ms: 0 });
+    const start = await api(server.url, 'POST', '/api/navigate/run', {
+      loop_definition: demoGraph(STREAM_STEPS),
+      step_delay_ms: 0,
+    });
     const runId = start.body.execution_id as string;
     await waitFor(() => complete, 300_000, 'nav_complete');
     socket.close();
@@ -74,10 +83,17 @@ async function restoreLatency(): Promise<Record<string, number>> {
   const ws = tempWorkspace();
   const server = await startServer(ws.dir);
   try {
-    const start = await api(server.url, 'POST', '/api/navigate/run', { loop_definition: demoGraph(LONG_STEPS), step_delay_ms: 0 });
+    const start = await api(server.url, 'POST', '/api/navigate/run', {
+      loop_definition: demoGraph(LONG_STEPS),
+      step_delay_ms: 0,
+    });
     const runId = start.body.execution_id as string;
     const t0 = performance.now();
-    await waitFor(async () => (await api(server.url, 'GET', `/api/runs/${runId}`)).body.status === 'done', 900_000, '10k steps');
+    await waitFor(
+      async () => (await api(server.url, 'GET', `/api/runs/${runId}`)).body.status === 'done',
+      900_000,
+      '10k steps',
+    );
     const runSeconds = (performance.now() - t0) / 1000;
     const steps = (await api(server.url, 'GET', `/api/runs/${runId}`)).body.steps as number;
     // Deterministic pseudo-random sample of steps across the whole run.
@@ -123,5 +139,6 @@ export async function run(): Promise<Record<string, number | string>> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const figures = await run();
-  for (const [k, v] of Object.entries(figures)) console.log(`${k}: ${typeof v === 'number' ? +v.toFixed(3) : v}`);
+  for (const [k, v] of Object.entries(figures))
+    console.log(`${k}: ${typeof v === 'number' ? +v.toFixed(3) : v}`);
 }

@@ -20,7 +20,8 @@ test('build, save, reload and undo/redo the demo graph', async ({ page, server }
   await editor.dragFromLibrary('textParse', 480, 80);
   await editor.dragFromLibrary('textViewer', 760, 80);
   await editor.dragFromLibrary('iterIn', 200, 420);
-  for (const id of ['llmCall_1', 'textParse_1', 'textViewer_1', 'iterIn_1', 'iterOut_1']) await expect(editor.node(id)).toBeVisible();
+  for (const id of ['llmCall_1', 'textParse_1', 'textViewer_1', 'iterIn_1', 'iterOut_1'])
+    await expect(editor.node(id)).toBeVisible();
 
   // A lossy connection is refused and the reason shows at the cursor.
   await editor.connect('llmCall_1', 'responses', 'textParse_1', 'text');
@@ -38,7 +39,13 @@ test('build, save, reload and undo/redo the demo graph', async ({ page, server }
   await inspector.commit('container-id', 'memory');
   await inspector.commit('container-label', 'Memory');
   await expect(editor.container('memory')).toContainText('Memory');
-  await inspector.addSlot({ name: 'notes', reducer: 'accumulator', lifetime: 'episode', valueType: 'TEXT', maxSize: '20' });
+  await inspector.addSlot({
+    name: 'notes',
+    reducer: 'accumulator',
+    lifetime: 'episode',
+    valueType: 'TEXT',
+    maxSize: '20',
+  });
   await inspector.addSlot({ name: 'last', reducer: 'lastWrite', lifetime: 'forever', initial: '{"k": 1}' });
   await inspector.addSlot({ name: 'turns', reducer: 'counter', lifetime: 'step', initial: '0' });
   await inspector.addSlot({ name: 'facts', reducer: 'merge', lifetime: 'run' });
@@ -57,9 +64,19 @@ test('build, save, reload and undo/redo the demo graph', async ({ page, server }
   await page.getByTestId('slot-last-initial').press('Escape');
 
   const memory = editor.container('memory');
-  await expect(memory.getByTestId('reducer-badge')).toHaveText(['accumulator', 'lastWrite', 'counter', 'merge', 'union', 'byKey']);
+  await expect(memory.getByTestId('reducer-badge')).toHaveText([
+    'accumulator',
+    'lastWrite',
+    'counter',
+    'merge',
+    'union',
+    'byKey',
+  ]);
   await expect(memory.getByTestId('lifetime-badge')).toHaveText(['episode', 'step', 'run', 'custom']);
-  await expect(page.getByTestId('slot-row-memory-seen').getByTestId('lifetime-badge')).toHaveAttribute('title', /my_signal/);
+  await expect(page.getByTestId('slot-row-memory-seen').getByTestId('lifetime-badge')).toHaveAttribute(
+    'title',
+    /my_signal/,
+  );
 
   // Grants by dragging the node's state handle to the container; a duplicate is refused.
   await editor.grant('llmCall_1', 'memory');
@@ -133,6 +150,8 @@ test('undo/redo walks back through the whole build sequence', async ({ page }) =
   for (let i = 0; i < steps; i++) await editor.press('Control+Shift+z');
   await expect(page.getByTestId('redo')).toBeDisabled();
   await expect(page.locator('.react-flow__edge-grant')).toHaveCount(1);
-  await expect(page.getByTestId('slot-row-container_1-notes').getByTestId('lifetime-badge')).toHaveText('episode');
+  await expect(page.getByTestId('slot-row-container_1-notes').getByTestId('lifetime-badge')).toHaveText(
+    'episode',
+  );
   await expect(page.locator('.react-flow__edge-data')).toHaveCount(1);
 });

@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import { EditorPage } from './pages/EditorPage.ts';
 import { expect, fixturePath, test } from './fixtures.ts';
 
-test('imports a legacy reference file, lists its warnings, exports containers and grants unchanged', async ({ page }) => {
+test('imports a legacy reference file, lists its warnings, exports containers and grants unchanged', async ({
+  page,
+}) => {
   const editor = new EditorPage(page);
   await editor.open();
   await page.getByTestId('import-file-input').setInputFiles(fixturePath('reference_legacy.json'));
@@ -20,8 +22,15 @@ test('imports a legacy reference file, lists its warnings, exports containers an
   const download = page.waitForEvent('download');
   await editor.press('Control+e');
   const file = await (await download).path();
-  const exported = JSON.parse(readFileSync(file, 'utf8')) as { containers: { id: string }[]; access_grants: unknown[]; edges: unknown[] };
-  const original = JSON.parse(readFileSync(fixturePath('reference_legacy.json'), 'utf8')) as { containers: { id: string }[]; access_grants: unknown[] };
+  const exported = JSON.parse(readFileSync(file, 'utf8')) as {
+    containers: { id: string }[];
+    access_grants: unknown[];
+    edges: unknown[];
+  };
+  const original = JSON.parse(readFileSync(fixturePath('reference_legacy.json'), 'utf8')) as {
+    containers: { id: string }[];
+    access_grants: unknown[];
+  };
   for (const c of original.containers) expect(exported.containers.find((x) => x.id === c.id)).toEqual(c);
   expect(exported.access_grants.slice(0, original.access_grants.length)).toEqual(original.access_grants);
   // The legacy stateContainer node became an ordinary container; grants never leak into edges.
@@ -45,7 +54,9 @@ test('dropping a .json file on the canvas opens it in a new tab', async ({ page 
   await expect(editor.node('think')).toBeVisible();
 });
 
-test('an invalid import shows errors with JSON paths and leaves the open graph untouched', async ({ page }) => {
+test('an invalid import shows errors with JSON paths and leaves the open graph untouched', async ({
+  page,
+}) => {
   const editor = new EditorPage(page);
   await editor.open('?graph=smoke_demo');
   await expect(editor.node('think')).toBeVisible();
@@ -76,8 +87,14 @@ test('crash recovery: unsaved work survives closing the page', async ({ page, co
   await expect(again.activeTab()).toHaveAttribute('data-dirty', 'true');
 });
 
-test('saving over a file changed on disk asks: overwrite, reload or save as new', async ({ page, server }) => {
-  server.writeGraph('conflict_demo', JSON.parse(readFileSync(fixturePath('workspace/graphs/smoke_demo.json'), 'utf8')) as unknown);
+test('saving over a file changed on disk asks: overwrite, reload or save as new', async ({
+  page,
+  server,
+}) => {
+  server.writeGraph(
+    'conflict_demo',
+    JSON.parse(readFileSync(fixturePath('workspace/graphs/smoke_demo.json'), 'utf8')) as unknown,
+  );
   const editor = new EditorPage(page);
   await editor.open('?graph=conflict_demo');
   await expect(editor.node('think')).toBeVisible();

@@ -9,12 +9,15 @@ import { EditorPage } from './pages/EditorPage.ts';
 import { expect, test } from './fixtures.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const DEMO = JSON.parse(readFileSync(join(here, '../workspace/graphs/grid_navigator.json'), 'utf8')) as unknown;
+const DEMO = JSON.parse(
+  readFileSync(join(here, '../workspace/graphs/grid_navigator.json'), 'utf8'),
+) as unknown;
 
 const counter = (page: Page) => page.getByTestId('run-step-counter');
 const stepOf = async (page: Page) => Number((await counter(page).textContent())?.replace(/\D+/g, '') ?? NaN);
 /** The container box's live value line for the step counter slot (the canvas, not the State panel). */
-const boxValue = (page: Page) => page.getByTestId('container-graph_state').getByTestId('live-value-graph_state-step_count');
+const boxValue = (page: Page) =>
+  page.getByTestId('container-graph_state').getByTestId('live-value-graph_state-step_count');
 
 test.describe.configure({ mode: 'serial' });
 
@@ -38,7 +41,10 @@ test('play, pause, step, inspect, restore, resume and fork the demo graph', asyn
   // Pause: the counter settles on the server's step.
   await page.getByTestId('run-pause').click();
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'paused');
-  const paused = (await (await page.request.get('/api/navigate/run/status')).json()) as { step: number; execution_id: string };
+  const paused = (await (await page.request.get('/api/navigate/run/status')).json()) as {
+    step: number;
+    execution_id: string;
+  };
   runId = paused.execution_id;
   await expect(counter(page)).toHaveText(`Step ${paused.step}`);
   await expect(boxValue(page)).toHaveText(String(paused.step));

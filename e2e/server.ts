@@ -18,17 +18,28 @@ export interface RunningServer {
 export async function startServer(copyFrom?: string): Promise<RunningServer> {
   const workspace = mkdtempSync(join(tmpdir(), 'statewire-e2e-'));
   // Never copy a run database (.statewire/): each server starts with its own fresh one.
-  if (copyFrom) cpSync(copyFrom, workspace, { recursive: true, filter: (src) => !src.split(/[\\/]/).includes('.statewire') });
-  const proc = spawn(process.execPath, [join(root, 'bin/statewire.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--workspace', workspace], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'test' },
-  });
+  if (copyFrom)
+    cpSync(copyFrom, workspace, {
+      recursive: true,
+      filter: (src) => !src.split(/[\\/]/).includes('.statewire'),
+    });
+  const proc = spawn(
+    process.execPath,
+    [join(root, 'bin/statewire.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--workspace', workspace],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_ENV: 'test' },
+    },
+  );
   let output = '';
   let url: string;
   try {
     url = await new Promise<string>((resolveUrl, reject) => {
-      const timer = setTimeout(() => reject(new Error(`statewire serve did not start within 30 s:\n${output}`)), 30_000);
+      const timer = setTimeout(
+        () => reject(new Error(`statewire serve did not start within 30 s:\n${output}`)),
+        30_000,
+      );
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         const m = /listening on (https?:\/\/\S+)/.exec(output);

@@ -6,7 +6,8 @@ import { expect, test } from './fixtures.ts';
 test('opens a saved graph and shows its nodes, containers and grants', async ({ page }) => {
   const editor = new EditorPage(page);
   await editor.open('?graph=smoke_demo');
-  for (const id of ['seed', 'loop_in', 'think', 'plugin', 'loop_out']) await expect(editor.node(id)).toBeVisible();
+  for (const id of ['seed', 'loop_in', 'think', 'plugin', 'loop_out'])
+    await expect(editor.node(id)).toBeVisible();
   await expect(editor.container('memory')).toBeVisible();
   await expect(editor.container('graph_state')).toBeVisible();
   await expect(editor.activeTab()).toContainText('smoke_demo');
@@ -30,7 +31,10 @@ test('opens a saved graph and shows its nodes, containers and grants', async ({ 
   // Data edges solid, grants dashed violet.
   await expect(page.locator('.react-flow__edge-data')).toHaveCount(4);
   const grant = page.locator('.react-flow__edge-grant path.react-flow__edge-path').first();
-  await expect(grant).toHaveAttribute('style', /stroke: rgb\(139, 92, 246\); stroke-dasharray: 6,? 4; stroke-width: 1\.5; opacity: 0\.5/);
+  await expect(grant).toHaveAttribute(
+    'style',
+    /stroke: rgb\(139, 92, 246\); stroke-dasharray: 6,? 4; stroke-width: 1\.5; opacity: 0\.5/,
+  );
   await expect(grant).not.toHaveAttribute('marker-end', /.+/);
   await expect(page.locator('.react-flow__edge-grant')).toHaveCount(3);
 });

@@ -18,20 +18,34 @@ async function ready(page: Page, query: string) {
 
 async function main() {
   const server = await startServer(join(root, 'workspace'));
-  cpSync(join(root, 'e2e/fixtures/workspace/graphs/smoke_demo.json'), join(server.workspace, 'graphs/smoke_demo.json'));
+  cpSync(
+    join(root, 'e2e/fixtures/workspace/graphs/smoke_demo.json'),
+    join(server.workspace, 'graphs/smoke_demo.json'),
+  );
   // A copy of the smoke graph with mistakes, so the issues panel has errors and warnings to show.
-  const bad = JSON.parse(readFileSync(join(root, 'e2e/fixtures/workspace/graphs/smoke_demo.json'), 'utf8')) as {
+  const bad = JSON.parse(
+    readFileSync(join(root, 'e2e/fixtures/workspace/graphs/smoke_demo.json'), 'utf8'),
+  ) as {
     name: string;
     edges: unknown[];
     containers: { id: string; states: Record<string, { value_type: string }> }[];
     access_grants: unknown[];
   };
   bad.name = 'issues_demo';
-  bad.edges.push({ id: 'e_bad', source: 'think', target: 'ghost', sourceHandle: 'response', targetHandle: 'text' });
+  bad.edges.push({
+    id: 'e_bad',
+    source: 'think',
+    target: 'ghost',
+    sourceHandle: 'response',
+    targetHandle: 'text',
+  });
   bad.containers[0]!.states.notes!.value_type = 'IMAGE';
   bad.access_grants.push({ id: 'ag_dup', node_id: 'think', container_id: 'memory' });
   writeFileSync(join(server.workspace, 'graphs/issues_demo.json'), JSON.stringify(bad, null, 2));
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   try {
     mkdirSync(out, { recursive: true });
     const page = await browser.newPage({ viewport: { width: 1600, height: 960 }, baseURL: server.url });

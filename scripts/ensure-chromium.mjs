@@ -6,12 +6,16 @@ import { execSync } from 'node:child_process';
 const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (existsSync(path)) process.exit(0);
 if (process.getuid?.() !== 0) {
-  console.error(`chromium not found at ${path}. Install it with: sudo apt-get update && sudo apt-get install -y chromium`);
+  console.error(
+    `chromium not found at ${path}. Install it with: sudo apt-get update && sudo apt-get install -y chromium`,
+  );
   process.exit(1);
 }
 console.log('Installing Debian chromium for the browser tests…');
 try {
-  execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', { stdio: 'inherit' });
+  execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', {
+    stdio: 'inherit',
+  });
 } catch {
   console.error('apt-get install chromium failed; install the Debian package `chromium` by hand.');
   process.exit(1);

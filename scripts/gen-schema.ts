@@ -7,7 +7,11 @@ import { GraphDefSchema } from '../src/domain/graph.schema.ts';
 const OUT = 'public/schema/graph.schema.json';
 
 export function generateSchemaText(): string {
-  const schema = z.toJSONSchema(GraphDefSchema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+  const schema = z.toJSONSchema(GraphDefSchema, {
+    io: 'input',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  });
   const doc = {
     ...schema,
     $id: 'https://statewire.dev/schema/graph.schema.json',

@@ -38,24 +38,37 @@ function countReport(label, file, ok) {
 }
 
 function countVitest(r) {
-  return { passed: r.numPassedTests ?? 0, failed: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0) };
+  return {
+    passed: r.numPassedTests ?? 0,
+    failed: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0),
+  };
 }
 
 function countPlaywright(r) {
   const s = r.stats ?? {};
-  return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: (s.unexpected ?? 0) };
+  return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: s.unexpected ?? 0 };
 }
 
 const npx = 'npx';
 check('typecheck', npx, ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 check('lint', npx, ['eslint', '.', '--max-warnings=0']);
+check('format', npx, ['prettier', '--check', '.', '--log-level', 'warn']);
 check('json-schema-current', npx, ['tsx', 'scripts/gen-schema.ts', '--check']);
 
 rmSync('test-results/vitest.json', { force: true });
-const unitOk = run('unit', npx, ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json']);
+const unitOk = run('unit', npx, [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  '--outputFile.json=test-results/vitest.json',
+]);
 countReport('unit', 'test-results/vitest.json', unitOk);
 
-if (run('chromium', 'node', ['scripts/ensure-chromium.mjs']) && run('build', npx, ['vite', 'build', '--logLevel', 'warn'])) {
+if (
+  run('chromium', 'node', ['scripts/ensure-chromium.mjs']) &&
+  run('build', npx, ['vite', 'build', '--logLevel', 'warn'])
+) {
   rmSync('test-results/playwright.json', { force: true });
   const e2eOk = run('e2e', npx, ['playwright', 'test', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: 'test-results/playwright.json',

@@ -47,11 +47,17 @@ export class EditorPage {
   }
 
   async connect(fromNode: string, outHandle: string, toNode: string, inHandle: string) {
-    await this.dragHandle(this.page.getByTestId(`handle-out-${fromNode}-${outHandle}`), this.page.getByTestId(`handle-in-${toNode}-${inHandle}`));
+    await this.dragHandle(
+      this.page.getByTestId(`handle-out-${fromNode}-${outHandle}`),
+      this.page.getByTestId(`handle-in-${toNode}-${inHandle}`),
+    );
   }
 
   async grant(nodeId: string, containerId: string) {
-    await this.dragHandle(this.page.getByTestId(`state-handle-${nodeId}`), this.container(containerId).locator('.react-flow__handle-top'));
+    await this.dragHandle(
+      this.page.getByTestId(`state-handle-${nodeId}`),
+      this.container(containerId).locator('.react-flow__handle-top'),
+    );
   }
 
   async waitJournal() {

@@ -14,7 +14,16 @@ export class InspectorPanel {
     await this.commit('node-id', id);
   }
 
-  async addSlot(spec: { name: string; reducer: string; lifetime: string; valueType?: string; resetOn?: string; initial?: string; maxSize?: string; fields?: string[] }) {
+  async addSlot(spec: {
+    name: string;
+    reducer: string;
+    lifetime: string;
+    valueType?: string;
+    resetOn?: string;
+    initial?: string;
+    maxSize?: string;
+    fields?: string[];
+  }) {
     const before = await this.page.locator('[data-testid^="slot-editor-"]').count();
     await this.page.getByTestId('add-slot').click();
     await expect(this.page.locator('[data-testid^="slot-editor-"]')).toHaveCount(before + 1);
@@ -32,7 +41,10 @@ export class InspectorPanel {
 
   /** The add button names new slots slot_<n> with the smallest free n; read it from the new editor. */
   private async nextTempIndex(before: number): Promise<number> {
-    const id = await this.page.locator('[data-testid^="slot-editor-"]').nth(before).getAttribute('data-testid');
+    const id = await this.page
+      .locator('[data-testid^="slot-editor-"]')
+      .nth(before)
+      .getAttribute('data-testid');
     return Number(/slot_(\d+)$/.exec(id ?? '')?.[1] ?? '1');
   }
 }

@@ -18,7 +18,10 @@ function FileMenu() {
         File
       </Button>
       {open && (
-        <div className="absolute top-full left-0 z-40 mt-0.5 w-56 rounded border border-zinc-700 bg-zinc-900 py-1 shadow-lg" onMouseLeave={() => setOpen(false)}>
+        <div
+          className="absolute top-full left-0 z-40 mt-0.5 w-56 rounded border border-zinc-700 bg-zinc-900 py-1 shadow-lg"
+          onMouseLeave={() => setOpen(false)}
+        >
           {COMMANDS.filter((c) => c.id.startsWith('file.')).map((c) => (
             <button
               key={c.id}
@@ -53,7 +56,9 @@ function FileMenu() {
 }
 
 function Tabs() {
-  const tabs = useEditor(useShallow((s) => s.tabs.map((t) => `${t.id}\u0000${t.title}\u0000${t.dirty ? 1 : 0}`)));
+  const tabs = useEditor(
+    useShallow((s) => s.tabs.map((t) => `${t.id}\u0000${t.title}\u0000${t.dirty ? 1 : 0}`)),
+  );
   const active = useEditor((s) => s.activeTabId);
   return (
     <div className="flex min-w-0 flex-1 items-end gap-0.5 overflow-x-auto" data-testid="tabs">
@@ -69,8 +74,16 @@ function Tabs() {
             onClick={() => editorStore.getState().setActiveTab(id)}
             className={`group flex max-w-[200px] cursor-pointer items-center gap-1 rounded-t px-2 py-1 text-xs ${isActive ? 'bg-zinc-800 text-zinc-100' : 'text-zinc-400 hover:bg-zinc-900'}`}
           >
-            <span className="truncate" data-testid="tab-title">{title}</span>
-            {dirty === '1' && <span data-testid="dirty-dot" title="unsaved changes" className="h-1.5 w-1.5 shrink-0 rounded-full bg-amber-400" />}
+            <span className="truncate" data-testid="tab-title">
+              {title}
+            </span>
+            {dirty === '1' && (
+              <span
+                data-testid="dirty-dot"
+                title="unsaved changes"
+                className="h-1.5 w-1.5 shrink-0 rounded-full bg-amber-400"
+              />
+            )}
             <button
               type="button"
               title="Close tab"
@@ -87,7 +100,12 @@ function Tabs() {
           </div>
         );
       })}
-      <button type="button" title="New graph (Alt+N)" className="px-1 pb-1 text-zinc-500 hover:text-zinc-200" onClick={() => runCommand('file.new')}>
+      <button
+        type="button"
+        title="New graph (Alt+N)"
+        className="px-1 pb-1 text-zinc-500 hover:text-zinc-200"
+        onClick={() => runCommand('file.new')}
+      >
         <Plus size={13} />
       </button>
     </div>
@@ -105,10 +123,22 @@ export function TopBar() {
       <FileMenu />
       <Tabs />
       <div className="flex items-center gap-0.5">
-        <Button variant="ghost" title="Undo (Ctrl+Z)" data-testid="undo" disabled={!canUndo} onClick={() => runCommand('edit.undo')}>
+        <Button
+          variant="ghost"
+          title="Undo (Ctrl+Z)"
+          data-testid="undo"
+          disabled={!canUndo}
+          onClick={() => runCommand('edit.undo')}
+        >
           <Undo2 size={13} />
         </Button>
-        <Button variant="ghost" title="Redo (Ctrl+Shift+Z)" data-testid="redo" disabled={!canRedo} onClick={() => runCommand('edit.redo')}>
+        <Button
+          variant="ghost"
+          title="Redo (Ctrl+Shift+Z)"
+          data-testid="redo"
+          disabled={!canRedo}
+          onClick={() => runCommand('edit.redo')}
+        >
           <Redo2 size={13} />
         </Button>
         <Button
@@ -127,14 +157,23 @@ export function TopBar() {
         <Button variant="ghost" title="Fit view (F)" onClick={() => runCommand('view.fit')}>
           <Maximize size={13} />
         </Button>
-        <Button variant="ghost" title="Snap to grid (G)" aria-pressed={snap} className={snap ? '!text-sky-300' : ''} onClick={() => runCommand('view.snap')}>
+        <Button
+          variant="ghost"
+          title="Snap to grid (G)"
+          aria-pressed={snap}
+          className={snap ? '!text-sky-300' : ''}
+          onClick={() => runCommand('view.snap')}
+        >
           <Grid3x3 size={13} />
         </Button>
         <Button variant="ghost" title="Command palette (Ctrl+K)" onClick={() => runCommand('view.palette')}>
           <Search size={13} />
         </Button>
       </div>
-      <div data-testid="run-toolbar" className="ml-2 flex min-w-[120px] items-center justify-end gap-1 border-l border-zinc-800 pl-2">
+      <div
+        data-testid="run-toolbar"
+        className="ml-2 flex min-w-[120px] items-center justify-end gap-1 border-l border-zinc-800 pl-2"
+      >
         <RunToolbar />
       </div>
     </header>

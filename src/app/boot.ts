@@ -12,11 +12,17 @@ export const DEMO_GRAPH_ID = 'grid_navigator';
 async function loadCatalog(store: EditorStore) {
   try {
     const raw = await api.nodeSchemas();
-    const list = Array.isArray(raw) ? raw : Array.isArray((raw as { schemas?: unknown })?.schemas) ? (raw as { schemas: unknown[] }).schemas : [];
+    const list = Array.isArray(raw)
+      ? raw
+      : Array.isArray((raw as { schemas?: unknown })?.schemas)
+        ? (raw as { schemas: unknown[] }).schemas
+        : [];
     const specs = list.filter((x): x is NodeSpecInput => NodeSpecSchema.safeParse(x).success);
     if (specs.length) store.getState().setCatalog(specs);
   } catch (e) {
-    store.getState().addLog('warn', `node catalog not loaded from server, using built-ins: ${(e as Error).message}`);
+    store
+      .getState()
+      .addLog('warn', `node catalog not loaded from server, using built-ins: ${(e as Error).message}`);
   }
 }
 
@@ -24,14 +30,24 @@ async function restoreJournal(store: EditorStore): Promise<boolean> {
   const entries = await readJournal();
   if (entries.length === 0) return false;
   const tabs = entries.map((e) => ({
-    ...makeTab({ graph: e.graph, savedId: e.savedId, diskText: e.diskText, title: e.title, dirty: e.dirty, path: e.path }),
+    ...makeTab({
+      graph: e.graph,
+      savedId: e.savedId,
+      diskText: e.diskText,
+      title: e.title,
+      dirty: e.dirty,
+      path: e.path,
+    }),
     id: e.tabId,
     stateVisible: e.stateVisible,
   }));
   const active = entries.find((e) => e.active)?.tabId ?? tabs[0]?.id ?? null;
   store.setState({ tabs, activeTabId: active });
   const restored = entries.filter((e) => e.dirty).length;
-  if (restored) store.getState().addLog('info', `restored ${restored} tab(s) with unsaved changes from the local journal`);
+  if (restored)
+    store
+      .getState()
+      .addLog('info', `restored ${restored} tab(s) with unsaved changes from the local journal`);
   return true;
 }
 
@@ -43,7 +59,8 @@ export async function boot(store: EditorStore = editorStore): Promise<void> {
   if (wanted) await openSavedGraph(wanted, store);
   else if (!restored) {
     const list = await api.listGraphs().catch(() => []);
-    if (Array.isArray(list) && list.some((g) => g._id === DEMO_GRAPH_ID)) await openSavedGraph(DEMO_GRAPH_ID, store);
+    if (Array.isArray(list) && list.some((g) => g._id === DEMO_GRAPH_ID))
+      await openSavedGraph(DEMO_GRAPH_ID, store);
   }
   if (store.getState().tabs.length === 0) store.getState().newTab();
   startJournal(store);

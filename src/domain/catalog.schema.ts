@@ -43,8 +43,10 @@ export type NodeSpecInput = z.input<typeof NodeSpecSchema>;
 export type Catalog = ReadonlyMap<string, NodeSpec>;
 
 export function makeCatalog(specs: readonly NodeSpecInput[]): Map<string, NodeSpec> {
-  return new Map(specs.map((s) => {
-    const spec = NodeSpecSchema.parse(s);
-    return [spec.type, spec] as const;
-  }));
+  return new Map(
+    specs.map((s) => {
+      const spec = NodeSpecSchema.parse(s);
+      return [spec.type, spec] as const;
+    }),
+  );
 }

@@ -29,7 +29,13 @@ export function addNodes(graph: GraphDef, nodes: NodeDef[]): OpResult {
 
 /** Adds an iterIn and its iterOut, paired both ways (the reference's root mode forgot this, 8.2.21). */
 export function addLoopPair(graph: GraphDef, inId: string, outId: string, at: Position): OpResult {
-  const iterIn: NodeDef = { id: inId, type: 'iterIn', label: 'Iter In', position: at, config: { version: 3, pairedWith: outId, initPorts: [] } };
+  const iterIn: NodeDef = {
+    id: inId,
+    type: 'iterIn',
+    label: 'Iter In',
+    position: at,
+    config: { version: 3, pairedWith: outId, initPorts: [] },
+  };
   const iterOut: NodeDef = {
     id: outId,
     type: 'iterOut',
@@ -66,7 +72,9 @@ export function removeElements(graph: GraphDef, sel: Selection): OpResult {
     nodes: graph.nodes.filter((n) => !nodes.has(n.id)),
     edges: graph.edges.filter((e) => !edges.has(e.id) && !nodes.has(e.source) && !nodes.has(e.target)),
     containers: graph.containers.filter((c) => !containers.has(c.id)),
-    access_grants: graph.access_grants.filter((g) => !grants.has(g.id) && !nodes.has(g.node_id) && !containers.has(g.container_id)),
+    access_grants: graph.access_grants.filter(
+      (g) => !grants.has(g.id) && !nodes.has(g.node_id) && !containers.has(g.container_id),
+    ),
   });
 }
 
@@ -100,20 +108,25 @@ export interface ConnectRequest {
 }
 
 export type ConnectResult =
-  | { ok: true; graph: GraphDef; kind: 'edge' | 'grant' }
-  | { ok: false; reason: string };
+  { ok: true; graph: GraphDef; kind: 'edge' | 'grant' } | { ok: false; reason: string };
 
 /**
  * One entry point for every drag between handles. Grants when exactly one end is a container (or a
  * state handle is involved); otherwise a data edge checked against port wire types.
  */
-export function connect(graph: GraphDef, req: ConnectRequest, ids: { edgeId: string; grantId: string }, catalog: Catalog): ConnectResult {
+export function connect(
+  graph: GraphDef,
+  req: ConnectRequest,
+  ids: { edgeId: string; grantId: string },
+  catalog: Catalog,
+): ConnectResult {
   const containerIds = new Set(graph.containers.map((c) => c.id));
   const srcIsC = containerIds.has(req.source);
   const tgtIsC = containerIds.has(req.target);
   const stateHandle = req.sourceHandle === STATE_HANDLE || req.targetHandle === STATE_HANDLE;
   if (srcIsC || tgtIsC || stateHandle) {
-    if (srcIsC && tgtIsC) return { ok: false, reason: 'a grant links a node to a container, not two containers' };
+    if (srcIsC && tgtIsC)
+      return { ok: false, reason: 'a grant links a node to a container, not two containers' };
     if (!srcIsC && !tgtIsC) return { ok: false, reason: 'a state handle connects only to a state container' };
     const nodeId = srcIsC ? req.target : req.source;
     const containerId = srcIsC ? req.source : req.target;
@@ -127,15 +140,26 @@ function connectData(graph: GraphDef, req: ConnectRequest, edgeId: string, catal
   const src = graph.nodes.find((n) => n.id === req.source);
   const tgt = graph.nodes.find((n) => n.id === req.target);
   if (!src || !tgt) return { ok: false, reason: 'both ends must be nodes of this graph' };
-  if (src.id === tgt.id) return { ok: false, reason: 'a node cannot feed itself; loops go through iterIn/iterOut' };
-  if ((src.type === 'iterIn' && tgt.type === 'iterOut') || (src.type === 'iterOut' && tgt.type === 'iterIn')) {
+  if (src.id === tgt.id)
+    return { ok: false, reason: 'a node cannot feed itself; loops go through iterIn/iterOut' };
+  if (
+    (src.type === 'iterIn' && tgt.type === 'iterOut') ||
+    (src.type === 'iterOut' && tgt.type === 'iterIn')
+  ) {
     if (pairedId(src) === tgt.id || pairedId(tgt) === src.id) {
-      return { ok: false, reason: 'paired loop pivots carry values internally; no edge between iterIn and iterOut' };
+      return {
+        ok: false,
+        reason: 'paired loop pivots carry values internally; no edge between iterIn and iterOut',
+      };
     }
   }
   const sh = req.sourceHandle ?? '';
   const th = req.targetHandle ?? '';
-  if (graph.edges.some((e) => e.source === src.id && e.target === tgt.id && e.sourceHandle === sh && e.targetHandle === th)) {
+  if (
+    graph.edges.some(
+      (e) => e.source === src.id && e.target === tgt.id && e.sourceHandle === sh && e.targetHandle === th,
+    )
+  ) {
     return { ok: false, reason: `${src.id}.${sh} is already connected to ${tgt.id}.${th}` };
   }
   const sp = resolvePorts(src, graph, catalog).outputs.find((p) => p.name === sh);
@@ -147,11 +171,13 @@ function connectData(graph: GraphDef, req: ConnectRequest, edgeId: string, catal
 }
 
 export function addGrant(graph: GraphDef, grant: AccessGrantDef): OpResult {
-  if (!graph.containers.some((c) => c.id === grant.container_id)) return refuse(`container "${grant.container_id}" does not exist`);
+  if (!graph.containers.some((c) => c.id === grant.container_id))
+    return refuse(`container "${grant.container_id}" does not exist`);
   if (graph.access_grants.some((g) => g.node_id === grant.node_id && g.container_id === grant.container_id)) {
     return refuse(`"${grant.node_id}" already has access to "${grant.container_id}"`);
   }
-  if (graph.access_grants.some((g) => g.id === grant.id)) return refuse(`grant id "${grant.id}" is already used`);
+  if (graph.access_grants.some((g) => g.id === grant.id))
+    return refuse(`grant id "${grant.id}" is already used`);
   return ok({ ...graph, access_grants: [...graph.access_grants, grant] });
 }
 
@@ -162,7 +188,11 @@ export function addContainer(graph: GraphDef, container: ContainerDef): OpResult
   return ok({ ...graph, containers: [...graph.containers, container] });
 }
 
-export function updateContainer(graph: GraphDef, id: string, fn: (c: ContainerDef) => ContainerDef | string): OpResult {
+export function updateContainer(
+  graph: GraphDef,
+  id: string,
+  fn: (c: ContainerDef) => ContainerDef | string,
+): OpResult {
   const c = graph.containers.find((x) => x.id === id);
   if (!c) return refuse(`container "${id}" does not exist`);
   const next = fn(c);
@@ -189,7 +219,8 @@ export function setNodeConfig(graph: GraphDef, id: string, key: string, value: u
 /** Renames a graph element id everywhere it is referenced (edges, grants, pairedWith). */
 export function renameNodeId(graph: GraphDef, from: string, to: string): OpResult {
   if (!to.trim()) return refuse('id must not be empty');
-  if (graph.nodes.some((n) => n.id === to) || graph.containers.some((c) => c.id === to)) return refuse(`id "${to}" is already used`);
+  if (graph.nodes.some((n) => n.id === to) || graph.containers.some((c) => c.id === to))
+    return refuse(`id "${to}" is already used`);
   const isContainer = graph.containers.some((c) => c.id === from);
   return ok({
     ...graph,
@@ -198,11 +229,21 @@ export function renameNodeId(graph: GraphDef, from: string, to: string): OpResul
       if (pairedId(next) === from) next = { ...next, config: { ...next.config, pairedWith: to } };
       return next;
     }),
-    containers: isContainer ? graph.containers.map((c) => (c.id === from ? { ...c, id: to } : c)) : graph.containers,
-    edges: graph.edges.map((e) => (e.source === from || e.target === from ? { ...e, source: e.source === from ? to : e.source, target: e.target === from ? to : e.target } : e)),
+    containers: isContainer
+      ? graph.containers.map((c) => (c.id === from ? { ...c, id: to } : c))
+      : graph.containers,
+    edges: graph.edges.map((e) =>
+      e.source === from || e.target === from
+        ? { ...e, source: e.source === from ? to : e.source, target: e.target === from ? to : e.target }
+        : e,
+    ),
     access_grants: graph.access_grants.map((g) =>
       g.node_id === from || g.container_id === from
-        ? { ...g, node_id: g.node_id === from ? to : g.node_id, container_id: g.container_id === from ? to : g.container_id }
+        ? {
+            ...g,
+            node_id: g.node_id === from ? to : g.node_id,
+            container_id: g.container_id === from ? to : g.container_id,
+          }
         : g,
     ),
   });

@@ -33,7 +33,14 @@ export const STATE_VALUE_TYPES = [
   'ANY',
 ] as const;
 /** Raw wire payload types a container may not hold; a run refuses them naming container and slot. */
-export const REMOVED_VALUE_TYPES = ['STATE', 'IMAGE', 'DEPTH', 'ACTION', 'OBSERVATION', 'STEP_RESULT'] as const;
+export const REMOVED_VALUE_TYPES = [
+  'STATE',
+  'IMAGE',
+  'DEPTH',
+  'ACTION',
+  'OBSERVATION',
+  'STEP_RESULT',
+] as const;
 
 const JsonValueSchema: z.ZodType<unknown> = z.unknown();
 
@@ -78,7 +85,13 @@ export const AccessGrantDefSchema = z.object({
 });
 export type AccessGrantDef = z.infer<typeof AccessGrantDefSchema>;
 
-export const HOOK_EVENTS = ['PreNodeExecute', 'PostNodeExecute', 'GraphStart', 'GraphComplete', 'GraphError'] as const;
+export const HOOK_EVENTS = [
+  'PreNodeExecute',
+  'PostNodeExecute',
+  'GraphStart',
+  'GraphComplete',
+  'GraphError',
+] as const;
 
 export const HookDefSchema = z.object({
   event: z.string(),

@@ -5,7 +5,8 @@ import type { GraphDef, LoopPort, NodeDef, SynthesizedPort } from './graph.schem
 export function loopPortsOf(value: unknown): LoopPort[] {
   if (!Array.isArray(value)) return [];
   return value.filter(
-    (p): p is LoopPort => typeof p === 'object' && p !== null && typeof (p as { name?: unknown }).name === 'string',
+    (p): p is LoopPort =>
+      typeof p === 'object' && p !== null && typeof (p as { name?: unknown }).name === 'string',
   );
 }
 
@@ -25,7 +26,10 @@ export function pairedIterOut(graph: Pick<GraphDef, 'nodes'>, iterIn: NodeDef): 
  * The iterIn's synthesized ports in the reference's order: initPorts, then the paired iterOut's
  * carry ports, then any extra edge target handles; duplicates skipped; explicit persist wins.
  */
-export function synthesizeIterInPorts(graph: Pick<GraphDef, 'nodes' | 'edges'>, iterIn: NodeDef): SynthesizedPort[] {
+export function synthesizeIterInPorts(
+  graph: Pick<GraphDef, 'nodes' | 'edges'>,
+  iterIn: NodeDef,
+): SynthesizedPort[] {
   const out: SynthesizedPort[] = [];
   const seen = new Set<string>();
   const add = (p: SynthesizedPort) => {
@@ -34,36 +38,69 @@ export function synthesizeIterInPorts(graph: Pick<GraphDef, 'nodes' | 'edges'>, 
     out.push(p);
   };
   for (const p of loopPortsOf(iterIn.config.initPorts)) {
-    add({ name: `init_${p.name}`, wire_type: p.wire_type || 'ANY', persist: p.persist ?? false, origin: 'init', writer_name: p.name });
+    add({
+      name: `init_${p.name}`,
+      wire_type: p.wire_type || 'ANY',
+      persist: p.persist ?? false,
+      origin: 'init',
+      writer_name: p.name,
+    });
   }
   const iterOut = pairedIterOut(graph, iterIn);
   if (iterOut) {
     for (const p of loopPortsOf(iterOut.config.ports)) {
-      add({ name: `iterout_${p.name}`, wire_type: p.wire_type || 'ANY', persist: p.persist ?? true, origin: 'iterOut', writer_name: p.name });
+      add({
+        name: `iterout_${p.name}`,
+        wire_type: p.wire_type || 'ANY',
+        persist: p.persist ?? true,
+        origin: 'iterOut',
+        writer_name: p.name,
+      });
     }
   }
   for (const e of graph.edges) {
     if (e.target !== iterIn.id || !e.targetHandle || seen.has(e.targetHandle)) continue;
-    add({ name: e.targetHandle, wire_type: 'ANY', persist: false, origin: 'init', writer_name: e.targetHandle });
+    add({
+      name: e.targetHandle,
+      wire_type: 'ANY',
+      persist: false,
+      origin: 'init',
+      writer_name: e.targetHandle,
+    });
   }
   return out;
 }
 
 /** Output handles of an iterIn: `step` plus every synthesized port. */
-export function iterInOutputHandles(graph: Pick<GraphDef, 'nodes' | 'edges'>, iterIn: NodeDef): { name: string; wire_type: string }[] {
-  return [{ name: 'step', wire_type: 'ANY' }, ...synthesizeIterInPorts(graph, iterIn).map((p) => ({ name: p.name, wire_type: p.wire_type }))];
+export function iterInOutputHandles(
+  graph: Pick<GraphDef, 'nodes' | 'edges'>,
+  iterIn: NodeDef,
+): { name: string; wire_type: string }[] {
+  return [
+    { name: 'step', wire_type: 'ANY' },
+    ...synthesizeIterInPorts(graph, iterIn).map((p) => ({ name: p.name, wire_type: p.wire_type })),
+  ];
 }
 
-export function iterOutInputHandles(iterOut: NodeDef): { name: string; wire_type: string; required: boolean }[] {
+export function iterOutInputHandles(
+  iterOut: NodeDef,
+): { name: string; wire_type: string; required: boolean }[] {
   return [
     { name: 'stop', wire_type: 'BOOL', required: false },
-    ...loopPortsOf(iterOut.config.ports).map((p) => ({ name: p.name, wire_type: p.wire_type || 'ANY', required: p.required === true })),
+    ...loopPortsOf(iterOut.config.ports).map((p) => ({
+      name: p.name,
+      wire_type: p.wire_type || 'ANY',
+      required: p.required === true,
+    })),
   ];
 }
 
 export function iterOutOutputHandles(iterOut: NodeDef): { name: string; wire_type: string }[] {
   return [
-    ...loopPortsOf(iterOut.config.ports).map((p) => ({ name: `final_${p.name}`, wire_type: p.wire_type || 'ANY' })),
+    ...loopPortsOf(iterOut.config.ports).map((p) => ({
+      name: `final_${p.name}`,
+      wire_type: p.wire_type || 'ANY',
+    })),
     { name: 'final_stop', wire_type: 'BOOL' },
   ];
 }
@@ -74,7 +111,8 @@ export function withSynthesizedPorts(graph: GraphDef): GraphDef {
     ...graph,
     nodes: graph.nodes.map((n) => {
       let next = n;
-      if (n.type === 'iterIn') next = { ...next, config: { ...next.config, ports: synthesizeIterInPorts(graph, n) } };
+      if (n.type === 'iterIn')
+        next = { ...next, config: { ...next.config, ports: synthesizeIterInPorts(graph, n) } };
       if (n.subgraph) next = { ...next, subgraph: withSynthesizedPorts(n.subgraph) };
       return next;
     }),

@@ -2,7 +2,13 @@
 // loop pivots' synthesized ports, composite ports from inner graphIn/graphOut, config.ports overrides.
 import type { Catalog, PortSpec } from './catalog.schema.ts';
 import type { GraphDef, NodeDef } from './graph.schema.ts';
-import { iterInOutputHandles, iterOutInputHandles, iterOutOutputHandles, loopPortsOf, synthesizeIterInPorts } from './loopPorts.ts';
+import {
+  iterInOutputHandles,
+  iterOutInputHandles,
+  iterOutOutputHandles,
+  loopPortsOf,
+  synthesizeIterInPorts,
+} from './loopPorts.ts';
 
 export interface ResolvedPorts {
   inputs: PortSpec[];
@@ -11,20 +17,35 @@ export interface ResolvedPorts {
   known: boolean;
 }
 
-const port = (name: string, wire_type = 'ANY', optional = true, description = ''): PortSpec => ({ name, wire_type, optional, description });
+const port = (name: string, wire_type = 'ANY', optional = true, description = ''): PortSpec => ({
+  name,
+  wire_type,
+  optional,
+  description,
+});
 
 function compositePorts(sub: GraphDef): ResolvedPorts {
   const inputs: PortSpec[] = [];
   const outputs: PortSpec[] = [];
   for (const n of sub.nodes) {
     const wire = typeof n.config.wireType === 'string' ? n.config.wireType : 'ANY';
-    if (n.type === 'graphIn') inputs.push(port(typeof n.config.portName === 'string' && n.config.portName ? n.config.portName : 'input', wire));
-    if (n.type === 'graphOut') outputs.push(port(typeof n.config.portName === 'string' && n.config.portName ? n.config.portName : 'output', wire));
+    if (n.type === 'graphIn')
+      inputs.push(
+        port(typeof n.config.portName === 'string' && n.config.portName ? n.config.portName : 'input', wire),
+      );
+    if (n.type === 'graphOut')
+      outputs.push(
+        port(typeof n.config.portName === 'string' && n.config.portName ? n.config.portName : 'output', wire),
+      );
   }
   return { inputs, outputs, known: true };
 }
 
-export function resolvePorts(node: NodeDef, graph: Pick<GraphDef, 'nodes' | 'edges'>, catalog: Catalog): ResolvedPorts {
+export function resolvePorts(
+  node: NodeDef,
+  graph: Pick<GraphDef, 'nodes' | 'edges'>,
+  catalog: Catalog,
+): ResolvedPorts {
   if (node.subgraph && node.subgraph.nodes.length > 0) return compositePorts(node.subgraph);
   if (node.type === 'iterIn') {
     // Its inputs are the init side of the synthesis: `init_<name>` per initPorts entry plus any
@@ -33,7 +54,11 @@ export function resolvePorts(node: NodeDef, graph: Pick<GraphDef, 'nodes' | 'edg
     const inputs = synthesizeIterInPorts(graph, node)
       .filter((p) => p.origin === 'init')
       .map((p) => port(p.name, p.wire_type));
-    return { inputs, outputs: iterInOutputHandles(graph, node).map((h) => port(h.name, h.wire_type)), known: true };
+    return {
+      inputs,
+      outputs: iterInOutputHandles(graph, node).map((h) => port(h.name, h.wire_type)),
+      known: true,
+    };
   }
   if (node.type === 'iterOut') {
     return {
@@ -47,7 +72,8 @@ export function resolvePorts(node: NodeDef, graph: Pick<GraphDef, 'nodes' | 'edg
   let inputs = spec.input_ports;
   let outputs = spec.output_ports;
   if (node.type === 'nullSource' || node.type === 'constant') {
-    const wt = typeof node.config.wire_type === 'string' && node.config.wire_type ? node.config.wire_type : 'ANY';
+    const wt =
+      typeof node.config.wire_type === 'string' && node.config.wire_type ? node.config.wire_type : 'ANY';
     outputs = outputs.map((p) => (p.name === 'value' ? { ...p, wire_type: wt } : p));
   }
   const override = loopPortsOf(node.config.ports);

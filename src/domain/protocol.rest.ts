@@ -4,7 +4,10 @@
 import { z } from 'zod';
 
 const Int = z.coerce.number().int();
-const Bool = z.union([z.boolean(), z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true')]);
+const Bool = z.union([
+  z.boolean(),
+  z.enum(['1', '0', 'true', 'false']).transform((v) => v === '1' || v === 'true'),
+]);
 
 /** Keys of a graph save request that are not part of the graph itself. */
 export const SAVE_CONTROL_KEYS = ['folder', 'overwrite', 'expected_etag'] as const;
@@ -15,9 +18,13 @@ export const GraphSaveControlSchema = z.object({
   expected_etag: z.string().optional(),
 });
 
-export const GraphMoveBodySchema = z.object({ dest_folder: z.string(), new_name: z.string().min(1).optional() }).strict();
+export const GraphMoveBodySchema = z
+  .object({ dest_folder: z.string(), new_name: z.string().min(1).optional() })
+  .strict();
 export const FolderCreateBodySchema = z.object({ path: z.string().min(1) }).strict();
-export const FolderRenameBodySchema = z.object({ path: z.string().min(1), new_path: z.string().min(1) }).strict();
+export const FolderRenameBodySchema = z
+  .object({ path: z.string().min(1), new_path: z.string().min(1) })
+  .strict();
 export const FolderDeleteQuerySchema = z.object({
   path: z.string().min(1),
   kind: z.string().optional(),
@@ -25,7 +32,11 @@ export const FolderDeleteQuerySchema = z.object({
 });
 
 export const LayoutBodySchema = z
-  .object({ dimensions: z.record(z.string(), z.object({ width: z.number().positive(), height: z.number().positive() })).optional() })
+  .object({
+    dimensions: z
+      .record(z.string(), z.object({ width: z.number().positive(), height: z.number().positive() }))
+      .optional(),
+  })
   .catchall(z.unknown());
 
 export const RunStartBodySchema = z.object({
@@ -79,7 +90,9 @@ export const RunSummarySchema = z.object({
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
 export const ApiErrorBodySchema = z.object({
-  error: z.object({ code: z.string(), message: z.string(), path: z.string().optional() }).catchall(z.unknown()),
+  error: z
+    .object({ code: z.string(), message: z.string(), path: z.string().optional() })
+    .catchall(z.unknown()),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;
 
@@ -88,7 +101,10 @@ export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;
 /** Ack of `subscribe`: `lastSeq` is the run's last committed seq when the subscription started. */
 export const SubscribeAckSchema = z.union([
   z.object({ ok: z.literal(true), runId: z.string().nullable(), lastSeq: z.number().int() }),
-  z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string(), path: z.string() }) }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({ code: z.string(), message: z.string(), path: z.string() }),
+  }),
 ]);
 export type SubscribeAck = z.infer<typeof SubscribeAckSchema>;
 

@@ -3,10 +3,22 @@
 // reference (REFERENCE.md 4.2) where it has them. Envelope: {type, runId, seq, ts, data}.
 import { z } from 'zod';
 
-export const RunStatusSchema = z.enum(['idle', 'running', 'paused', 'done', 'error', 'stopped', 'interrupted']);
+export const RunStatusSchema = z.enum([
+  'idle',
+  'running',
+  'paused',
+  'done',
+  'error',
+  'stopped',
+  'interrupted',
+]);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
-export const ClearedRefSchema = z.object({ container: z.string(), slot: z.string(), key: z.string().optional() });
+export const ClearedRefSchema = z.object({
+  container: z.string(),
+  slot: z.string(),
+  key: z.string().optional(),
+});
 export type ClearedRef = z.infer<typeof ClearedRefSchema>;
 
 /** One slot in a snapshot: the reference's preview shape plus `lifetime` and the full `value`. */

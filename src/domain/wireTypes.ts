@@ -1,7 +1,17 @@
 // Wire types and edge compatibility (REFERENCE.md 1.11). Unlike the reference frontend we
 // canonicalise deprecated aliases (ACTION → DISCRETE_ACTION) before comparing (its defect 8.2.15).
 
-export const WIRE_TYPES = ['IMAGE', 'DEPTH', 'POSE', 'DISCRETE_ACTION', 'CONTROL', 'TEXT', 'BOOL', 'METRICS', 'ANY'] as const;
+export const WIRE_TYPES = [
+  'IMAGE',
+  'DEPTH',
+  'POSE',
+  'DISCRETE_ACTION',
+  'CONTROL',
+  'TEXT',
+  'BOOL',
+  'METRICS',
+  'ANY',
+] as const;
 /** Accepted but deprecated; ACTION is an alias of DISCRETE_ACTION. */
 export const DEPRECATED_WIRE_TYPES = ['ACTION', 'OBSERVATION', 'STEP_RESULT'] as const;
 /** Types our own nodes use beyond the reference's wire list (memory-shaped payloads). */
@@ -36,14 +46,18 @@ export function isKnownWireType(raw: string): boolean {
   return t !== null && KNOWN.has(t.base);
 }
 
-export type Compatibility = { ok: true; wraps?: boolean } | { ok: false; kind: 'lossy' | 'mismatch'; reason: string };
+export type Compatibility =
+  { ok: true; wraps?: boolean } | { ok: false; kind: 'lossy' | 'mismatch'; reason: string };
 
 /**
  * Can a value of wire type `source` flow into a port of type `target`?
  * Missing/unknown either end → allowed; ANY either end → allowed; equal → allowed;
  * T → LIST[T] → allowed (wrapped); LIST[T] → T → lossy; anything else → mismatch.
  */
-export function wireCompatibility(source: string | undefined | null, target: string | undefined | null): Compatibility {
+export function wireCompatibility(
+  source: string | undefined | null,
+  target: string | undefined | null,
+): Compatibility {
   const s = parseWireType(source);
   const t = parseWireType(target);
   if (!s || !t) return { ok: true };
@@ -55,7 +69,11 @@ export function wireCompatibility(source: string | undefined | null, target: str
   if (baseOk && s.list && !t.list) {
     return { ok: false, kind: 'lossy', reason: `${formatWireType(s)} → ${formatWireType(t)} loses items` };
   }
-  return { ok: false, kind: 'mismatch', reason: `${formatWireType(s)} → ${formatWireType(t)}: type mismatch` };
+  return {
+    ok: false,
+    kind: 'mismatch',
+    reason: `${formatWireType(s)} → ${formatWireType(t)}: type mismatch`,
+  };
 }
 
 /** Colour per wire base type, shared by handles, legends and docs. */

@@ -111,7 +111,9 @@ describe('StateContainer', () => {
   });
 
   it('initial values are never aliased between keys', () => {
-    const c = buildContainer(container('m', { obj: slot('lastWrite', { config: { initial_value: { list: [1] } } }) }));
+    const c = buildContainer(
+      container('m', { obj: slot('lastWrite', { config: { initial_value: { list: [1] } } }) }),
+    );
     c.write('obj', { list: [2] }, 'a');
     expect(c.read('obj', 'b')).toEqual({ list: [1] });
     expect(c.read('obj', 'b')).not.toBe(c.read('obj', 'c'));

@@ -71,7 +71,9 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   // The hub asks the manager for the current run; the manager publishes through the hub.
   const ref: { runs?: RunManager } = {};
   const hub = new LiveHub(io, store, () => ref.runs?.currentRun?.id, opts.hub);
-  const runs = new RunManager(store, hub, createRun, { registry }, (g) => assertRunnable(g, catalog, '$.graph'));
+  const runs = new RunManager(store, hub, createRun, { registry }, (g) =>
+    assertRunnable(g, catalog, '$.graph'),
+  );
   ref.runs = runs;
 
   const files = new GraphFiles(join(workspace, 'graphs'));
@@ -85,13 +87,17 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   app.get('/api/components/plugins', async () => plugins);
 
   // The app may be (re)built while the server runs, so index.html is looked up per request.
-  if (existsSync(distDir)) await app.register(fastifyStatic, { root: distDir, wildcard: true, index: ['index.html'] });
+  if (existsSync(distDir))
+    await app.register(fastifyStatic, { root: distDir, wildcard: true, index: ['index.html'] });
   const hasDist = () => existsSync(join(distDir, 'index.html'));
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     if (req.method !== 'GET' || path.startsWith('/api/') || path === '/api' || path.startsWith('/socket.io'))
       return sendError(reply, new ApiError(404, 'not-found', `no route ${req.method} ${path}`));
-    if (!hasDist() || !reply.sendFile) return reply.type('text/html').send('<p>The app is not built. Run <code>npm run build</code> (or <code>npm start</code>).</p>');
+    if (!hasDist() || !reply.sendFile)
+      return reply
+        .type('text/html')
+        .send('<p>The app is not built. Run <code>npm run build</code> (or <code>npm start</code>).</p>');
     return reply.sendFile('index.html');
   });
 

@@ -6,8 +6,21 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../domain/protocol.ts';
-import { assertMatchesLog, connectClient, fullLog, waitStatus, type RecordingClient } from './test/liveClient.testutil.ts';
-import { api, demoGraph, startServer, tempWorkspace, waitFor, type ServerProcess } from './test/serverProcess.testutil.ts';
+import {
+  assertMatchesLog,
+  connectClient,
+  fullLog,
+  waitStatus,
+  type RecordingClient,
+} from './test/liveClient.testutil.ts';
+import {
+  api,
+  demoGraph,
+  startServer,
+  tempWorkspace,
+  waitFor,
+  type ServerProcess,
+} from './test/serverProcess.testutil.ts';
 
 let server: ServerProcess;
 let ws: ReturnType<typeof tempWorkspace>;
@@ -49,7 +62,10 @@ type Containers = Record<string, { states: Record<string, { lifetime: string }> 
 function withoutStepSlots(containers: Containers): Containers {
   const out: Containers = {};
   for (const [id, c] of Object.entries(containers))
-    out[id] = { ...c, states: Object.fromEntries(Object.entries(c.states).filter(([, s]) => s.lifetime !== 'step')) };
+    out[id] = {
+      ...c,
+      states: Object.fromEntries(Object.entries(c.states).filter(([, s]) => s.lifetime !== 'step')),
+    };
   return out;
 }
 
@@ -78,16 +94,22 @@ describe('live run over socket.io', () => {
     const runId = await startRun({ loop_definition: demoGraph(40), step_delay_ms: 0 });
     expect(await b.subscribe({ runId, afterSeq: 0, fullValues: true })).toMatchObject({ ok: true, runId });
     await waitStatus(base, runId, ['done']);
-    for (const c of [a, b]) await waitFor(() => ofRun(c, runId).some((e) => e.type === 'nav_complete'), 10_000, 'nav_complete');
+    for (const c of [a, b])
+      await waitFor(() => ofRun(c, runId).some((e) => e.type === 'nav_complete'), 10_000, 'nav_complete');
     const log = await fullLog(base, runId);
     expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
     expect(log.filter((e) => e.type === 'nav_step')).toHaveLength(40);
     assertMatchesLog(ofRun(a, runId), log);
     assertMatchesLog(ofRun(b, runId), log);
     // previews by default, full values on request
-    const navA = ofRun(a, runId).find((e) => e.type === 'nav_step')?.data as { containers: Record<string, { states: Record<string, Record<string, unknown>> }> };
+    const navA = ofRun(a, runId).find((e) => e.type === 'nav_step')?.data as {
+      containers: Record<string, { states: Record<string, Record<string, unknown>> }>;
+    };
     const navB = ofRun(b, runId).find((e) => e.type === 'nav_step')?.data as typeof navA;
-    expect(navA.containers.memory?.states.trail).toMatchObject({ lifetime: 'episode', size: expect.any(Number) });
+    expect(navA.containers.memory?.states.trail).toMatchObject({
+      lifetime: 'episode',
+      size: expect.any(Number),
+    });
     expect(navA.containers.memory?.states.trail).not.toHaveProperty('value');
     expect(Array.isArray(navB.containers.memory?.states.trail?.value)).toBe(true);
   });
@@ -114,7 +136,11 @@ describe('live run over socket.io', () => {
     const watcher = await client();
     const runId = await startRun({ loop_definition: demoGraph(30), step_delay_ms: 40 });
     await watcher.subscribe({ runId });
-    await waitFor(async () => (await api(base, 'GET', '/api/navigate/run/status')).body.step >= 4, 15_000, 'step 4');
+    await waitFor(
+      async () => (await api(base, 'GET', '/api/navigate/run/status')).body.step >= 4,
+      15_000,
+      'step 4',
+    );
     expect((await api(base, 'POST', '/api/navigate/run/restore/2', {})).status).toBe(400); // still running
     expect((await api(base, 'POST', '/api/navigate/run/pause', {})).body).toEqual({ ok: true });
     const paused = await waitFor(async () => {
@@ -132,15 +158,27 @@ describe('live run over socket.io', () => {
 
     const restored = await api(base, 'POST', '/api/navigate/run/restore/2');
     expect(restored.body).toEqual({ ok: true, restored_to: 2 });
-    expect((await api(base, 'GET', '/api/navigate/run/status')).body).toMatchObject({ status: 'paused', step: 2 });
-    const ev = await waitFor(() => ofRun(watcher, runId).find((e) => e.type === 'restored'), 5000, 'restored event');
+    expect((await api(base, 'GET', '/api/navigate/run/status')).body).toMatchObject({
+      status: 'paused',
+      step: 2,
+    });
+    const ev = await waitFor(
+      () => ofRun(watcher, runId).find((e) => e.type === 'restored'),
+      5000,
+      'restored event',
+    );
     const state2 = (await api(base, 'GET', `/api/runs/${runId}/state?step=2`)).body;
     expect((ev.data as { restored_to: number }).restored_to).toBe(2);
-    expect(withoutStepSlots((ev.data as { containers: Containers }).containers)).toEqual(withoutStepSlots(state2.containers));
+    expect(withoutStepSlots((ev.data as { containers: Containers }).containers)).toEqual(
+      withoutStepSlots(state2.containers),
+    );
     expect(state2.containers.graph_state.states.last_obs.value).toMatch(/t=1/); // nav_step view: what step 2 wrote
     expect(state2.containers.graph_state.states.step_count.value).toBe(2);
 
-    expect((await api(base, 'POST', '/api/navigate/run/resume', {})).body).toMatchObject({ ok: true, status: 'running' });
+    expect((await api(base, 'POST', '/api/navigate/run/resume', {})).body).toMatchObject({
+      ok: true,
+      status: 'running',
+    });
     const done = await waitStatus(base, runId, ['done']);
     expect(done.steps).toBe(30);
     // the re-run steps replaced the old ones: step 3's state is the one computed after the restore
@@ -161,13 +199,19 @@ describe('live run over socket.io', () => {
     const fork = await api(base, 'POST', `/api/runs/${parent}/fork`, { step: 5, paused: true });
     expect(fork.status).toBe(201);
     const child = fork.body.run_id as string;
-    expect((await api(base, 'GET', `/api/runs/${child}`)).body).toMatchObject({ parent_run_id: parent, parent_step: 5, status: 'paused' });
+    expect((await api(base, 'GET', `/api/runs/${child}`)).body).toMatchObject({
+      parent_run_id: parent,
+      parent_step: 5,
+      status: 'paused',
+    });
     const parent5 = (await api(base, 'GET', `/api/runs/${parent}/state?step=5`)).body;
     expect((await api(base, 'GET', `/api/runs/${child}/state?step=5`)).body).toEqual(parent5);
     expect((await api(base, 'POST', '/api/navigate/run/step')).body).toMatchObject({ step: 6 });
     expect((await api(base, 'POST', '/api/navigate/run/resume')).status).toBe(200);
     await waitStatus(base, child, ['done']);
-    expect((await api(base, 'GET', `/api/runs/${child}/state?step=12`)).body).toEqual((await api(base, 'GET', `/api/runs/${parent}/state?step=12`)).body);
+    expect((await api(base, 'GET', `/api/runs/${child}/state?step=12`)).body).toEqual(
+      (await api(base, 'GET', `/api/runs/${parent}/state?step=12`)).body,
+    );
     expect((await api(base, 'GET', `/api/runs/${child}/graph`)).body.name).toBe('Grid Navigator');
 
     const changed = demoGraph(12);
@@ -178,7 +222,11 @@ describe('live run over socket.io', () => {
     expect(refused.body.error.message).toContain("container 'memory'");
     const relabeled = demoGraph(12);
     relabeled.nodes[0]!.label = 'Renamed';
-    const ok = await api(base, 'POST', `/api/runs/${parent}/fork`, { step: 5, graph: relabeled, paused: true });
+    const ok = await api(base, 'POST', `/api/runs/${parent}/fork`, {
+      step: 5,
+      graph: relabeled,
+      paused: true,
+    });
     expect(ok.status).toBe(201);
     expect((await api(base, 'GET', `/api/runs/${ok.body.run_id}/graph`)).body.nodes[0].label).toBe('Renamed');
     expect((await api(base, 'POST', `/api/runs/${parent}/fork`, { step: 999 })).status).toBe(404);
@@ -191,7 +239,12 @@ describe('live run over socket.io', () => {
     expect((await api(base, 'GET', `/api/runs/${first}`)).body.status).toBe('stopped');
     const firstLog = await fullLog(base, first);
     expect(firstLog[firstLog.length - 1]).toMatchObject({ type: 'nav_status', data: { status: 'stopped' } });
-    const third = (await api(base, 'POST', '/api/navigate/run?queue=1', { loop_definition: demoGraph(3), step_delay_ms: 0 })).body;
+    const third = (
+      await api(base, 'POST', '/api/navigate/run?queue=1', {
+        loop_definition: demoGraph(3),
+        step_delay_ms: 0,
+      })
+    ).body;
     expect(third).toMatchObject({ ok: true, queued: true });
     expect((await api(base, 'GET', `/api/runs/${second}`)).body.status).toBe('running');
     await api(base, 'POST', '/api/navigate/run/stop', {});
@@ -204,9 +257,13 @@ describe('concurrency', () => {
   it('two starts at once leave exactly one run running', async () => {
     const body = { loop_definition: demoGraph(500), step_delay_ms: 30 };
     const ids = await Promise.all([startRun(body), startRun(body)]);
-    const statuses = await Promise.all(ids.map(async (id) => (await api(base, 'GET', `/api/runs/${id}`)).body.status as string));
+    const statuses = await Promise.all(
+      ids.map(async (id) => (await api(base, 'GET', `/api/runs/${id}`)).body.status as string),
+    );
     expect([...statuses].sort()).toEqual(['running', 'stopped']);
-    expect((await api(base, 'GET', '/api/navigate/run/status')).body.execution_id).toBe(ids[statuses.indexOf('running')]);
+    expect((await api(base, 'GET', '/api/navigate/run/status')).body.execution_id).toBe(
+      ids[statuses.indexOf('running')],
+    );
     await api(base, 'POST', '/api/navigate/run/stop');
   });
 });
@@ -243,13 +300,33 @@ describe('bad input never crashes the server', () => {
   it('malformed REST bodies and params get 4xx with {error:{code,message,path}}', async () => {
     const cases: Array<[string, string, unknown, number, string, string?]> = [
       ['POST', '/api/navigate/run', {}, 400, 'invalid-body', '$.loop_definition'],
-      ['POST', '/api/navigate/run', { loop_definition: { nodes: 5 } }, 400, 'invalid-graph', '$.loop_definition.nodes'],
-      ['POST', '/api/navigate/run', { loop_definition: {}, step_delay_ms: 'fast' }, 400, 'invalid-body', '$.step_delay_ms'],
+      [
+        'POST',
+        '/api/navigate/run',
+        { loop_definition: { nodes: 5 } },
+        400,
+        'invalid-graph',
+        '$.loop_definition.nodes',
+      ],
+      [
+        'POST',
+        '/api/navigate/run',
+        { loop_definition: {}, step_delay_ms: 'fast' },
+        400,
+        'invalid-body',
+        '$.step_delay_ms',
+      ],
       ['POST', '/api/navigate/run', '{"loop_definition":', 400, 'invalid-json'],
       [
         'POST',
         '/api/navigate/run',
-        { loop_definition: { eval_graph: false, nodes: [{ id: 'a', type: 'constant' }], edges: [{ id: 'e', source: 'a', target: 'ghost' }] } },
+        {
+          loop_definition: {
+            eval_graph: false,
+            nodes: [{ id: 'a', type: 'constant' }],
+            edges: [{ id: 'e', source: 'a', target: 'ghost' }],
+          },
+        },
         400,
         'invalid-graph',
         '$.loop_definition.edges[0].target',
@@ -268,14 +345,20 @@ describe('bad input never crashes the server', () => {
     }
     const runs = (await api(base, 'GET', '/api/runs')).body;
     const anyRun = runs[0].id as string;
-    expect((await api(base, 'GET', `/api/runs/${anyRun}/events?limit=0`)).body.error.path).toBe('$.query.limit');
+    expect((await api(base, 'GET', `/api/runs/${anyRun}/events?limit=0`)).body.error.path).toBe(
+      '$.query.limit',
+    );
     expect((await api(base, 'GET', `/api/runs/${anyRun}/state?step=-1`)).status).toBe(400);
     expect((await api(base, 'POST', `/api/runs/${anyRun}/fork`, { step: 1, extra: true })).status).toBe(400);
   });
 
   it('raw path traversal on /api/graphs is refused with 400', async () => {
     const { hostname, port } = new URL(base);
-    for (const path of ['/api/graphs/../../etc/passwd', '/api/graphs/a/../../../secret', '/api/graphs/..%2f..%2fsecret']) {
+    for (const path of [
+      '/api/graphs/../../etc/passwd',
+      '/api/graphs/a/../../../secret',
+      '/api/graphs/..%2f..%2fsecret',
+    ]) {
       const status = await new Promise<number>((res, rej) => {
         const req = request({ host: hostname, port, path, method: 'GET' }, (r) => {
           r.resume();

@@ -10,7 +10,12 @@ export class ApiError extends Error {
   }
 }
 
-async function request<T>(method: string, url: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+async function request<T>(
+  method: string,
+  url: string,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, {
@@ -31,7 +36,12 @@ async function request<T>(method: string, url: string, body?: unknown, extraHead
   if (!res.ok) {
     const msg =
       typeof parsed === 'object' && parsed !== null
-        ? String((parsed as { message?: unknown; error?: unknown; detail?: unknown }).message ?? (parsed as { error?: unknown }).error ?? (parsed as { detail?: unknown }).detail ?? text)
+        ? String(
+            (parsed as { message?: unknown; error?: unknown; detail?: unknown }).message ??
+              (parsed as { error?: unknown }).error ??
+              (parsed as { detail?: unknown }).detail ??
+              text,
+          )
         : text || res.statusText;
     throw new ApiError(res.status, `${method} ${url} → ${res.status}: ${msg}`, parsed);
   }
@@ -53,9 +63,18 @@ export const api = {
   getGraph: (id: string) => request<unknown>('GET', `/api/graphs/${enc(id)}`),
   /** With `etag`, the server refuses (409) if the file changed since that version was read. */
   putGraph: (id: string, graph: unknown, etag?: string) =>
-    request<{ id: string; path?: string }>('PUT', `/api/graphs/${enc(id)}`, graph, etag ? { 'if-match': `"${etag}"` } : {}),
+    request<{ id: string; path?: string }>(
+      'PUT',
+      `/api/graphs/${enc(id)}`,
+      graph,
+      etag ? { 'if-match': `"${etag}"` } : {},
+    ),
   createGraph: (graph: unknown, opts: { folder?: string; overwrite?: boolean } = {}) =>
-    request<{ id: string; path?: string }>('POST', '/api/graphs', { ...(graph as object), ...(opts.folder ? { folder: opts.folder } : {}), ...(opts.overwrite ? { overwrite: true } : {}) }),
+    request<{ id: string; path?: string }>('POST', '/api/graphs', {
+      ...(graph as object),
+      ...(opts.folder ? { folder: opts.folder } : {}),
+      ...(opts.overwrite ? { overwrite: true } : {}),
+    }),
   deleteGraph: (id: string) => request<unknown>('DELETE', `/api/graphs/${enc(id)}`),
   layout: (graph: unknown, dimensions: Record<string, { width: number; height: number }>) =>
     request<unknown>('POST', '/api/graphs/layout', { ...(graph as object), dimensions }),

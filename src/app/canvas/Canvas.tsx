@@ -30,11 +30,19 @@ import { activeTab } from '../store/doc.slice.ts';
 import { currentLevel, editorStore, useEditor, type EditorState } from '../store/editor.store.ts';
 import { issuesOf } from '../store/derived.ts';
 import { importFileIntoNewTab } from '../files/importExport.ts';
-import { buildFlowEdges, buildFlowNodes, flowIdForElement, fromFlowEdgeId, fromFlowNodeId, type FlowEdge, type FlowNode } from './flowMapping.ts';
+import {
+  buildFlowEdges,
+  buildFlowNodes,
+  flowIdForElement,
+  fromFlowEdgeId,
+  fromFlowNodeId,
+  type FlowEdge,
+  type FlowNode,
+} from './flowMapping.ts';
 import { edgeTypes, nodeTypes } from './flowTypes.ts';
 import { GRAPH_DRAG_MIME, NODE_DRAG_MIME } from '../ui/dragMime.ts';
+import { motionMs } from '../ui/motion.ts';
 import { dropGraphNode } from '../commands/graphNodes.ts';
-
 
 const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.2 };
 const SNAP_GRID: [number, number] = [20, 20];
@@ -64,7 +72,12 @@ function edgeErrorIds(s: EditorState): ReadonlySet<string> {
 }
 
 function selectedFlowIds(sel: ReturnType<typeof editorStore.getState>['selection']): Set<string> {
-  return new Set([...sel.nodes, ...sel.containers.map((c) => `c:${c}`), ...sel.edges.map((e) => `e:${e}`), ...sel.grants.map((g) => `g:${g}`)]);
+  return new Set([
+    ...sel.nodes,
+    ...sel.containers.map((c) => `c:${c}`),
+    ...sel.edges.map((e) => `e:${e}`),
+    ...sel.grants.map((g) => `g:${g}`),
+  ]);
 }
 
 /**
@@ -115,9 +128,13 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   // re-centre the view on the first node the user drops.
   const [fitOnInit] = useState(() => level.nodes.length + level.containers.length > 0);
   const [initialViewport] = useState(() => estimatedViewport(level, size.width, size.height));
-  const [nodes, setNodes] = useState<FlowNode[]>(() => buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection)));
+  const [nodes, setNodes] = useState<FlowNode[]>(() =>
+    buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection)),
+  );
   const edgeErrors = useEditor(edgeErrorIds);
-  const [edges, setEdges] = useState<FlowEdge[]>(() => buildFlowEdges(level, [], stateVisible, selectedFlowIds(selection), edgeErrors));
+  const [edges, setEdges] = useState<FlowEdge[]>(() =>
+    buildFlowEdges(level, [], stateVisible, selectedFlowIds(selection), edgeErrors),
+  );
 
   useEffect(() => {
     const sel = selectedFlowIds(selection);
@@ -130,48 +147,77 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
     if (!focusRequest || focusRequest.nonce <= lastFocusNonce) return;
     lastFocusNonce = focusRequest.nonce;
     const lvl = currentLevel(editorStore.getState());
-    const flowIds = focusRequest.ids.map((id) => flowIdForElement(lvl, id)).filter((x): x is string => x !== null);
+    const flowIds = focusRequest.ids
+      .map((id) => flowIdForElement(lvl, id))
+      .filter((x): x is string => x !== null);
     if (flowIds.length === 0) return;
     const s = editorStore.getState();
     s.setSelection({
       nodes: flowIds.filter((f) => fromFlowNodeId(f).kind === 'node'),
-      containers: flowIds.map(fromFlowNodeId).filter((f) => f.kind === 'container').map((f) => f.id),
+      containers: flowIds
+        .map(fromFlowNodeId)
+        .filter((f) => f.kind === 'container')
+        .map((f) => f.id),
       edges: [],
       grants: [],
     });
-    void flow.fitView({ nodes: flowIds.map((id) => ({ id })), duration: 200, maxZoom: 1, padding: 0.4 });
+    void flow.fitView({
+      nodes: flowIds.map((id) => ({ id })),
+      duration: motionMs(200),
+      maxZoom: 1,
+      padding: 0.4,
+    });
   }, [focusRequest, flow]);
 
   useEffect(() => {
-    if (fitNonce > 0) void flow.fitView({ ...FIT_OPTIONS, duration: 200 });
+    if (fitNonce > 0) void flow.fitView({ ...FIT_OPTIONS, duration: motionMs(200) });
   }, [fitNonce, flow]);
 
   const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
-    setNodes((ns) => applyNodeChanges(changes.filter((c) => c.type !== 'remove'), ns));
+    setNodes((ns) =>
+      applyNodeChanges(
+        changes.filter((c) => c.type !== 'remove'),
+        ns,
+      ),
+    );
   }, []);
   const onEdgesChange = useCallback((changes: EdgeChange<FlowEdge>[]) => {
-    setEdges((es) => applyEdgeChanges(changes.filter((c) => c.type !== 'remove'), es));
+    setEdges((es) =>
+      applyEdgeChanges(
+        changes.filter((c) => c.type !== 'remove'),
+        es,
+      ),
+    );
   }, []);
 
-  const onSelectionChange = useCallback(({ nodes: ns, edges: es }: OnSelectionChangeParams<FlowNode, FlowEdge>) => {
-    const nodeIds: string[] = [];
-    const containerIds: string[] = [];
-    for (const n of ns) {
-      const r = fromFlowNodeId(n.id);
-      (r.kind === 'node' ? nodeIds : containerIds).push(r.id);
-    }
-    const edgeIds: string[] = [];
-    const grantIds: string[] = [];
-    for (const e of es) {
-      const r = fromFlowEdgeId(e.id);
-      (r.kind === 'edge' ? edgeIds : grantIds).push(r.id);
-    }
-    editorStore.getState().setSelection({ nodes: nodeIds.sort(), containers: containerIds.sort(), edges: edgeIds.sort(), grants: grantIds.sort() });
-  }, []);
+  const onSelectionChange = useCallback(
+    ({ nodes: ns, edges: es }: OnSelectionChangeParams<FlowNode, FlowEdge>) => {
+      const nodeIds: string[] = [];
+      const containerIds: string[] = [];
+      for (const n of ns) {
+        const r = fromFlowNodeId(n.id);
+        (r.kind === 'node' ? nodeIds : containerIds).push(r.id);
+      }
+      const edgeIds: string[] = [];
+      const grantIds: string[] = [];
+      for (const e of es) {
+        const r = fromFlowEdgeId(e.id);
+        (r.kind === 'edge' ? edgeIds : grantIds).push(r.id);
+      }
+      editorStore.getState().setSelection({
+        nodes: nodeIds.sort(),
+        containers: containerIds.sort(),
+        edges: edgeIds.sort(),
+        grants: grantIds.sort(),
+      });
+    },
+    [],
+  );
 
   const onNodeDragStop: OnNodeDrag<FlowNode> = useCallback((_e, _node, dragged) => {
     const positions = new Map<string, Position>();
-    for (const n of dragged) positions.set(fromFlowNodeId(n.id).id, { x: Math.round(n.position.x), y: Math.round(n.position.y) });
+    for (const n of dragged)
+      positions.set(fromFlowNodeId(n.id).id, { x: Math.round(n.position.x), y: Math.round(n.position.y) });
     commitMove(positions);
   }, []);
 
@@ -229,7 +275,9 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
     const el = wrapper.current;
     if (!el) return;
     const r = el.getBoundingClientRect();
-    editorStore.getState().setViewCenter(flow.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 }));
+    editorStore
+      .getState()
+      .setViewCenter(flow.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 }));
   }, [flow]);
 
   const onInit = useCallback(() => {
@@ -237,7 +285,12 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   }, [onMoveEnd]);
 
   return (
-    <div ref={wrapper} className="h-full w-full" data-testid="canvas" data-state-visible={stateVisible ? 'true' : 'false'}>
+    <div
+      ref={wrapper}
+      className="h-full w-full"
+      data-testid="canvas"
+      data-state-visible={stateVisible ? 'true' : 'false'}
+    >
       <ReactFlow<FlowNode, FlowEdge>
         nodes={nodes}
         edges={edges}

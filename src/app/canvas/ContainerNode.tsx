@@ -21,7 +21,12 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
   if (!c) return null;
   const slots = Object.entries(c.states);
   const border = selected ? 'border-violet-400' : related ? 'border-violet-300' : 'border-violet-500/40';
-  const issueOutline = mark === 'error' ? 'outline-2 outline-offset-2 outline-red-500' : mark === 'warning' ? 'outline-1 outline-offset-2 outline-amber-500/80' : '';
+  const issueOutline =
+    mark === 'error'
+      ? 'outline-2 outline-offset-2 outline-red-500'
+      : mark === 'warning'
+        ? 'outline-1 outline-offset-2 outline-amber-500/80'
+        : '';
   return (
     <div
       data-testid={`container-${id}`}
@@ -31,10 +36,18 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
       onMouseLeave={() => setHover(null)}
       className={`min-w-[180px] rounded-lg border-2 border-dashed bg-zinc-900/90 text-[11px] ${border} ${issueOutline}`}
     >
-      <Handle type="target" position={Position.Top} id={CONTAINER_HANDLE} className="!h-3 !w-3 !border-zinc-900 !bg-violet-500" title="drop a node's state handle here to grant access" />
+      <Handle
+        type="target"
+        position={Position.Top}
+        id={CONTAINER_HANDLE}
+        className="!h-3 !w-3 !border-zinc-900 !bg-violet-500"
+        title="drop a node's state handle here to grant access"
+      />
       <div className="flex items-center gap-1.5 border-b border-violet-500/20 px-2 py-1">
         <Database size={12} className={id === GRAPH_STATE_ID ? 'text-amber-400' : 'text-violet-400'} />
-        <span className="font-semibold text-violet-300">{c.label || (id === GRAPH_STATE_ID ? 'Graph State' : 'State Container')}</span>
+        <span className="font-semibold text-violet-300">
+          {c.label || (id === GRAPH_STATE_ID ? 'Graph State' : 'State Container')}
+        </span>
         <span className="ml-auto text-[10px] text-zinc-500">{id}</span>
       </div>
       <div className="px-2 py-1">
@@ -44,21 +57,39 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
             <div className="flex items-center gap-1">
               <span className="h-1.5 w-1.5 rounded-full bg-violet-400" />
               <span className="text-zinc-200">{name}</span>
-              <span data-testid="reducer-badge" className={`rounded px-1 text-[9px] ${reducerBadge(st.type)}`}>{st.type}</span>
+              <span
+                data-testid="reducer-badge"
+                className={`rounded px-1 text-[9px] ${reducerBadge(st.type)}`}
+              >
+                {st.type}
+              </span>
               {st.lifetime !== 'forever' && (
-                <span data-testid="lifetime-badge" title={lifetimeHint(st.lifetime, st.reset_on)} className={`rounded px-1 text-[9px] ${lifetimeBadge(st.lifetime)}`}>
+                <span
+                  data-testid="lifetime-badge"
+                  title={lifetimeHint(st.lifetime, st.reset_on)}
+                  className={`rounded px-1 text-[9px] ${lifetimeBadge(st.lifetime)}`}
+                >
                   {st.lifetime}
                 </span>
               )}
               <span className="ml-auto text-[10px] text-gray-500">{st.value_type}</span>
             </div>
-            <div data-testid={`slot-live-${id}-${name}`} className="truncate pl-2.5 font-mono text-[10px] text-zinc-500">
+            <div
+              data-testid={`slot-live-${id}-${name}`}
+              className="truncate pl-2.5 font-mono text-[10px] text-zinc-500"
+            >
               <LiveSlotValue containerId={id} slot={name} />
             </div>
           </div>
         ))}
       </div>
-      <Handle type="source" position={Position.Bottom} id={CONTAINER_HANDLE} className="!h-3 !w-3 !border-zinc-900 !bg-violet-500" title="drag onto a node to grant it access" />
+      <Handle
+        type="source"
+        position={Position.Bottom}
+        id={CONTAINER_HANDLE}
+        className="!h-3 !w-3 !border-zinc-900 !bg-violet-500"
+        title="drag onto a node to grant it access"
+      />
     </div>
   );
 }

@@ -57,7 +57,11 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   if (!node || !ports) return null;
   const composite = Boolean(node.subgraph && node.subgraph.nodes.length);
   const runState = run && run.status !== 'idle' ? run.status : undefined;
-  const ring = selected ? 'border-sky-400' : related ? 'border-violet-400' : ((runState && RUN_BORDER[runState]) ?? 'border-zinc-700');
+  const ring = selected
+    ? 'border-sky-400'
+    : related
+      ? 'border-violet-400'
+      : ((runState && RUN_BORDER[runState]) ?? 'border-zinc-700');
   // Issue marks are an outline, so they stay visible while the node is selected or highlighted.
   const issueOutline =
     mark === 'error'

@@ -9,7 +9,11 @@ function NoteNodeView({ id, selected }: NodeProps<FlowNode>) {
   if (!node) return null;
   const text = typeof node.config.markdown === 'string' ? node.config.markdown : '';
   return (
-    <div data-testid={`node-${id}`} data-node-type="note" className={`max-w-[260px] rounded border bg-yellow-950/60 px-2 py-1 text-[11px] whitespace-pre-wrap text-yellow-100 ${selected ? 'border-sky-400' : 'border-yellow-800'}`}>
+    <div
+      data-testid={`node-${id}`}
+      data-node-type="note"
+      className={`max-w-[260px] rounded border bg-yellow-950/60 px-2 py-1 text-[11px] whitespace-pre-wrap text-yellow-100 ${selected ? 'border-sky-400' : 'border-yellow-800'}`}
+    >
       {text || <span className="italic text-yellow-700">empty note</span>}
     </div>
   );

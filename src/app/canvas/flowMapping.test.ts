@@ -19,7 +19,11 @@ describe('flow mapping', () => {
     const none = new Set<string>();
     expect(buildFlowNodes(g(), [], false, none).map((n) => n.id)).toEqual(['a', 'b']);
     const nodes = buildFlowNodes(g(), [], true, none);
-    expect(nodes.map((n) => [n.id, n.type])).toEqual([['a', 'graphNode'], ['b', 'graphNode'], ['c:a_mem', 'container']]);
+    expect(nodes.map((n) => [n.id, n.type])).toEqual([
+      ['a', 'graphNode'],
+      ['b', 'graphNode'],
+      ['c:a_mem', 'container'],
+    ]);
     const edges = buildFlowEdges(g(), [], true, none);
     expect(edges.map((e) => [e.id, e.type, e.sourceHandle, e.targetHandle])).toEqual([
       ['e:e1', 'data', 'response', 'text'],

@@ -20,11 +20,15 @@ export const grantFlowId = (id: string) => GRANT_PREFIX + id;
 
 /** Maps a flow node id back to the graph element it draws. */
 export function fromFlowNodeId(flowId: string): { kind: 'node' | 'container'; id: string } {
-  return flowId.startsWith(CONTAINER_PREFIX) ? { kind: 'container', id: flowId.slice(CONTAINER_PREFIX.length) } : { kind: 'node', id: flowId };
+  return flowId.startsWith(CONTAINER_PREFIX)
+    ? { kind: 'container', id: flowId.slice(CONTAINER_PREFIX.length) }
+    : { kind: 'node', id: flowId };
 }
 
 export function fromFlowEdgeId(flowId: string): { kind: 'edge' | 'grant'; id: string } {
-  return flowId.startsWith(GRANT_PREFIX) ? { kind: 'grant', id: flowId.slice(GRANT_PREFIX.length) } : { kind: 'edge', id: flowId.slice(EDGE_PREFIX.length) };
+  return flowId.startsWith(GRANT_PREFIX)
+    ? { kind: 'grant', id: flowId.slice(GRANT_PREFIX.length) }
+    : { kind: 'edge', id: flowId.slice(EDGE_PREFIX.length) };
 }
 
 /** Any graph element id → its flow node id, whether it names a node or a container of the level. */
@@ -40,21 +44,44 @@ function nodeType(type: string, hasSubgraph: boolean): string {
   return 'graphNode';
 }
 
-export function buildFlowNodes(level: GraphDef, prev: readonly FlowNode[], stateVisible: boolean, selected: ReadonlySet<string>): FlowNode[] {
+export function buildFlowNodes(
+  level: GraphDef,
+  prev: readonly FlowNode[],
+  stateVisible: boolean,
+  selected: ReadonlySet<string>,
+): FlowNode[] {
   const prevById = new Map(prev.map((n) => [n.id, n]));
   const out: FlowNode[] = [];
-  const reuse = (id: string, type: string, x: number, y: number, kind: 'node' | 'container', defId: string): FlowNode => {
+  const reuse = (
+    id: string,
+    type: string,
+    x: number,
+    y: number,
+    kind: 'node' | 'container',
+    defId: string,
+  ): FlowNode => {
     const p = prevById.get(id);
     const isSel = selected.has(id);
-    if (p && p.type === type && p.position.x === x && p.position.y === y && (p.selected ?? false) === isSel) return p;
+    if (p && p.type === type && p.position.x === x && p.position.y === y && (p.selected ?? false) === isSel)
+      return p;
     if (p && p.type === type) return { ...p, position: { x, y }, selected: isSel };
     return { id, type, position: { x, y }, data: { kind, defId }, selected: isSel };
   };
   for (const n of level.nodes) {
-    out.push(reuse(n.id, nodeType(n.type, Boolean(n.subgraph && n.subgraph.nodes.length)), n.position.x, n.position.y, 'node', n.id));
+    out.push(
+      reuse(
+        n.id,
+        nodeType(n.type, Boolean(n.subgraph && n.subgraph.nodes.length)),
+        n.position.x,
+        n.position.y,
+        'node',
+        n.id,
+      ),
+    );
   }
   if (stateVisible) {
-    for (const c of level.containers) out.push(reuse(containerFlowId(c.id), 'container', c.position.x, c.position.y, 'container', c.id));
+    for (const c of level.containers)
+      out.push(reuse(containerFlowId(c.id), 'container', c.position.x, c.position.y, 'container', c.id));
   }
   return out;
 }

@@ -5,5 +5,10 @@ import { GrantEdge } from './GrantEdge.tsx';
 import { GraphNode } from './GraphNode.tsx';
 import { NoteNode } from './NoteNode.tsx';
 
-export const nodeTypes: NodeTypes = { graphNode: GraphNode, composite: GraphNode, container: ContainerNode, note: NoteNode };
+export const nodeTypes: NodeTypes = {
+  graphNode: GraphNode,
+  composite: GraphNode,
+  container: ContainerNode,
+  note: NoteNode,
+};
 export const edgeTypes: EdgeTypes = { data: BezierEdge, grant: GrantEdge };

@@ -19,7 +19,9 @@ export function Cheatsheet() {
         ))}
         <div className="flex justify-between gap-2">
           <span className="text-zinc-300">Multi-select / box select</span>
-          <kbd className="rounded bg-zinc-800 px-1 font-mono text-[10px] text-zinc-400">Shift+click / Shift+drag</kbd>
+          <kbd className="rounded bg-zinc-800 px-1 font-mono text-[10px] text-zinc-400">
+            Shift+click / Shift+drag
+          </kbd>
         </div>
         <div className="flex justify-between gap-2">
           <span className="text-zinc-300">Open composite</span>

@@ -15,7 +15,12 @@ interface Entry {
 function selectAdded(ids: string[]) {
   const s = editorStore.getState();
   const containers = new Set(currentLevel(s).containers.map((c) => c.id));
-  s.setSelection({ nodes: ids.filter((i) => !containers.has(i)), containers: ids.filter((i) => containers.has(i)), edges: [], grants: [] });
+  s.setSelection({
+    nodes: ids.filter((i) => !containers.has(i)),
+    containers: ids.filter((i) => containers.has(i)),
+    edges: [],
+    grants: [],
+  });
 }
 
 export function CommandPalette() {
@@ -37,7 +42,12 @@ export function CommandPalette() {
       },
     });
     return [
-      ...COMMANDS.filter((c) => c.id !== 'view.palette').map((c) => ({ id: c.id, title: c.title, hint: c.shortcut, run: c.run })),
+      ...COMMANDS.filter((c) => c.id !== 'view.palette').map((c) => ({
+        id: c.id,
+        title: c.title,
+        hint: c.shortcut,
+        run: c.run,
+      })),
       add(CONTAINER_ENTRY, 'Add State container'),
       ...specs.map((s) => add(s.type, `Add ${s.display_name} (${s.type})`)),
     ];
@@ -58,7 +68,11 @@ export function CommandPalette() {
   };
   return (
     <div className="fixed inset-0 z-50 flex items-start justify-center bg-black/40 pt-24" onMouseDown={close}>
-      <div data-testid="command-palette" className="w-[520px] rounded-lg border border-zinc-700 bg-zinc-900 shadow-xl" onMouseDown={(e) => e.stopPropagation()}>
+      <div
+        data-testid="command-palette"
+        className="w-[520px] rounded-lg border border-zinc-700 bg-zinc-900 shadow-xl"
+        onMouseDown={(e) => e.stopPropagation()}
+      >
         <input
           autoFocus
           data-testid="palette-input"

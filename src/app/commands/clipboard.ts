@@ -28,7 +28,12 @@ function paste(frag: Fragment, offset: number, store: EditorStore) {
     s.showToast(r.reason, 'error');
     return;
   }
-  s.setSelection({ nodes: created.nodeIds ?? [], containers: created.containerIds ?? [], edges: [], grants: [] });
+  s.setSelection({
+    nodes: created.nodeIds ?? [],
+    containers: created.containerIds ?? [],
+    edges: [],
+    grants: [],
+  });
 }
 
 /** Pastes JSON text from the system clipboard if it is a fragment, else the in-memory copy. */

@@ -35,8 +35,23 @@ export function closeActiveTab() {
 export const COMMANDS: Command[] = [
   { id: 'file.new', title: 'New graph', shortcut: 'Alt+N', run: () => st().newTab() },
   { id: 'file.save', title: 'Save', shortcut: 'Ctrl+S', run: () => void saveTab() },
-  { id: 'file.saveAs', title: 'Save as…', shortcut: 'Ctrl+Shift+S', run: () => { const t = activeTab(st()); if (t) st().setDialog({ kind: 'saveAs', tabId: t.id }); } },
-  { id: 'file.rename', title: 'Rename saved graph…', run: () => { const t = activeTab(st()); if (t) st().setDialog({ kind: 'rename', tabId: t.id }); } },
+  {
+    id: 'file.saveAs',
+    title: 'Save as…',
+    shortcut: 'Ctrl+Shift+S',
+    run: () => {
+      const t = activeTab(st());
+      if (t) st().setDialog({ kind: 'saveAs', tabId: t.id });
+    },
+  },
+  {
+    id: 'file.rename',
+    title: 'Rename saved graph…',
+    run: () => {
+      const t = activeTab(st());
+      if (t) st().setDialog({ kind: 'rename', tabId: t.id });
+    },
+  },
   { id: 'file.import', title: 'Import .json file…', shortcut: 'Ctrl+O', run: openFilePicker },
   { id: 'file.export', title: 'Export canonical JSON', shortcut: 'Ctrl+E', run: () => downloadActive() },
   { id: 'file.close', title: 'Close tab', shortcut: 'Alt+W', run: closeActiveTab },
@@ -46,16 +61,50 @@ export const COMMANDS: Command[] = [
   { id: 'edit.copy', title: 'Copy selection', shortcut: 'Ctrl+C', run: () => void copySelection() },
   { id: 'edit.paste', title: 'Paste', shortcut: 'Ctrl+V', run: () => void pasteClipboard() },
   { id: 'edit.duplicate', title: 'Duplicate selection', shortcut: 'Ctrl+D', run: () => duplicateSelection() },
-  { id: 'edit.container', title: 'Add state container', shortcut: 'C', run: () => { const r = addAtViewCentre(CONTAINER_ENTRY); if (r.ok && r.ids) st().setSelection({ nodes: [], containers: r.ids, edges: [], grants: [] }); } },
-  { id: 'edit.group', title: 'Group selection into composite', shortcut: 'Ctrl+G', run: () => groupSelection() },
+  {
+    id: 'edit.container',
+    title: 'Add state container',
+    shortcut: 'C',
+    run: () => {
+      const r = addAtViewCentre(CONTAINER_ENTRY);
+      if (r.ok && r.ids) st().setSelection({ nodes: [], containers: r.ids, edges: [], grants: [] });
+    },
+  },
+  {
+    id: 'edit.group',
+    title: 'Group selection into composite',
+    shortcut: 'Ctrl+G',
+    run: () => groupSelection(),
+  },
   { id: 'edit.ungroup', title: 'Ungroup composite', shortcut: 'Ctrl+Shift+G', run: () => ungroupSelection() },
-  { id: 'view.state', title: 'Toggle State (containers and grants)', shortcut: 'S', run: () => { const t = activeTab(st()); if (t) st().setStateVisible(!t.stateVisible); } },
+  {
+    id: 'view.state',
+    title: 'Toggle State (containers and grants)',
+    shortcut: 'S',
+    run: () => {
+      const t = activeTab(st());
+      if (t) st().setStateVisible(!t.stateVisible);
+    },
+  },
   { id: 'view.fit', title: 'Fit view', shortcut: 'F', run: () => st().requestFit() },
   { id: 'view.layout', title: 'Auto-layout', shortcut: 'L', run: () => void autoLayout() },
   { id: 'view.snap', title: 'Toggle snap to grid', shortcut: 'G', run: () => st().toggleSnap() },
   { id: 'view.palette', title: 'Command palette', shortcut: 'Ctrl+K', run: () => st().setOverlay('palette') },
-  { id: 'view.cheatsheet', title: 'Keyboard shortcuts', shortcut: '?', run: () => st().setOverlay('cheatsheet') },
-  { id: 'view.up', title: 'Leave composite (up one level)', shortcut: 'Backspace on empty selection', run: () => { const t = activeTab(st()); if (t && t.path.length) st().exitToDepth(t.path.length - 1); } },
+  {
+    id: 'view.cheatsheet',
+    title: 'Keyboard shortcuts',
+    shortcut: '?',
+    run: () => st().setOverlay('cheatsheet'),
+  },
+  {
+    id: 'view.up',
+    title: 'Leave composite (up one level)',
+    shortcut: 'Backspace on empty selection',
+    run: () => {
+      const t = activeTab(st());
+      if (t && t.path.length) st().exitToDepth(t.path.length - 1);
+    },
+  },
   ...RUN_COMMANDS,
 ];
 

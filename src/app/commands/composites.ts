@@ -14,7 +14,9 @@ export function groupSelection(store: EditorStore = editorStore): void {
 export function ungroupSelection(store: EditorStore = editorStore): void {
   const s = store.getState();
   const id = s.selection.nodes[0];
-  const r = id ? s.edit((g) => ungroupNode(g, id)) : { ok: false as const, reason: 'select a composite node to ungroup' };
+  const r = id
+    ? s.edit((g) => ungroupNode(g, id))
+    : { ok: false as const, reason: 'select a composite node to ungroup' };
   if (!r.ok) s.showToast(r.reason, 'error');
   else s.clearSelection();
 }

@@ -8,7 +8,11 @@ import { currentLevel, editorStore, type EditorStore } from '../store/editor.sto
 import { parseGraphInput } from '../store/graphIo.ts';
 import { freshId, usedIds } from '../store/ids.ts';
 
-export async function dropGraphNode(graphId: string, at: Position, store: EditorStore = editorStore): Promise<void> {
+export async function dropGraphNode(
+  graphId: string,
+  at: Position,
+  store: EditorStore = editorStore,
+): Promise<void> {
   const s = store.getState();
   try {
     const r = parseGraphInput(await api.getGraph(graphId));
@@ -17,9 +21,24 @@ export async function dropGraphNode(graphId: string, at: Position, store: Editor
       return;
     }
     const sub = { ...r.graph, kind: 'graph' as const, group: '' };
-    const base = (r.graph.name || graphId).toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'composite';
+    const base =
+      (r.graph.name || graphId)
+        .toLowerCase()
+        .replace(/[^a-z0-9_]+/g, '_')
+        .replace(/^_+|_+$/g, '') || 'composite';
     const id = freshId(base, usedIds(currentLevel(s)));
-    const res = s.edit((g) => addNodes(g, [{ id, type: 'compositeNode', label: r.graph.name || graphId, position: { x: Math.round(at.x), y: Math.round(at.y) }, config: {}, subgraph: sub }]));
+    const res = s.edit((g) =>
+      addNodes(g, [
+        {
+          id,
+          type: 'compositeNode',
+          label: r.graph.name || graphId,
+          position: { x: Math.round(at.x), y: Math.round(at.y) },
+          config: {},
+          subgraph: sub,
+        },
+      ]),
+    );
     if (!res.ok) s.showToast(res.reason, 'error');
     else s.setSelection({ nodes: [id], containers: [], edges: [], grants: [] });
   } catch (e) {

@@ -11,7 +11,11 @@ function positionsOf(raw: unknown, key: 'nodes' | 'containers'): Map<string, Pos
   const list = (raw as Record<string, unknown> | null)?.[key];
   if (!Array.isArray(list)) return out;
   for (const item of list as { id?: unknown; position?: { x?: unknown; y?: unknown } }[]) {
-    if (typeof item.id === 'string' && typeof item.position?.x === 'number' && typeof item.position.y === 'number') {
+    if (
+      typeof item.id === 'string' &&
+      typeof item.position?.x === 'number' &&
+      typeof item.position.y === 'number'
+    ) {
       out.set(item.id, { x: Math.round(item.position.x), y: Math.round(item.position.y) });
     }
   }

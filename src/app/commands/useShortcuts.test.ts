@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { commandForKey } from './useShortcuts.ts';
 import { COMMANDS } from './commands.ts';
 
-const k = (key: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({ key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+const k = (
+  key: string,
+  mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {},
+) => ({ key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
 
 describe('shortcuts', () => {
   it('maps keys to commands on both Ctrl and Cmd', () => {
@@ -21,7 +24,8 @@ describe('shortcuts', () => {
       const id = commandForKey(k(key, { ctrlKey: true }));
       if (id) expect(ids.has(id)).toBe(true);
     }
-    for (const key of ['f', 'c', 's', 'l', 'g', '?', 'Delete']) expect(ids.has(commandForKey(k(key))!)).toBe(true);
+    for (const key of ['f', 'c', 's', 'l', 'g', '?', 'Delete'])
+      expect(ids.has(commandForKey(k(key))!)).toBe(true);
   });
   it('Space is Play/Pause, "." steps and Ctrl/Cmd+. stops the run', () => {
     expect(commandForKey(k(' '))).toBe('run.toggle');
@@ -30,6 +34,7 @@ describe('shortcuts', () => {
     expect(commandForKey(k('.', { ctrlKey: true }))).toBe('run.stop');
     expect(commandForKey(k('.', { metaKey: true }))).toBe('run.stop');
     const ids = new Set(COMMANDS.map((c) => c.id));
-    for (const id of ['run.toggle', 'run.play', 'run.pause', 'run.resume', 'run.step', 'run.stop']) expect(ids.has(id)).toBe(true);
+    for (const id of ['run.toggle', 'run.play', 'run.pause', 'run.resume', 'run.step', 'run.stop'])
+      expect(ids.has(id)).toBe(true);
   });
 });

@@ -6,7 +6,10 @@ import { runCommand } from './commands.ts';
 
 function typing(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
-  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
+  return (
+    !!el &&
+    (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable)
+  );
 }
 
 /** How focus last moved: Tab (keyboard users) or a pointer. */
@@ -20,10 +23,17 @@ let keyboardFocus = false;
 function spaceActivates(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
   if (!el || !keyboardFocus) return false;
-  return el.tagName === 'BUTTON' || el.tagName === 'A' || el.tagName === 'SUMMARY' || el.getAttribute?.('role') === 'button';
+  return (
+    el.tagName === 'BUTTON' ||
+    el.tagName === 'A' ||
+    el.tagName === 'SUMMARY' ||
+    el.getAttribute?.('role') === 'button'
+  );
 }
 
-export function commandForKey(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): string | null {
+export function commandForKey(
+  e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>,
+): string | null {
   const mod = e.ctrlKey || e.metaKey;
   const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   if (mod) {

@@ -14,7 +14,8 @@ function NameDialog({ tabId, mode }: { tabId: string; mode: 'saveAs' | 'rename' 
   const [error, setError] = useState<string | null>(null);
   const [exists, setExists] = useState(false);
   const submit = async (force = false) => {
-    const r = mode === 'rename' ? await renameSaved(tabId, name) : await saveTabAs(tabId, name, { overwrite: force });
+    const r =
+      mode === 'rename' ? await renameSaved(tabId, name) : await saveTabAs(tabId, name, { overwrite: force });
     if (r.ok) close();
     else {
       setError(r.reason);
@@ -38,7 +39,11 @@ function NameDialog({ tabId, mode }: { tabId: string; mode: 'saveAs' | 'rename' 
         placeholder="graph name"
         className="mb-2 w-full rounded border border-zinc-700 bg-zinc-950 px-2 py-1 text-sm outline-none focus:border-sky-600"
       />
-      {error && <div data-testid="save-error" className="mb-2 text-xs text-red-400">{error}</div>}
+      {error && (
+        <div data-testid="save-error" className="mb-2 text-xs text-red-400">
+          {error}
+        </div>
+      )}
       <div className="flex justify-end gap-2">
         <Button onClick={close}>Cancel</Button>
         {exists && (
@@ -126,14 +131,21 @@ function ConfirmCloseDialog({ tabId }: { tabId: string }) {
   );
 }
 
-function ImportErrorsDialog({ fileName, errors }: { fileName: string; errors: { path: string; message: string }[] }) {
+function ImportErrorsDialog({
+  fileName,
+  errors,
+}: {
+  fileName: string;
+  errors: { path: string; message: string }[];
+}) {
   return (
     <Modal title={`Could not open ${fileName}`} onClose={close} testId="import-errors">
       <p className="mb-2 text-xs text-zinc-400">The file was not opened; your open graphs are unchanged.</p>
       <div className="max-h-64 overflow-y-auto">
         {errors.map((e, i) => (
           <div key={i} data-testid="import-error" className="mb-1 text-xs">
-            <span className="font-mono text-amber-300">{e.path}</span> <span className="text-zinc-200">{e.message}</span>
+            <span className="font-mono text-amber-300">{e.path}</span>{' '}
+            <span className="text-zinc-200">{e.message}</span>
           </div>
         ))}
       </div>

@@ -30,7 +30,13 @@ export async function openSavedGraph(id: string, store: EditorStore = editorStor
       store.getState().setDialog({ kind: 'importErrors', fileName: id, errors: r.errors });
       return false;
     }
-    store.getState().openTab({ graph: r.graph, savedId: id, diskText: formatGraphText(r.graph), loadWarnings: r.warnings, title: r.graph.name || id });
+    store.getState().openTab({
+      graph: r.graph,
+      savedId: id,
+      diskText: formatGraphText(r.graph),
+      loadWarnings: r.warnings,
+      title: r.graph.name || id,
+    });
     if (r.warnings.length) store.getState().setDrawerTab('issues');
     log(store, 'info', `opened ${id}`);
     return true;
@@ -100,7 +106,12 @@ export async function overwrite(tab: Tab, store: EditorStore = editorStore, etag
 }
 
 /** Save as a new file named `name` (the graph's name becomes it too). 409 → asks to overwrite. */
-export async function saveTabAs(tabId: string, name: string, opts: { folder?: string; overwrite?: boolean } = {}, store: EditorStore = editorStore): Promise<{ ok: true; id: string } | { ok: false; reason: string; exists?: boolean }> {
+export async function saveTabAs(
+  tabId: string,
+  name: string,
+  opts: { folder?: string; overwrite?: boolean } = {},
+  store: EditorStore = editorStore,
+): Promise<{ ok: true; id: string } | { ok: false; reason: string; exists?: boolean }> {
   const s = store.getState();
   const tab = s.tabs.find((t) => t.id === tabId);
   if (!tab) return { ok: false, reason: 'tab is closed' };
@@ -114,7 +125,8 @@ export async function saveTabAs(tabId: string, name: string, opts: { folder?: st
     s.showToast(`saved as ${res.id}`, 'info');
     return { ok: true, id: res.id };
   } catch (e) {
-    if (e instanceof ApiError && e.status === 409) return { ok: false, reason: `a graph named "${name}" already exists`, exists: true };
+    if (e instanceof ApiError && e.status === 409)
+      return { ok: false, reason: `a graph named "${name}" already exists`, exists: true };
     return { ok: false, reason: (e as Error).message };
   }
 }
@@ -134,7 +146,9 @@ export async function reloadFromDisk(tabId: string, store: EditorStore = editorS
 
 export async function deleteSaved(id: string, store: EditorStore = editorStore): Promise<void> {
   await api.deleteGraph(id);
-  store.setState((st) => ({ tabs: st.tabs.map((t) => (t.savedId === id ? { ...t, savedId: null, diskText: null, dirty: true } : t)) }));
+  store.setState((st) => ({
+    tabs: st.tabs.map((t) => (t.savedId === id ? { ...t, savedId: null, diskText: null, dirty: true } : t)),
+  }));
   store.getState().addLog('info', `deleted ${id}`);
 }
 

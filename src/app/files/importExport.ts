@@ -9,7 +9,11 @@ export function importText(text: string, fileName: string, store: EditorStore = 
   const s = store.getState();
   const r = parseGraphText(text, fileName);
   if (!r.ok) {
-    s.setDialog({ kind: 'importErrors', fileName, errors: r.errors.map((e) => ({ path: e.path, message: e.message })) });
+    s.setDialog({
+      kind: 'importErrors',
+      fileName,
+      errors: r.errors.map((e) => ({ path: e.path, message: e.message })),
+    });
     s.addLog('error', `import of ${fileName} failed: ${r.errors.length} error(s)`);
     return false;
   }
@@ -28,7 +32,11 @@ export async function importFileIntoNewTab(file: File, store: EditorStore = edit
 export function exportText(store: EditorStore = editorStore): { text: string; fileName: string } | null {
   const tab = activeTab(store.getState());
   if (!tab) return null;
-  const base = (tab.graph.name || tab.title || 'graph').toLowerCase().replace(/[\s-]+/g, '_').replace(/[^a-z0-9_]/g, '') || 'graph';
+  const base =
+    (tab.graph.name || tab.title || 'graph')
+      .toLowerCase()
+      .replace(/[\s-]+/g, '_')
+      .replace(/[^a-z0-9_]/g, '') || 'graph';
   return { text: formatGraphText(tab.graph), fileName: `${base}.json` };
 }
 

@@ -7,9 +7,11 @@ import { createEditorStore } from '../store/editor.store.ts';
 import { readJournal, startJournal } from './journal.ts';
 
 async function settled() {
-  for (let i = 0; i < 50 && document.documentElement.dataset.journal !== 'saved'; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 50 && document.documentElement.dataset.journal !== 'saved'; i++)
+    await new Promise((r) => setTimeout(r, 10));
   await new Promise((r) => setTimeout(r, 20));
-  for (let i = 0; i < 50 && document.documentElement.dataset.journal !== 'saved'; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 50 && document.documentElement.dataset.journal !== 'saved'; i++)
+    await new Promise((r) => setTimeout(r, 10));
 }
 
 describe('journal', () => {

@@ -36,22 +36,59 @@ describe('live handlers', () => {
   it('signal records which signal cleared which slot, and the next nav_step keeps it with its writes', () => {
     const store = createRunStore();
     HANDLERS.state_written(
-      ev('state_written', 4, { node_id: 'env', container: 'graph_state', slot: 'last_obs', reducer: 'lastWrite', step: 1, before: null, after: 'seen' }),
+      ev('state_written', 4, {
+        node_id: 'env',
+        container: 'graph_state',
+        slot: 'last_obs',
+        reducer: 'lastWrite',
+        step: 1,
+        before: null,
+        after: 'seen',
+      }),
       store,
     );
-    HANDLERS.signal(ev('signal', 5, { signal: 'step_end', scope: 'loop_in', payload: { step: 1 }, cleared: [{ container: 'graph_state', slot: 'last_obs' }] }), store);
-    expect(store.getState().clears['graph_state/last_obs']).toMatchObject({ signal: 'step_end', step: 1, seq: 5 });
+    HANDLERS.signal(
+      ev('signal', 5, {
+        signal: 'step_end',
+        scope: 'loop_in',
+        payload: { step: 1 },
+        cleared: [{ container: 'graph_state', slot: 'last_obs' }],
+      }),
+      store,
+    );
+    expect(store.getState().clears['graph_state/last_obs']).toMatchObject({
+      signal: 'step_end',
+      step: 1,
+      seq: 5,
+    });
     HANDLERS.nav_step(navStep(6, 1, 1), store);
     const snap = store.getState().snapshots[1];
     expect(snap?.clears.map((c) => c.signal)).toEqual(['step_end']);
-    expect(snap?.writes).toEqual([{ node_id: 'env', container: 'graph_state', slot: 'last_obs', reducer: 'lastWrite', before: null, after: 'seen' }]);
+    expect(snap?.writes).toEqual([
+      {
+        node_id: 'env',
+        container: 'graph_state',
+        slot: 'last_obs',
+        reducer: 'lastWrite',
+        before: null,
+        after: 'seen',
+      },
+    ]);
     expect(store.getState().pending).toEqual({});
   });
 
   it('when a nav_step was dropped, its writes wait for the backfilled one instead of joining the next step', () => {
     const store = createRunStore();
     const write = (seq: number, step: number) =>
-      ev('state_written', seq, { node_id: 'policy', container: 'graph_state', slot: 'step_count', reducer: 'counter', step, before: step - 1, after: step });
+      ev('state_written', seq, {
+        node_id: 'policy',
+        container: 'graph_state',
+        slot: 'step_count',
+        reducer: 'counter',
+        step,
+        before: step - 1,
+        after: step,
+      });
     // Step 2's nav_step (seq 4) was dropped by the server; step 3's arrives live.
     applyBatch([write(1, 1), navStep(2, 1, 1), write(3, 2), write(5, 3), navStep(6, 3, 3)], store);
     expect(store.getState().snapshots[3]?.writes.map((w) => w.after)).toEqual([3]);
@@ -71,7 +108,10 @@ describe('live handlers', () => {
   it('node_status keeps one status per node', () => {
     const store = createRunStore();
     HANDLERS.node_status(ev('node_status', 1, { node_id: 'env', status: 'running', step: 1 }), store);
-    HANDLERS.node_status(ev('node_status', 2, { node_id: 'env', status: 'error', step: 1, error: 'boom' }), store);
+    HANDLERS.node_status(
+      ev('node_status', 2, { node_id: 'env', status: 'error', step: 1, error: 'boom' }),
+      store,
+    );
     expect(store.getState().nodeStatus.env).toEqual({ status: 'error', step: 1, error: 'boom' });
   });
 
@@ -80,7 +120,10 @@ describe('live handlers', () => {
     for (let i = 1; i <= 4; i++) HANDLERS.nav_step(navStep(i * 10, i, i), store);
     store.setState({ inspectedStep: 2 });
     const state = navStep(0, 2, 2).data as { containers: unknown; nodeStates: unknown };
-    HANDLERS.restored(ev('restored', 50, { step: 2, restored_to: 2, containers: state.containers, nodeStates: {} }), store);
+    HANDLERS.restored(
+      ev('restored', 50, { step: 2, restored_to: 2, containers: state.containers, nodeStates: {} }),
+      store,
+    );
     const s = store.getState();
     expect(s.steps).toEqual([1, 2]);
     expect(s.step).toBe(2);
@@ -93,9 +136,20 @@ describe('live handlers', () => {
 
   it('nav_complete marks the run done; exec_log and error_event become log lines', () => {
     const store = createRunStore();
-    HANDLERS.exec_log(ev('exec_log', 1, { step: 1, node_id: 'env', node_type: 'gridEnv', node_label: 'Env', duration_ms: 2 }), store);
+    HANDLERS.exec_log(
+      ev('exec_log', 1, { step: 1, node_id: 'env', node_type: 'gridEnv', node_label: 'Env', duration_ms: 2 }),
+      store,
+    );
     HANDLERS.error_event(
-      ev('error_event', 2, { id: 'e1', ts: 'x', severity: 'error', source: 'node', code: 'X', title: 'Node failed', message: 'boom' }),
+      ev('error_event', 2, {
+        id: 'e1',
+        ts: 'x',
+        severity: 'error',
+        source: 'node',
+        code: 'X',
+        title: 'Node failed',
+        message: 'boom',
+      }),
       store,
     );
     HANDLERS.nav_complete(ev('nav_complete', 3, { step: 9, metrics: {} }), store);
@@ -119,7 +173,14 @@ describe('live handlers', () => {
     applyBatch([navStep(1, 1, 1), ev('node_status', 2, { node_id: 'a', status: 'done', step: 1 })], store);
     const before = store.getState();
     const { snapshots, steps, nodeStatus, log } = before;
-    applyBatch([navStep(3, 2, 2), ev('node_status', 4, { node_id: 'b', status: 'done', step: 2 }), ev('nav_status', 5, { status: 'paused', step: 2 })], store);
+    applyBatch(
+      [
+        navStep(3, 2, 2),
+        ev('node_status', 4, { node_id: 'b', status: 'done', step: 2 }),
+        ev('nav_status', 5, { status: 'paused', step: 2 }),
+      ],
+      store,
+    );
     expect(Object.keys(snapshots)).toEqual(['1']);
     expect(steps).toEqual([1]);
     expect(Object.keys(nodeStatus)).toEqual(['a']);
@@ -134,15 +195,32 @@ describe('live handlers', () => {
     const store = createRunStore();
     let notified = 0;
     store.subscribe(() => notified++);
-    applyBatch([ev('nav_status', 1, { status: 'running', step: 0 }), navStep(2, 1, 1), navStep(3, 2, 2), navStep(4, 3, 3)], store);
+    applyBatch(
+      [
+        ev('nav_status', 1, { status: 'running', step: 0 }),
+        navStep(2, 1, 1),
+        navStep(3, 2, 2),
+        navStep(4, 3, 3),
+      ],
+      store,
+    );
     expect(notified).toBe(1);
     expect(store.getState()).toMatchObject({ status: 'running', step: 3, steps: [1, 2, 3] });
   });
   it('viewer_data keeps the latest line per viewer node; an older step does not overwrite it', () => {
     const store = createRunStore();
-    HANDLERS.viewer_data(ev('viewer_data', 1, { node_id: 'view', step: 2, fields: { text: 'hello\nworld' } }), store);
-    HANDLERS.viewer_data(ev('viewer_data', 2, { node_id: 'log', step: 2, fields: { action: ['up', 'left'] } }), store);
-    HANDLERS.viewer_data(ev('viewer_data', 3, { node_id: 'view', step: 1, fields: { text: 'stale' } }), store);
+    HANDLERS.viewer_data(
+      ev('viewer_data', 1, { node_id: 'view', step: 2, fields: { text: 'hello\nworld' } }),
+      store,
+    );
+    HANDLERS.viewer_data(
+      ev('viewer_data', 2, { node_id: 'log', step: 2, fields: { action: ['up', 'left'] } }),
+      store,
+    );
+    HANDLERS.viewer_data(
+      ev('viewer_data', 3, { node_id: 'view', step: 1, fields: { text: 'stale' } }),
+      store,
+    );
     const s = store.getState();
     expect(s.viewer.view).toEqual({ step: 2, text: 'hello world' });
     expect(s.viewer.log?.text).toBe('left');
@@ -152,8 +230,25 @@ describe('live handlers', () => {
 
   it('exec_log lines carry the node, step, duration and error for the Log panel', () => {
     const store = createRunStore();
-    HANDLERS.exec_log(ev('exec_log', 1, { step: 4, node_id: 'llm', node_type: 'llmCall', node_label: '', duration_ms: 12, error: 'timeout' }), store);
-    expect(store.getState().log[0]?.exec).toEqual({ step: 4, node_id: 'llm', label: 'llm', node_type: 'llmCall', duration_ms: 12, error: 'timeout' });
+    HANDLERS.exec_log(
+      ev('exec_log', 1, {
+        step: 4,
+        node_id: 'llm',
+        node_type: 'llmCall',
+        node_label: '',
+        duration_ms: 12,
+        error: 'timeout',
+      }),
+      store,
+    );
+    expect(store.getState().log[0]?.exec).toEqual({
+      step: 4,
+      node_id: 'llm',
+      label: 'llm',
+      node_type: 'llmCall',
+      duration_ms: 12,
+      error: 'timeout',
+    });
     expect(store.getState().log[0]?.level).toBe('error');
   });
 });

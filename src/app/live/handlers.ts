@@ -5,7 +5,17 @@
 import type { z } from 'zod';
 import { EVENT_DATA_SCHEMAS, type EventEnvelope, type EventType } from '../../domain/protocol.ts';
 import { viewerLine } from '../run/viewerLine.ts';
-import { clearKey, LOG_LIMIT, withStep, type RunLogLine, type RunState, type RunStoreLike, type SlotClear, type StepEvents, type StepSnapshot } from '../run/run.store.ts';
+import {
+  clearKey,
+  LOG_LIMIT,
+  withStep,
+  type RunLogLine,
+  type RunState,
+  type RunStoreLike,
+  type SlotClear,
+  type StepEvents,
+  type StepSnapshot,
+} from '../run/run.store.ts';
 
 type Data<T extends EventType> = z.output<(typeof EVENT_DATA_SCHEMAS)[T]>;
 export type Handler = (message: EventEnvelope, store: RunStoreLike) => void;
@@ -15,7 +25,11 @@ function parsed<T extends EventType>(type: T, message: EventEnvelope, store: Run
   if (r.success) return r.data as Data<T>;
   const issue = r.error.issues[0];
   const path = issue?.path.length ? `$.data.${issue.path.join('.')}` : '$.data';
-  pushLog(store, { seq: message.seq, level: 'error', text: `bad ${type} event (seq ${message.seq}) at ${path}: ${issue?.message ?? 'invalid'}` });
+  pushLog(store, {
+    seq: message.seq,
+    level: 'error',
+    text: `bad ${type} event (seq ${message.seq}) at ${path}: ${issue?.message ?? 'invalid'}`,
+  });
   return null;
 }
 
@@ -45,10 +59,22 @@ function pushLog(store: RunStoreLike, line: RunLogLine): void {
 /** How many steps back a step's events wait for its (backfilled) nav_step. */
 const PENDING_HORIZON = 1000;
 
-function addPending<K extends keyof StepEvents>(store: RunStoreLike, step: number, kind: K, item: StepEvents[K][number]): void {
+function addPending<K extends keyof StepEvents>(
+  store: RunStoreLike,
+  step: number,
+  kind: K,
+  item: StepEvents[K][number],
+): void {
   const pending = own(store.getState().pending, copyRecord);
   const cur = pending[step];
-  const next: StepEvents = cur && owned?.has(cur) ? cur : { clears: [...(cur?.clears ?? [])], writes: [...(cur?.writes ?? [])], errors: [...(cur?.errors ?? [])] };
+  const next: StepEvents =
+    cur && owned?.has(cur)
+      ? cur
+      : {
+          clears: [...(cur?.clears ?? [])],
+          writes: [...(cur?.writes ?? [])],
+          errors: [...(cur?.errors ?? [])],
+        };
   owned?.add(next);
   (next[kind] as StepEvents[K][number][]).push(item);
   pending[step] = next;
@@ -58,8 +84,15 @@ function addPending<K extends keyof StepEvents>(store: RunStoreLike, step: numbe
 const onNavStatus: Handler = (m, store) => {
   const d = parsed('nav_status', m, store);
   if (!d) return;
-  store.setState({ status: d.status, step: d.step > 0 || d.status !== 'idle' ? d.step : store.getState().step });
-  pushLog(store, { seq: m.seq, level: d.status === 'error' ? 'error' : 'info', text: `run ${d.status} at step ${d.step}${d.error ? `: ${d.error}` : ''}` });
+  store.setState({
+    status: d.status,
+    step: d.step > 0 || d.status !== 'idle' ? d.step : store.getState().step,
+  });
+  pushLog(store, {
+    seq: m.seq,
+    level: d.status === 'error' ? 'error' : 'info',
+    text: `run ${d.status} at step ${d.step}${d.error ? `: ${d.error}` : ''}`,
+  });
 };
 
 const onNavStep: Handler = (m, store) => {
@@ -119,7 +152,10 @@ const onSignal: Handler = (m, store) => {
   if (!d || d.cleared.length === 0) return;
   const s = store.getState();
   // step_end names its step; other signals (episode_reset…) belong to the step in progress.
-  const step = typeof (d.payload as { step?: unknown } | undefined)?.step === 'number' ? (d.payload as { step: number }).step : s.step + 1;
+  const step =
+    typeof (d.payload as { step?: unknown } | undefined)?.step === 'number'
+      ? (d.payload as { step: number }).step
+      : s.step + 1;
   const clears = own(s.clears, copyRecord);
   const list: SlotClear[] = [];
   for (const c of d.cleared) {
@@ -163,7 +199,11 @@ const onError: Handler = (m, store) => {
   const d = parsed('error_event', m, store);
   if (!d) return;
   const text = `${d.title}: ${d.message}`;
-  pushLog(store, { seq: m.seq, level: d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warn' : 'info', text });
+  pushLog(store, {
+    seq: m.seq,
+    level: d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warn' : 'info',
+    text,
+  });
   if (d.severity === 'error' && m.seq > 0) {
     addPending(store, store.getState().step + 1, 'errors', text);
   }
@@ -177,13 +217,24 @@ const onRestored: Handler = (m, store) => {
   const snapshots: Record<number, StepSnapshot> = {};
   for (const st of s.steps) if (st <= d.restored_to && s.snapshots[st]) snapshots[st] = s.snapshots[st];
   if (!snapshots[d.restored_to])
-    snapshots[d.restored_to] = { step: d.restored_to, seq: m.seq, containers: d.containers, nodeStates: d.nodeStates, clears: [], writes: [], errors: [] };
+    snapshots[d.restored_to] = {
+      step: d.restored_to,
+      seq: m.seq,
+      containers: d.containers,
+      nodeStates: d.nodeStates,
+      clears: [],
+      writes: [],
+      errors: [],
+    };
   store.setState({
     containers: d.containers,
     step: d.restored_to,
     liveSeq: m.seq,
     snapshots,
-    steps: s.steps.filter((st) => st <= d.restored_to).concat(s.steps.includes(d.restored_to) ? [] : [d.restored_to]).sort((a, b) => a - b),
+    steps: s.steps
+      .filter((st) => st <= d.restored_to)
+      .concat(s.steps.includes(d.restored_to) ? [] : [d.restored_to])
+      .sort((a, b) => a - b),
     pending: {},
     inspectedStep: null,
     inspected: null,
@@ -193,12 +244,18 @@ const onRestored: Handler = (m, store) => {
 
 const onEffect: Handler = (m, store) => {
   const d = parsed('effect', m, store);
-  if (d) pushLog(store, { seq: m.seq, level: 'info', text: `step ${d.step} · ${d.node_id}: effect ${d.mode}` });
+  if (d)
+    pushLog(store, { seq: m.seq, level: 'info', text: `step ${d.step} · ${d.node_id}: effect ${d.mode}` });
 };
 
 const onLlmUsage: Handler = (m, store) => {
   const d = parsed('llm_usage', m, store);
-  if (d) pushLog(store, { seq: m.seq, level: 'info', text: `step ${d.step} · ${d.node_id}: llm ${JSON.stringify(d.usage)}` });
+  if (d)
+    pushLog(store, {
+      seq: m.seq,
+      level: 'info',
+      text: `step ${d.step} · ${d.node_id}: llm ${JSON.stringify(d.usage)}`,
+    });
 };
 
 /** A viewer node's latest payload, kept as one short line (the node shows it; older steps never win). */

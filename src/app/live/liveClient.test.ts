@@ -84,7 +84,13 @@ describe('LiveClient', () => {
   });
 
   it('fills a seq hole from the events endpoint before applying what came after it', async () => {
-    const log = [ev('nav_status', 1, { status: 'running', step: 0 }), navStep(2, 1, 1), navStep(3, 2, 2), navStep(4, 3, 3), navStep(5, 4, 4)];
+    const log = [
+      ev('nav_status', 1, { status: 'running', step: 0 }),
+      navStep(2, 1, 1),
+      navStep(3, 2, 2),
+      navStep(4, 3, 3),
+      navStep(5, 4, 4),
+    ];
     const { client, store, fetches, frame } = setup(log);
     client.follow(RUN);
     client.receive(log[0]);
@@ -99,7 +105,13 @@ describe('LiveClient', () => {
   });
 
   it('a gap notice tolerates the dropped nav_steps and fetches them for the timeline', async () => {
-    const log = [navStep(1, 1, 1), navStep(2, 2, 2), ev('node_status', 3, { node_id: 'a', status: 'done', step: 2 }), navStep(4, 3, 3), navStep(5, 4, 4)];
+    const log = [
+      navStep(1, 1, 1),
+      navStep(2, 2, 2),
+      ev('node_status', 3, { node_id: 'a', status: 'done', step: 2 }),
+      navStep(4, 3, 3),
+      navStep(5, 4, 4),
+    ];
     const { client, store, fetches, frame } = setup(log);
     client.follow(RUN);
     client.receive(log[0]);

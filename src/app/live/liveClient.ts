@@ -97,7 +97,8 @@ export class LiveClient {
     const runId = this.runId;
     this.deps.socket.emit('subscribe', { runId, afterSeq: this.lastSeq }, (ack: unknown) => {
       const a = ack as { ok?: boolean; error?: { message?: string } } | undefined;
-      if (a && a.ok === false && this.runId === runId) this.deps.store.setState({ error: a.error?.message ?? 'subscribe refused' });
+      if (a && a.ok === false && this.runId === runId)
+        this.deps.store.setState({ error: a.error?.message ?? 'subscribe refused' });
     });
   }
 

@@ -7,7 +7,12 @@ export function ev(type: EventType, seq: number, data: unknown, runId = RUN): Ev
   return { type, runId, seq, ts: '2026-01-01T00:00:00.000Z', data };
 }
 
-export function navStep(seq: number, step: number, count: number, extra: Record<string, unknown> = {}): EventEnvelope {
+export function navStep(
+  seq: number,
+  step: number,
+  count: number,
+  extra: Record<string, unknown> = {},
+): EventEnvelope {
   return ev('nav_step', seq, {
     step,
     containers: {

@@ -19,7 +19,10 @@ export function Drawer() {
   const setTab = useEditor((s) => s.setDrawerTab);
   const { errors, warnings } = useIssueCount();
   return (
-    <section className="flex h-52 shrink-0 flex-col border-t border-zinc-800 bg-zinc-925" data-testid="drawer">
+    <section
+      className="flex h-52 shrink-0 flex-col border-t border-zinc-800 bg-zinc-925"
+      data-testid="drawer"
+    >
       <div className="flex items-center gap-0.5 border-b border-zinc-800 px-1">
         {TABS.map((t) => (
           <button
@@ -40,7 +43,17 @@ export function Drawer() {
           </button>
         ))}
       </div>
-      <div className="min-h-0 flex-1 overflow-y-auto">{tab === 'state' ? <StatePanel /> : tab === 'issues' ? <IssuesPanel /> : tab === TIMELINE_TAB ? <TimelinePanel /> : <LogPanel />}</div>
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        {tab === 'state' ? (
+          <StatePanel />
+        ) : tab === 'issues' ? (
+          <IssuesPanel />
+        ) : tab === TIMELINE_TAB ? (
+          <TimelinePanel />
+        ) : (
+          <LogPanel />
+        )}
+      </div>
     </section>
   );
 }

@@ -15,7 +15,13 @@ export function LiveOnlyContainers({ known }: { known: readonly string[] }) {
   const activeTabId = useEditor((s) => s.activeTabId);
   const shown = runTab === null || runTab === activeTabId;
   // A string key keeps this component from re-rendering on every step when the set is unchanged.
-  const ids = useRun((s) => (shown ? Object.keys(viewContainers(s)).filter((id) => !known.includes(id)).join('\n') : ''));
+  const ids = useRun((s) =>
+    shown
+      ? Object.keys(viewContainers(s))
+          .filter((id) => !known.includes(id))
+          .join('\n')
+      : '',
+  );
   if (!ids) return null;
   return (
     <>
@@ -33,7 +39,11 @@ function LiveOnlyContainer({ cid }: { cid: string }) {
   });
   const rows = useRun((s) => {
     const c = viewContainers(s)[cid];
-    return c ? Object.entries(c.states).map(([slot, st]) => `${slot}\n${st.type}\n${st.lifetime}\n${st.value_type}`).join('\u0000') : '';
+    return c
+      ? Object.entries(c.states)
+          .map(([slot, st]) => `${slot}\n${st.type}\n${st.lifetime}\n${st.value_type}`)
+          .join('\u0000')
+      : '';
   });
   if (!header) return null;
   const [label = cid, owner = 'home', slotList = ''] = header.split('\n');
@@ -49,29 +59,35 @@ function LiveOnlyContainer({ cid }: { cid: string }) {
       </div>
       <table className="mt-0.5 w-full table-fixed">
         <tbody>
-          {rows.split('\u0000').filter(Boolean).map((row) => {
-            const [slot = '', type = '', lifetime = '', valueType = ''] = row.split('\n');
-            return (
-              <tr key={slot} className="border-t border-zinc-800/60">
-                <td className="w-16 px-1">
-                  <span className={`rounded px-1 ${ownerTone}`} title={owner === 'home' ? 'graph / executor process' : 'nodeset-owned (subprocess)'}>
-                    {owner}
-                  </span>
-                </td>
-                <td className="truncate px-1 text-zinc-200">{slot}</td>
-                <td className="px-1">
-                  <span className={`rounded px-1 text-[10px] ${reducerBadge(type)}`}>{type}</span>
-                </td>
-                <td className="px-1 text-[10px] text-zinc-400" title={lifetimeHint(lifetime)}>
-                  {lifetime}
-                </td>
-                <td className="px-1 text-zinc-400">{valueType}</td>
-                <td className="px-1 font-mono text-[11px]">
-                  <LiveSlotValue containerId={cid} slot={slot} placeholder="—" />
-                </td>
-              </tr>
-            );
-          })}
+          {rows
+            .split('\u0000')
+            .filter(Boolean)
+            .map((row) => {
+              const [slot = '', type = '', lifetime = '', valueType = ''] = row.split('\n');
+              return (
+                <tr key={slot} className="border-t border-zinc-800/60">
+                  <td className="w-16 px-1">
+                    <span
+                      className={`rounded px-1 ${ownerTone}`}
+                      title={owner === 'home' ? 'graph / executor process' : 'nodeset-owned (subprocess)'}
+                    >
+                      {owner}
+                    </span>
+                  </td>
+                  <td className="truncate px-1 text-zinc-200">{slot}</td>
+                  <td className="px-1">
+                    <span className={`rounded px-1 text-[10px] ${reducerBadge(type)}`}>{type}</span>
+                  </td>
+                  <td className="px-1 text-[10px] text-zinc-400" title={lifetimeHint(lifetime)}>
+                    {lifetime}
+                  </td>
+                  <td className="px-1 text-zinc-400">{valueType}</td>
+                  <td className="px-1 font-mono text-[11px]">
+                    <LiveSlotValue containerId={cid} slot={slot} placeholder="—" />
+                  </td>
+                </tr>
+              );
+            })}
         </tbody>
       </table>
     </div>

@@ -31,7 +31,17 @@ describe('LiveSlotValue', () => {
   it('flashes "cleared by <signal>" when a lifetime signal clears the slot', () => {
     render(<LiveSlotValue containerId="graph_state" slot="last_obs" />);
     expect(screen.queryByTestId('cleared-badge')).toBeNull();
-    act(() => HANDLERS.signal(ev('signal', 3, { signal: 'step_end', scope: 'loop', payload: { step: 1 }, cleared: [{ container: 'graph_state', slot: 'last_obs' }] }), runStore));
+    act(() =>
+      HANDLERS.signal(
+        ev('signal', 3, {
+          signal: 'step_end',
+          scope: 'loop',
+          payload: { step: 1 },
+          cleared: [{ container: 'graph_state', slot: 'last_obs' }],
+        }),
+        runStore,
+      ),
+    );
     expect(screen.getByTestId('cleared-badge').textContent).toBe('cleared by step_end');
   });
 

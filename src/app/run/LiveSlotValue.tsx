@@ -9,15 +9,28 @@ import { slotLine } from './slotLine.ts';
 /** How long the "cleared by" badge stays after a live clear. */
 export const CLEAR_FLASH_MS = 1500;
 
-export function LiveSlotValue({ containerId, slot, placeholder = '' }: { containerId: string; slot: string; placeholder?: string }) {
+export function LiveSlotValue({
+  containerId,
+  slot,
+  placeholder = '',
+}: {
+  containerId: string;
+  slot: string;
+  placeholder?: string;
+}) {
   const runTab = useRun((s) => s.tabId);
   const activeTabId = useEditor((s) => s.activeTabId);
   const shown = runTab === null || runTab === activeTabId;
   const line = useRun((s) => (shown ? slotLine(viewContainers(s)[containerId]?.states[slot]) : null));
   const inspecting = useRun((s) => s.inspectedStep !== null);
-  const liveClear = useRun((s) => (shown && s.inspectedStep === null ? s.clears[clearKey(containerId, slot)] : undefined));
+  const liveClear = useRun((s) =>
+    shown && s.inspectedStep === null ? s.clears[clearKey(containerId, slot)] : undefined,
+  );
   const stepClear = useRun((s) =>
-    shown && s.inspectedStep !== null ? (s.snapshots[s.inspectedStep]?.clears.find((c) => c.container === containerId && c.slot === slot)?.signal ?? null) : null,
+    shown && s.inspectedStep !== null
+      ? (s.snapshots[s.inspectedStep]?.clears.find((c) => c.container === containerId && c.slot === slot)
+          ?.signal ?? null)
+      : null,
   );
   const [flashSeq, setFlashSeq] = useState<number | null>(null);
   const clearSeq = liveClear?.seq ?? null;
@@ -29,12 +42,23 @@ export function LiveSlotValue({ containerId, slot, placeholder = '' }: { contain
   }, [clearSeq]);
   const clearedBy = stepClear ?? (flashSeq !== null && flashSeq === clearSeq ? liveClear?.signal : undefined);
   return (
-    <span className="flex min-w-0 items-center gap-1" data-testid={`live-value-${containerId}-${slot}`} data-inspecting={inspecting ? 'true' : 'false'}>
-      <span className={`min-w-[2ch] truncate ${line === null ? 'text-zinc-600' : inspecting ? 'text-sky-300' : 'text-emerald-300'}`} title={line ?? undefined}>
+    <span
+      className="flex min-w-0 items-center gap-1"
+      data-testid={`live-value-${containerId}-${slot}`}
+      data-inspecting={inspecting ? 'true' : 'false'}
+    >
+      <span
+        className={`min-w-[2ch] truncate ${line === null ? 'text-zinc-600' : inspecting ? 'text-sky-300' : 'text-emerald-300'}`}
+        title={line ?? undefined}
+      >
         {line ?? placeholder}
       </span>
       {clearedBy && (
-        <span data-testid="cleared-badge" className="min-w-0 shrink-[2] truncate rounded bg-pink-500/15 px-1 text-[9px] text-pink-300" title={`this slot was cleared by the ${clearedBy} signal`}>
+        <span
+          data-testid="cleared-badge"
+          className="min-w-0 shrink-[2] truncate rounded bg-pink-500/15 px-1 text-[9px] text-pink-300"
+          title={`this slot was cleared by the ${clearedBy} signal`}
+        >
           cleared by {clearedBy}
         </span>
       )}

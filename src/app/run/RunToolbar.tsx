@@ -28,29 +28,66 @@ export function RunToolbar() {
   };
   return (
     <div className="flex items-center gap-0.5" data-testid="run-controls">
-      <Button variant="ghost" data-testid="run-play" title={m.playLabel === 'Resume' ? 'Resume the paused run' : 'Run the graph of this tab'} disabled={!m.play} onClick={act(play)} className="!text-emerald-400">
+      <Button
+        variant="ghost"
+        data-testid="run-play"
+        title={m.playLabel === 'Resume' ? 'Resume the paused run' : 'Run the graph of this tab'}
+        disabled={!m.play}
+        onClick={act(play)}
+        className="!text-emerald-400"
+      >
         <Play size={13} /> {m.playLabel}
       </Button>
-      <Button variant="ghost" data-testid="run-pause" title="Pause after the current step" disabled={!m.pause} onClick={act(pause)}>
+      <Button
+        variant="ghost"
+        data-testid="run-pause"
+        title="Pause after the current step"
+        disabled={!m.pause}
+        onClick={act(pause)}
+      >
         <Pause size={13} />
       </Button>
-      <Button variant="ghost" data-testid="run-step" title="Advance exactly one step" disabled={!m.step} onClick={act(stepOnce)}>
+      <Button
+        variant="ghost"
+        data-testid="run-step"
+        title="Advance exactly one step"
+        disabled={!m.step}
+        onClick={act(stepOnce)}
+      >
         <StepForward size={13} />
       </Button>
-      <Button variant="ghost" data-testid="run-stop" title="Stop the run" disabled={!m.stop} onClick={act(stop)}>
+      <Button
+        variant="ghost"
+        data-testid="run-stop"
+        title="Stop the run"
+        disabled={!m.stop}
+        onClick={act(stop)}
+      >
         <Square size={12} />
       </Button>
-      <Button variant="ghost" data-testid="run-reset" title="Stop and clear live values" disabled={!m.reset} onClick={act(reset)}>
+      <Button
+        variant="ghost"
+        data-testid="run-reset"
+        title="Stop and clear live values"
+        disabled={!m.reset}
+        onClick={act(reset)}
+      >
         <RotateCcw size={12} />
       </Button>
-      <span className="ml-2 w-16 shrink-0 text-right font-mono text-[11px] text-zinc-300 tabular-nums" data-testid="run-step-counter" title="current step">
+      <span
+        className="ml-2 w-16 shrink-0 text-right font-mono text-[11px] text-zinc-300 tabular-nums"
+        data-testid="run-step-counter"
+        title="current step"
+      >
         Step {step}
       </span>
       <span
         className={`ml-1.5 w-16 shrink-0 truncate text-[11px] ${sv.tone}`}
         data-testid="run-status"
         data-status={status ?? 'idle'}
-        title={otherTab ? 'the run shown here belongs to another tab; Play starts one for this tab' : undefined}
+        title={
+          otherTab ? 'the run shown here belongs to another tab; Play starts one for this tab' : undefined
+        }
       >
         {sv.text}
         {otherTab && <span className="text-zinc-500"> · other tab</span>}
@@ -80,7 +117,11 @@ export function RunToolbar() {
         </button>
       )}
       {error && (
-        <span className="ml-1 max-w-[220px] truncate text-[10px] text-red-400" title={error} data-testid="run-error">
+        <span
+          className="ml-1 max-w-[220px] truncate text-[10px] text-red-400"
+          title={error}
+          data-testid="run-error"
+        >
           {error}
         </span>
       )}

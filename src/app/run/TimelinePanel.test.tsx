@@ -26,12 +26,26 @@ describe('TimelinePanel', () => {
 
   it('one tick per step; a click inspects that step and fetches its full values', async () => {
     const { containers } = navStep(0, 1, 1).data as { containers: unknown };
-    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ step: 1, containers, nodeStates: { env: { t: 0 } } }), { status: 200 }));
+    const fetchMock = vi.fn(
+      async () =>
+        new Response(JSON.stringify({ step: 1, containers, nodeStates: { env: { t: 0 } } }), { status: 200 }),
+    );
     vi.stubGlobal('fetch', fetchMock);
     runStore.setState({ runId: 'r1', status: 'paused' });
     render(<TimelinePanel />);
     act(() => {
-      HANDLERS.state_written(ev('state_written', 1, { node_id: 'policy', container: 'graph_state', slot: 'step_count', reducer: 'counter', step: 1, before: 0, after: 1 }), runStore);
+      HANDLERS.state_written(
+        ev('state_written', 1, {
+          node_id: 'policy',
+          container: 'graph_state',
+          slot: 'step_count',
+          reducer: 'counter',
+          step: 1,
+          before: 0,
+          after: 1,
+        }),
+        runStore,
+      );
       HANDLERS.nav_step(navStep(2, 1, 1), runStore);
       HANDLERS.nav_step(navStep(3, 2, 2), runStore);
     });

@@ -12,8 +12,26 @@ import { formatValue, slotLine } from './slotLine.ts';
 /** Past this many steps only a window of ticks around the selection is drawn (DOM stays small). */
 const MAX_TICKS = 1500;
 
-const Tick = memo(function Tick({ step, selected, current, hasError, hasClear }: { step: number; selected: boolean; current: boolean; hasError: boolean; hasClear: boolean }) {
-  const tone = selected ? 'bg-sky-400' : current ? 'bg-emerald-400' : hasError ? 'bg-red-500/70 group-hover:bg-red-400' : 'bg-zinc-600 group-hover:bg-zinc-400';
+const Tick = memo(function Tick({
+  step,
+  selected,
+  current,
+  hasError,
+  hasClear,
+}: {
+  step: number;
+  selected: boolean;
+  current: boolean;
+  hasError: boolean;
+  hasClear: boolean;
+}) {
+  const tone = selected
+    ? 'bg-sky-400'
+    : current
+      ? 'bg-emerald-400'
+      : hasError
+        ? 'bg-red-500/70 group-hover:bg-red-400'
+        : 'bg-zinc-600 group-hover:bg-zinc-400';
   return (
     <button
       type="button"
@@ -51,13 +69,28 @@ function Ticks() {
         if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
         e.preventDefault();
         const at = steps.indexOf(selected ?? current);
-        const next = steps[Math.max(0, Math.min(steps.length - 1, (at < 0 ? steps.length : at) + (e.key === 'ArrowLeft' ? -1 : 1)))];
+        const next =
+          steps[
+            Math.max(
+              0,
+              Math.min(steps.length - 1, (at < 0 ? steps.length : at) + (e.key === 'ArrowLeft' ? -1 : 1)),
+            )
+          ];
         if (next !== undefined) void inspect(next);
       }}
     >
       {shown.map((st) => {
         const snap = snapshots[st];
-        return <Tick key={st} step={st} selected={st === selected} current={st === current} hasError={(snap?.errors.length ?? 0) > 0} hasClear={(snap?.clears.length ?? 0) > 0} />;
+        return (
+          <Tick
+            key={st}
+            step={st}
+            selected={st === selected}
+            current={st === current}
+            hasError={(snap?.errors.length ?? 0) > 0}
+            hasClear={(snap?.clears.length ?? 0) > 0}
+          />
+        );
       })}
     </div>
   );
@@ -69,8 +102,12 @@ function StepChanges({ snap }: { snap: StepSnapshot | undefined }) {
     <div className="space-y-0.5" data-testid="timeline-changes">
       {snap.writes.map((w, i) => (
         <div key={`w${i}`} className="truncate" title={`${formatValue(w.before)} → ${formatValue(w.after)}`}>
-          <span className="text-zinc-400">{w.node_id}</span> → <span className="text-violet-300">{w.container}.{w.slot}</span>
-          {w.key !== undefined && <span className="text-zinc-500">[{w.key}]</span>} <span className="text-zinc-500">{w.reducer}</span>{' '}
+          <span className="text-zinc-400">{w.node_id}</span> →{' '}
+          <span className="text-violet-300">
+            {w.container}.{w.slot}
+          </span>
+          {w.key !== undefined && <span className="text-zinc-500">[{w.key}]</span>}{' '}
+          <span className="text-zinc-500">{w.reducer}</span>{' '}
           <span className="font-mono text-zinc-300">{formatValue(w.after)}</span>
         </div>
       ))}
@@ -84,7 +121,9 @@ function StepChanges({ snap }: { snap: StepSnapshot | undefined }) {
           {e}
         </div>
       ))}
-      {snap.writes.length + snap.clears.length + snap.errors.length === 0 && <div className="text-zinc-500">No writes, clears or errors in this step.</div>}
+      {snap.writes.length + snap.clears.length + snap.errors.length === 0 && (
+        <div className="text-zinc-500">No writes, clears or errors in this step.</div>
+      )}
     </div>
   );
 }
@@ -113,7 +152,10 @@ function StepValues() {
               <td className="w-1/3 truncate px-1 text-violet-300">
                 {cid}.{slot}
               </td>
-              <td className="truncate px-1 font-mono text-zinc-300" title={s.value !== undefined ? formatValue(s.value) : s.preview}>
+              <td
+                className="truncate px-1 font-mono text-zinc-300"
+                title={s.value !== undefined ? formatValue(s.value) : s.preview}
+              >
                 {full && s.value !== undefined && s.size === undefined ? formatValue(s.value) : slotLine(s)}
               </td>
             </tr>
@@ -162,13 +204,29 @@ export function TimelinePanel() {
         <span className="ml-auto text-zinc-400" data-testid="timeline-selected">
           {selected === null ? `live · step ${current}` : `inspecting step ${selected}`}
         </span>
-        <Button variant="ghost" data-testid="timeline-live" disabled={selected === null} onClick={() => void inspect(null)} title="Show the live values again">
+        <Button
+          variant="ghost"
+          data-testid="timeline-live"
+          disabled={selected === null}
+          onClick={() => void inspect(null)}
+          title="Show the live values again"
+        >
           <Radio size={11} /> Live
         </Button>
-        <Button data-testid="timeline-restore" disabled={selected === null} onClick={() => void restore(target)} title="Rewind the run to this step (paused; Play resumes from it)">
+        <Button
+          data-testid="timeline-restore"
+          disabled={selected === null}
+          onClick={() => void restore(target)}
+          title="Rewind the run to this step (paused; Play resumes from it)"
+        >
           <History size={11} /> Restore {selected ?? ''}
         </Button>
-        <Button data-testid="timeline-fork" disabled={count === 0} onClick={() => void fork(target)} title="Start a new run from this step's state">
+        <Button
+          data-testid="timeline-fork"
+          disabled={count === 0}
+          onClick={() => void fork(target)}
+          title="Start a new run from this step's state"
+        >
           <GitFork size={11} /> Fork
         </Button>
         <RunsMenu />

@@ -32,7 +32,11 @@ async function startRun(paused: boolean): Promise<boolean> {
   if (!g) return false;
   set({ status: 'starting', error: null });
   try {
-    const r = await runApi.start({ loop_definition: g.graph, step_delay_ms: runStore.getState().stepDelayMs, paused });
+    const r = await runApi.start({
+      loop_definition: g.graph,
+      step_delay_ms: runStore.getState().stepDelayMs,
+      paused,
+    });
     followFresh(r.execution_id, g.tabId, paused ? 'paused' : 'running');
     return true;
   } catch (e) {
@@ -94,7 +98,8 @@ export async function inspect(step: number | null): Promise<void> {
   if (step === null || runId === null) return;
   try {
     const full = await runApi.state(runId, step);
-    if (runStore.getState().inspectedStep === step) set({ inspected: { step, containers: full.containers, nodeStates: full.nodeStates } });
+    if (runStore.getState().inspectedStep === step)
+      set({ inspected: { step, containers: full.containers, nodeStates: full.nodeStates } });
   } catch (e) {
     // The streamed preview stays on screen; say why the full values are missing.
     fail(e);
@@ -108,7 +113,10 @@ export async function restore(step: number): Promise<void> {
   set({ error: null });
   try {
     const live = await runApi.status();
-    if (live.execution_id === s.runId && (live.status === 'running' || live.status === 'paused' || live.status === 'done')) {
+    if (
+      live.execution_id === s.runId &&
+      (live.status === 'running' || live.status === 'paused' || live.status === 'done')
+    ) {
       if (live.status === 'running') await runApi.pause();
       await runApi.restoreCurrent(step);
     } else {
@@ -133,7 +141,8 @@ export async function fork(step: number): Promise<void> {
     const snapshots: RunState['snapshots'] = {};
     for (const st of steps) if (s.snapshots[st]) snapshots[st] = s.snapshots[st];
     const now = runStore.getState();
-    if (now.steps.length === 0) set({ steps, snapshots, step, containers: s.snapshots[step]?.containers ?? now.containers });
+    if (now.steps.length === 0)
+      set({ steps, snapshots, step, containers: s.snapshots[step]?.containers ?? now.containers });
   } catch (e) {
     fail(e);
   }
@@ -144,8 +153,13 @@ export async function openRun(runId: string): Promise<boolean> {
   try {
     const [info, raw] = await Promise.all([runApi.run(runId), runApi.graph(runId)]);
     const parsed = parseGraphInput(raw);
-    if (!parsed.ok) throw new Error(`the graph of run ${runId} does not parse: ${parsed.errors[0]?.message ?? 'invalid'}`);
-    const tabId = editorStore.getState().openTab({ graph: parsed.graph, title: `${info.graph_name || parsed.graph.name || 'run'} · run`, loadWarnings: parsed.warnings });
+    if (!parsed.ok)
+      throw new Error(`the graph of run ${runId} does not parse: ${parsed.errors[0]?.message ?? 'invalid'}`);
+    const tabId = editorStore.getState().openTab({
+      graph: parsed.graph,
+      title: `${info.graph_name || parsed.graph.name || 'run'} · run`,
+      loadWarnings: parsed.warnings,
+    });
     followFresh(runId, tabId, info.status as RunState['status']);
     editorStore.getState().setDrawerTab(TIMELINE_TAB);
     return true;
@@ -165,11 +179,17 @@ export async function openRunFromLocation(search: string = window.location.searc
   }
   try {
     const live = await runApi.status();
-    if (live.execution_id && (live.status === 'running' || live.status === 'paused') && runStore.getState().runId === null) {
+    if (
+      live.execution_id &&
+      (live.status === 'running' || live.status === 'paused') &&
+      runStore.getState().runId === null
+    ) {
       set({ stepDelayMs: live.step_delay_ms ?? runStore.getState().stepDelayMs });
       // Show its values in the tab editing that graph (by name); unknown → every tab.
       const info = await runApi.run(live.execution_id).catch(() => null);
-      const tab = info ? editorStore.getState().tabs.find((t) => t.graph.name === info.graph_name) : undefined;
+      const tab = info
+        ? editorStore.getState().tabs.find((t) => t.graph.name === info.graph_name)
+        : undefined;
       followFresh(live.execution_id, tab?.id ?? null, live.status);
     }
   } catch {

@@ -24,7 +24,12 @@ async function call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Pro
   }
   if (!res.ok) {
     const err = (parsed as { error?: { message?: unknown } } | undefined)?.error;
-    const msg = typeof err?.message === 'string' ? err.message : typeof parsed === 'string' && parsed ? parsed : res.statusText;
+    const msg =
+      typeof err?.message === 'string'
+        ? err.message
+        : typeof parsed === 'string' && parsed
+          ? parsed
+          : res.statusText;
     throw new Error(`${method} ${url} → ${res.status}: ${msg}`);
   }
   return parsed as T;
@@ -38,21 +43,38 @@ export interface ServerRunStatus {
 }
 
 export const runApi = {
-  start: (body: RunStartBody) => call<{ ok: boolean; execution_id: string; queued?: boolean }>('POST', '/api/navigate/run', body),
+  start: (body: RunStartBody) =>
+    call<{ ok: boolean; execution_id: string; queued?: boolean }>('POST', '/api/navigate/run', body),
   pause: () => call<{ ok: boolean }>('POST', '/api/navigate/run/pause'),
   resume: () => call<{ ok: boolean }>('POST', '/api/navigate/run/resume'),
   step: () => call<{ ok: boolean; step: number; status: string }>('POST', '/api/navigate/run/step'),
   stop: () => call<{ ok: boolean }>('POST', '/api/navigate/run/stop'),
   delay: (ms: number) => call<{ ok: boolean }>('POST', '/api/navigate/run/delay', { step_delay_ms: ms }),
   status: () => call<ServerRunStatus>('GET', '/api/navigate/run/status'),
-  restoreCurrent: (step: number) => call<{ ok: boolean; restored_to: number }>('POST', `/api/navigate/run/restore/${step}`),
-  restoreRun: (runId: string, step: number) => call<{ ok: boolean; restored_to: number }>('POST', `/api/runs/${encodeURIComponent(runId)}/restore`, { step }),
+  restoreCurrent: (step: number) =>
+    call<{ ok: boolean; restored_to: number }>('POST', `/api/navigate/run/restore/${step}`),
+  restoreRun: (runId: string, step: number) =>
+    call<{ ok: boolean; restored_to: number }>('POST', `/api/runs/${encodeURIComponent(runId)}/restore`, {
+      step,
+    }),
   fork: (runId: string, step: number, stepDelayMs: number) =>
-    call<{ ok: boolean; run_id: string }>('POST', `/api/runs/${encodeURIComponent(runId)}/fork`, { step, step_delay_ms: stepDelayMs, paused: true }),
+    call<{ ok: boolean; run_id: string }>('POST', `/api/runs/${encodeURIComponent(runId)}/fork`, {
+      step,
+      step_delay_ms: stepDelayMs,
+      paused: true,
+    }),
   list: () => call<RunSummary[]>('GET', '/api/runs'),
-  run: (runId: string) => call<{ id: string; graph_name: string; status: string; steps: number; last_seq: number }>('GET', `/api/runs/${encodeURIComponent(runId)}`),
+  run: (runId: string) =>
+    call<{ id: string; graph_name: string; status: string; steps: number; last_seq: number }>(
+      'GET',
+      `/api/runs/${encodeURIComponent(runId)}`,
+    ),
   graph: (runId: string) => call<unknown>('GET', `/api/runs/${encodeURIComponent(runId)}/graph`),
-  state: (runId: string, step: number) => call<InspectedState>('GET', `/api/runs/${encodeURIComponent(runId)}/state?step=${step}`),
+  state: (runId: string, step: number) =>
+    call<InspectedState>('GET', `/api/runs/${encodeURIComponent(runId)}/state?step=${step}`),
   events: (runId: string, after: number, limit: number, type?: string) =>
-    call<EventsPage>('GET', `/api/runs/${encodeURIComponent(runId)}/events?after=${after}&limit=${limit}${type ? `&type=${encodeURIComponent(type)}` : ''}`),
+    call<EventsPage>(
+      'GET',
+      `/api/runs/${encodeURIComponent(runId)}/events?after=${after}&limit=${limit}${type ? `&type=${encodeURIComponent(type)}` : ''}`,
+    ),
 };

@@ -57,7 +57,15 @@ export interface RunLogLine {
   level: 'info' | 'warn' | 'error';
   text: string;
   /** Set for exec_log lines (one node fire), so the Log panel can show columns and find the node. */
-  exec?: { step: number; node_id: string; label: string; node_type: string; duration_ms: number; error: string | null; parent_node_id?: string };
+  exec?: {
+    step: number;
+    node_id: string;
+    label: string;
+    node_type: string;
+    duration_ms: number;
+    error: string | null;
+    parent_node_id?: string;
+  };
 }
 
 /** The latest viewer_data of a viewer node, as one short line for the node on the canvas. */

@@ -1,6 +1,16 @@
 // User-level editor actions: each builds ids/defaults, then calls one pure operation through the
 // store's `edit` (one undo step). Components call these instead of composing ops themselves.
-import { addContainer, addLoopPair, addNodes, connect, moveElements, removeElements, updateContainer, type ConnectRequest, type OpResult } from '../../domain/graph.ops.ts';
+import {
+  addContainer,
+  addLoopPair,
+  addNodes,
+  connect,
+  moveElements,
+  removeElements,
+  updateContainer,
+  type ConnectRequest,
+  type OpResult,
+} from '../../domain/graph.ops.ts';
 import type { ContainerDef, GraphDef, NodeDef, Position, StateDef } from '../../domain/graph.schema.ts';
 import { activeTab } from './doc.slice.ts';
 import { currentLevel, editorStore, type EditorStore } from './editor.store.ts';
@@ -17,7 +27,11 @@ function place(at: Position, store: EditorStore): Position {
 /** Library pseudo-type for "State container". */
 export const CONTAINER_ENTRY = '__container__';
 
-export function addNodeOfType(type: string, at: Position, store: EditorStore = editorStore): OpResult & { ids?: string[] } {
+export function addNodeOfType(
+  type: string,
+  at: Position,
+  store: EditorStore = editorStore,
+): OpResult & { ids?: string[] } {
   const s = store.getState();
   const level = currentLevel(s);
   const used = usedIds(level);
@@ -50,7 +64,8 @@ export function addNodeOfType(type: string, at: Position, store: EditorStore = e
 export function freeSpot(level: GraphDef, at: Position): Position {
   const taken = [...level.nodes.map((n) => n.position), ...level.containers.map((c) => c.position)];
   const p = { x: Math.round(at.x), y: Math.round(at.y) };
-  for (let i = 0; i < 50 && taken.some((q) => Math.abs(q.x - p.x) < 180 && Math.abs(q.y - p.y) < 120); i++) p.y += 140;
+  for (let i = 0; i < 50 && taken.some((q) => Math.abs(q.x - p.x) < 180 && Math.abs(q.y - p.y) < 120); i++)
+    p.y += 140;
   return p;
 }
 
@@ -60,7 +75,10 @@ export function addAtViewCentre(type: string, store: EditorStore = editorStore) 
   return addNodeOfType(type, freeSpot(currentLevel(s), s.viewCenter), store);
 }
 
-export function addContainerAt(at: Position, store: EditorStore = editorStore): OpResult & { ids?: string[] } {
+export function addContainerAt(
+  at: Position,
+  store: EditorStore = editorStore,
+): OpResult & { ids?: string[] } {
   const s = store.getState();
   const id = freshId('container', usedIds(currentLevel(s)));
   const r = s.edit((g) => addContainer(g, { id, label: 'State', position: place(at, store), states: {} }));
@@ -90,22 +108,35 @@ export function connectHandles(req: ConnectRequest, store: EditorStore = editorS
 export function deleteSelection(store: EditorStore = editorStore): OpResult {
   const s = store.getState();
   const sel = s.selection;
-  if (!sel.nodes.length && !sel.containers.length && !sel.edges.length && !sel.grants.length) return { ok: false, reason: 'nothing selected' };
+  if (!sel.nodes.length && !sel.containers.length && !sel.edges.length && !sel.grants.length)
+    return { ok: false, reason: 'nothing selected' };
   const r = s.edit((g) => removeElements(g, sel));
   if (r.ok) s.clearSelection();
   return r;
 }
 
-export function commitMove(positions: ReadonlyMap<string, Position>, store: EditorStore = editorStore): OpResult {
+export function commitMove(
+  positions: ReadonlyMap<string, Position>,
+  store: EditorStore = editorStore,
+): OpResult {
   return store.getState().edit((g) => moveElements(g, positions));
 }
 
 /** Runs one slot edit on a container; a refusal comes back as its reason. */
-export function editContainer(containerId: string, fn: (c: ContainerDef) => slots.SlotResult, store: EditorStore = editorStore): OpResult {
+export function editContainer(
+  containerId: string,
+  fn: (c: ContainerDef) => slots.SlotResult,
+  store: EditorStore = editorStore,
+): OpResult {
   return store.getState().edit((g) => updateContainer(g, containerId, fn));
 }
 
-export function addSlotTo(containerId: string, name: string, def?: StateDef, store: EditorStore = editorStore): OpResult {
+export function addSlotTo(
+  containerId: string,
+  name: string,
+  def?: StateDef,
+  store: EditorStore = editorStore,
+): OpResult {
   return editContainer(containerId, (c) => slots.addSlot(c, name, def), store);
 }
 

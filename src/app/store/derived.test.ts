@@ -8,8 +8,20 @@ describe('derived views', () => {
     const store = createEditorStore();
     const g = emptyGraph('t');
     g.nodes = [
-      { id: 'in', type: 'iterIn', label: '', position: { x: 0, y: 0 }, config: { pairedWith: 'out', initPorts: [{ name: 'goal', wire_type: 'TEXT' }] } },
-      { id: 'out', type: 'iterOut', label: '', position: { x: 0, y: 0 }, config: { pairedWith: 'in', ports: [{ name: 'note' }] } },
+      {
+        id: 'in',
+        type: 'iterIn',
+        label: '',
+        position: { x: 0, y: 0 },
+        config: { pairedWith: 'out', initPorts: [{ name: 'goal', wire_type: 'TEXT' }] },
+      },
+      {
+        id: 'out',
+        type: 'iterOut',
+        label: '',
+        position: { x: 0, y: 0 },
+        config: { pairedWith: 'in', ports: [{ name: 'note' }] },
+      },
       { id: 'x', type: 'acme__thing', label: '', position: { x: 0, y: 0 }, config: {} },
     ];
     g.edges = [{ id: 'e', source: 'in', target: 'x', sourceHandle: 'init_goal', targetHandle: 'q' }];
@@ -28,7 +40,16 @@ describe('derived views', () => {
     const store = createEditorStore();
     const g = emptyGraph('t');
     g.nodes = [{ id: 'a', type: 'llmCall', label: '', position: { x: 0, y: 0 }, config: {} }];
-    g.containers = [{ id: 'm', label: '', position: { x: 0, y: 0 }, states: { s: { type: 'lastWrite', value_type: 'IMAGE', config: {}, lifetime: 'forever', reset_on: [] } } }];
+    g.containers = [
+      {
+        id: 'm',
+        label: '',
+        position: { x: 0, y: 0 },
+        states: {
+          s: { type: 'lastWrite', value_type: 'IMAGE', config: {}, lifetime: 'forever', reset_on: [] },
+        },
+      },
+    ];
     g.access_grants = [{ id: 'g', node_id: 'a', container_id: 'm' }];
     store.getState().openTab({ graph: g });
     store.getState().setHover({ kind: 'container', id: 'm' });

@@ -49,8 +49,10 @@ export function isHoverRelated(s: EditorState, kind: 'node' | 'container', id: s
   const h = s.hover;
   if (!h || (h.kind === kind && h.id === id)) return false;
   const grants = currentLevel(s).access_grants;
-  if (h.kind === 'container' && kind === 'node') return grants.some((g) => g.container_id === h.id && g.node_id === id);
-  if (h.kind === 'node' && kind === 'container') return grants.some((g) => g.node_id === h.id && g.container_id === id);
+  if (h.kind === 'container' && kind === 'node')
+    return grants.some((g) => g.container_id === h.id && g.node_id === id);
+  if (h.kind === 'node' && kind === 'container')
+    return grants.some((g) => g.node_id === h.id && g.container_id === id);
   return false;
 }
 
@@ -78,7 +80,14 @@ export function issuesOf(s: EditorState): IssueIndex {
     try {
       all = validateGraph(tab.graph, s.catalog);
     } catch (e) {
-      all = [{ code: 'validator_crashed', severity: 'error', path: '$', message: `validation failed: ${(e as Error).message}` }];
+      all = [
+        {
+          code: 'validator_crashed',
+          severity: 'error',
+          path: '$',
+          message: `validation failed: ${(e as Error).message}`,
+        },
+      ];
     }
     const byElement = new Map<string, 'error' | 'warning'>();
     for (const i of all) {

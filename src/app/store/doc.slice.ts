@@ -91,7 +91,8 @@ export function activeTab(s: Pick<DocSlice, 'tabs' | 'activeTabId'>): Tab | unde
 }
 
 export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set, get) => {
-  const patchTab = (id: string, fn: (t: Tab) => Tab) => set((s) => ({ tabs: s.tabs.map((t) => (t.id === id ? fn(t) : t)) }));
+  const patchTab = (id: string, fn: (t: Tab) => Tab) =>
+    set((s) => ({ tabs: s.tabs.map((t) => (t.id === id ? fn(t) : t)) }));
 
   const commit = (tab: Tab, nextRoot: GraphDef) =>
     patchTab(tab.id, (t) => ({
@@ -192,7 +193,11 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
       if (!sub) return;
       // A composite with its own containers opens with State shown, like a graph that has them.
       const hasState = sub.containers.length > 0 || sub.access_grants.length > 0;
-      patchTab(tab.id, (t) => ({ ...t, path: [...t.path, nodeId], stateVisible: t.stateVisible || hasState }));
+      patchTab(tab.id, (t) => ({
+        ...t,
+        path: [...t.path, nodeId],
+        stateVisible: t.stateVisible || hasState,
+      }));
       get().clearSelection();
     },
     exitToDepth(depth) {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { emptyGraph } from '../../domain/graph.schema.ts';
-import { addNodeOfType, addContainerAt, addSlotTo, commitMove, connectHandles, CONTAINER_ENTRY, deleteSelection } from './actions.ts';
+import {
+  addNodeOfType,
+  addContainerAt,
+  addSlotTo,
+  commitMove,
+  connectHandles,
+  CONTAINER_ENTRY,
+  deleteSelection,
+} from './actions.ts';
 import { currentLevel, createEditorStore } from './editor.store.ts';
 import { activeTab } from './doc.slice.ts';
 
@@ -27,9 +35,18 @@ describe('editor store actions', () => {
     const store = fresh();
     addNodeOfType('llmCall', { x: 0, y: 0 }, store);
     addNodeOfType('textParse', { x: 300, y: 0 }, store);
-    commitMove(new Map([['llmCall_1', { x: 10, y: 10 }], ['textParse_1', { x: 310, y: 10 }]]), store);
+    commitMove(
+      new Map([
+        ['llmCall_1', { x: 10, y: 10 }],
+        ['textParse_1', { x: 310, y: 10 }],
+      ]),
+      store,
+    );
     store.getState().undo();
-    expect(currentLevel(store.getState()).nodes.map((n) => n.position)).toEqual([{ x: 0, y: 0 }, { x: 300, y: 0 }]);
+    expect(currentLevel(store.getState()).nodes.map((n) => n.position)).toEqual([
+      { x: 0, y: 0 },
+      { x: 300, y: 0 },
+    ]);
   });
 
   it('adding an iterIn adds its paired iterOut; deleting one deletes both', () => {
@@ -46,14 +63,34 @@ describe('editor store actions', () => {
     addNodeOfType('llmCall', { x: 0, y: 0 }, store);
     addNodeOfType('textParse', { x: 300, y: 0 }, store);
     addNodeOfType(CONTAINER_ENTRY, { x: 0, y: 300 }, store);
-    expect(connectHandles({ source: 'llmCall_1', sourceHandle: 'responses', target: 'textParse_1', targetHandle: 'text' }, store)).toEqual({ ok: false, reason: 'LIST[TEXT] → TEXT loses items' });
-    expect(connectHandles({ source: 'llmCall_1', sourceHandle: 'response', target: 'textParse_1', targetHandle: 'text' }, store)).toEqual({ ok: true, kind: 'edge' });
-    expect(connectHandles({ source: 'llmCall_1', sourceHandle: '__state__', target: 'container_1', targetHandle: 'state' }, store)).toEqual({ ok: true, kind: 'grant' });
-    const dup = connectHandles({ source: 'container_1', sourceHandle: 'state', target: 'llmCall_1', targetHandle: 'prompt' }, store);
+    expect(
+      connectHandles(
+        { source: 'llmCall_1', sourceHandle: 'responses', target: 'textParse_1', targetHandle: 'text' },
+        store,
+      ),
+    ).toEqual({ ok: false, reason: 'LIST[TEXT] → TEXT loses items' });
+    expect(
+      connectHandles(
+        { source: 'llmCall_1', sourceHandle: 'response', target: 'textParse_1', targetHandle: 'text' },
+        store,
+      ),
+    ).toEqual({ ok: true, kind: 'edge' });
+    expect(
+      connectHandles(
+        { source: 'llmCall_1', sourceHandle: '__state__', target: 'container_1', targetHandle: 'state' },
+        store,
+      ),
+    ).toEqual({ ok: true, kind: 'grant' });
+    const dup = connectHandles(
+      { source: 'container_1', sourceHandle: 'state', target: 'llmCall_1', targetHandle: 'prompt' },
+      store,
+    );
     expect(dup.ok).toBe(false);
     const level = currentLevel(store.getState());
     expect(level.edges.map((e) => e.id)).toEqual(['e_llmCall_1_response__textParse_1_text']);
-    expect(level.access_grants).toEqual([{ id: 'ag_llmCall_1_container_1', node_id: 'llmCall_1', container_id: 'container_1' }]);
+    expect(level.access_grants).toEqual([
+      { id: 'ag_llmCall_1_container_1', node_id: 'llmCall_1', container_id: 'container_1' },
+    ]);
     store.getState().undo();
     expect(currentLevel(store.getState()).access_grants).toEqual([]);
   });
@@ -62,7 +99,10 @@ describe('editor store actions', () => {
     const store = fresh();
     addContainerAt({ x: 0, y: 0 }, store);
     expect(addSlotTo('container_1', 'notes', undefined, store).ok).toBe(true);
-    expect(addSlotTo('container_1', 'notes', undefined, store)).toEqual({ ok: false, reason: 'a slot named "notes" already exists' });
+    expect(addSlotTo('container_1', 'notes', undefined, store)).toEqual({
+      ok: false,
+      reason: 'a slot named "notes" already exists',
+    });
     store.getState().undo();
     expect(currentLevel(store.getState()).containers[0]!.states).toEqual({});
   });
@@ -70,7 +110,19 @@ describe('editor store actions', () => {
   it('drills into a composite and edits its subgraph only', () => {
     const store = createEditorStore();
     const g = emptyGraph('t');
-    g.nodes = [{ id: 'comp', type: 'compositeNode', label: '', position: { x: 0, y: 0 }, config: {}, subgraph: { ...emptyGraph('inner'), nodes: [{ id: 'gi', type: 'graphIn', label: '', position: { x: 0, y: 0 }, config: {} }] } }];
+    g.nodes = [
+      {
+        id: 'comp',
+        type: 'compositeNode',
+        label: '',
+        position: { x: 0, y: 0 },
+        config: {},
+        subgraph: {
+          ...emptyGraph('inner'),
+          nodes: [{ id: 'gi', type: 'graphIn', label: '', position: { x: 0, y: 0 }, config: {} }],
+        },
+      },
+    ];
     store.getState().openTab({ graph: g });
     store.getState().enterComposite('comp');
     addContainerAt({ x: 0, y: 0 }, store);

@@ -11,7 +11,11 @@ import { createUiSlice, type UiSlice } from './ui.slice.ts';
 export type EditorState = DocSlice & UiSlice & CatalogSlice;
 
 export function createEditorStore() {
-  return createStore<EditorState>()((...a) => ({ ...createDocSlice(...a), ...createUiSlice(...a), ...createCatalogSlice(...a) }));
+  return createStore<EditorState>()((...a) => ({
+    ...createDocSlice(...a),
+    ...createUiSlice(...a),
+    ...createCatalogSlice(...a),
+  }));
 }
 
 export const editorStore = createEditorStore();
@@ -22,8 +26,18 @@ export function useEditor<T>(selector: (s: EditorState) => T): T {
 }
 
 const EMPTY_GRAPH_LEVEL: GraphDef = {
-  name: '', description: '', nodes: [], edges: [], containers: [], access_grants: [], hooks: [],
-  step_budget: 500, eval_graph: true, kind: 'graph', group: '', presetId: null,
+  name: '',
+  description: '',
+  nodes: [],
+  edges: [],
+  containers: [],
+  access_grants: [],
+  hooks: [],
+  step_budget: 500,
+  eval_graph: true,
+  kind: 'graph',
+  group: '',
+  presetId: null,
 };
 
 /** The graph level the active tab is editing (root or a composite's subgraph). */
@@ -43,7 +57,10 @@ const indexCache = new WeakMap<GraphDef, LevelIndex>();
 export function indexOf(level: GraphDef): LevelIndex {
   let idx = indexCache.get(level);
   if (!idx) {
-    idx = { nodes: new Map(level.nodes.map((n) => [n.id, n])), containers: new Map(level.containers.map((c) => [c.id, c])) };
+    idx = {
+      nodes: new Map(level.nodes.map((n) => [n.id, n])),
+      containers: new Map(level.containers.map((c) => [c.id, c])),
+    };
     indexCache.set(level, idx);
   }
   return idx;

@@ -17,7 +17,9 @@ export function replaceLevel(root: GraphDef, path: readonly string[], next: Grap
   const [head, ...rest] = path;
   return {
     ...root,
-    nodes: root.nodes.map((n) => (n.id === head && n.subgraph ? { ...n, subgraph: replaceLevel(n.subgraph, rest, next) } : n)),
+    nodes: root.nodes.map((n) =>
+      n.id === head && n.subgraph ? { ...n, subgraph: replaceLevel(n.subgraph, rest, next) } : n,
+    ),
   };
 }
 

@@ -87,7 +87,13 @@ export const createUiSlice: StateCreator<EditorState, [], [], UiSlice> = (set, g
   setSelection(sel) {
     const cur = get().selection;
     const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-    if (same(cur.nodes, sel.nodes) && same(cur.containers, sel.containers) && same(cur.edges, sel.edges) && same(cur.grants, sel.grants)) return;
+    if (
+      same(cur.nodes, sel.nodes) &&
+      same(cur.containers, sel.containers) &&
+      same(cur.edges, sel.edges) &&
+      same(cur.grants, sel.grants)
+    )
+      return;
     set({ selection: sel });
   },
   clearSelection() {

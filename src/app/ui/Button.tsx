@@ -1,7 +1,11 @@
 // Small dense button used across toolbars and panels.
 import type { ButtonHTMLAttributes } from 'react';
 
-export function Button({ className = '', variant = 'default', ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: 'default' | 'primary' | 'danger' | 'ghost' }) {
+export function Button({
+  className = '',
+  variant = 'default',
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: 'default' | 'primary' | 'danger' | 'ghost' }) {
   const tone =
     variant === 'primary'
       ? 'bg-sky-700 hover:bg-sky-600 text-white'
@@ -10,5 +14,11 @@ export function Button({ className = '', variant = 'default', ...rest }: ButtonH
         : variant === 'ghost'
           ? 'hover:bg-zinc-800 text-zinc-300'
           : 'bg-zinc-800 hover:bg-zinc-700 text-zinc-200';
-  return <button type="button" className={`inline-flex items-center gap-1 rounded px-2 py-0.5 text-xs disabled:opacity-40 ${tone} ${className}`} {...rest} />;
+  return (
+    <button
+      type="button"
+      className={`inline-flex items-center gap-1 rounded px-2 py-0.5 text-xs disabled:opacity-40 ${tone} ${className}`}
+      {...rest}
+    />
+  );
 }

@@ -12,7 +12,15 @@ type Props = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> &
   clearOnCommit?: boolean;
 };
 
-export function CommitInput({ value, onCommit, testId, className = '', multiline, clearOnCommit, ...rest }: Props) {
+export function CommitInput({
+  value,
+  onCommit,
+  testId,
+  className = '',
+  multiline,
+  clearOnCommit,
+  ...rest
+}: Props) {
   const [draft, setDraft] = useState(value);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {

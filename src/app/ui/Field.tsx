@@ -10,4 +10,5 @@ export function Field({ label, children, hint }: { label: string; children: Reac
   );
 }
 
-export const selectCls = 'rounded border border-zinc-700 bg-zinc-950 px-1 py-0.5 text-xs outline-none focus:border-sky-600';
+export const selectCls =
+  'rounded border border-zinc-700 bg-zinc-950 px-1 py-0.5 text-xs outline-none focus:border-sky-600';

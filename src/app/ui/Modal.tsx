@@ -1,7 +1,17 @@
 // A centred modal with a title; Esc and the backdrop close it.
 import { useEffect, type ReactNode } from 'react';
 
-export function Modal({ title, onClose, children, testId }: { title: string; onClose: () => void; children: ReactNode; testId?: string }) {
+export function Modal({
+  title,
+  onClose,
+  children,
+  testId,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  testId?: string;
+}) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onClose();
@@ -10,8 +20,17 @@ export function Modal({ title, onClose, children, testId }: { title: string; onC
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
   return (
-    <div className="fixed inset-0 z-50 flex items-start justify-center bg-black/50 pt-24" onMouseDown={onClose}>
-      <div role="dialog" aria-label={title} data-testid={testId} className="w-[480px] max-w-[90vw] rounded-lg border border-zinc-700 bg-zinc-900 p-4 text-sm shadow-xl" onMouseDown={(e) => e.stopPropagation()}>
+    <div
+      className="fixed inset-0 z-50 flex items-start justify-center bg-black/50 pt-24"
+      onMouseDown={onClose}
+    >
+      <div
+        role="dialog"
+        aria-label={title}
+        data-testid={testId}
+        className="w-[480px] max-w-[90vw] rounded-lg border border-zinc-700 bg-zinc-900 p-4 text-sm shadow-xl"
+        onMouseDown={(e) => e.stopPropagation()}
+      >
         <div className="mb-3 font-semibold text-zinc-100">{title}</div>
         {children}
       </div>

@@ -12,7 +12,10 @@ export function Toast() {
     return () => clearTimeout(t);
   }, [toast, dismiss]);
   if (!toast) return null;
-  const tone = toast.kind === 'info' ? 'border-zinc-600 bg-zinc-800 text-zinc-100' : 'border-red-700 bg-red-950 text-red-100';
+  const tone =
+    toast.kind === 'info'
+      ? 'border-zinc-600 bg-zinc-800 text-zinc-100'
+      : 'border-red-700 bg-red-950 text-red-100';
   const style = toast.at ? { left: toast.at.x + 14, top: toast.at.y + 14 } : undefined;
   return (
     <div

@@ -36,6 +36,7 @@ export function lifetimeBadge(lifetime: string): string {
 }
 
 export function lifetimeHint(lifetime: string, resetOn: readonly string[] = []): string {
-  if (lifetime === 'custom') return resetOn.length ? `clears on ${resetOn.join(', ')} (explicit signal list)` : LIFETIME_HINTS.custom!;
+  if (lifetime === 'custom')
+    return resetOn.length ? `clears on ${resetOn.join(', ')} (explicit signal list)` : LIFETIME_HINTS.custom!;
   return LIFETIME_HINTS[lifetime] ?? 'unknown lifetime: treated as forever';
 }

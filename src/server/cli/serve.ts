@@ -5,10 +5,18 @@
 import { parseArgs } from 'node:util';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT, type StatewireServer } from '../app.ts';
 
-const USAGE = 'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--dist DIR] [--body-limit BYTES]';
+const USAGE =
+  'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--dist DIR] [--body-limit BYTES]';
 
 export async function serveCommand(argv: string[]): Promise<number> {
-  let values: { port?: string; host?: string; workspace?: string; dist?: string; 'body-limit'?: string; help?: boolean };
+  let values: {
+    port?: string;
+    host?: string;
+    workspace?: string;
+    dist?: string;
+    'body-limit'?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -48,7 +56,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
 
   let server: StatewireServer;
   try {
-    server = await createServer({ workspace, host, port, bodyLimit, distDir: values.dist ?? env('STATEWIRE_DIST') });
+    server = await createServer({
+      workspace,
+      host,
+      port,
+      bodyLimit,
+      distDir: values.dist ?? env('STATEWIRE_DIST'),
+    });
   } catch (err) {
     console.error(`statewire serve: cannot start: ${(err as Error).message}`);
     return 1;
@@ -59,7 +73,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     await server.close().catch(() => undefined);
-    if (code === 'EADDRINUSE') console.error(`statewire serve: port ${port} on ${host} is already in use (another statewire running? try --port or PORT=…)`);
+    if (code === 'EADDRINUSE')
+      console.error(
+        `statewire serve: port ${port} on ${host} is already in use (another statewire running? try --port or PORT=…)`,
+      );
     else if (code === 'EACCES') console.error(`statewire serve: no permission to listen on ${host}:${port}`);
     else console.error(`statewire serve: cannot listen on ${host}:${port}: ${(err as Error).message}`);
     return 1;

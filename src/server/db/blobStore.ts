@@ -30,7 +30,10 @@ export class BlobStore {
   /** Decoded blobs (shared, frozen); bounded so a long server life does not grow without limit. */
   private readonly decoded = new Map<number, unknown>();
 
-  constructor(private readonly db: Db, private readonly cacheSize = 50_000) {
+  constructor(
+    private readonly db: Db,
+    private readonly cacheSize = 50_000,
+  ) {
     // Most blobs are new: insert first and look up only on a hash conflict (one index walk, not two).
     this.insert = db.prepare('INSERT INTO blobs (hash, json) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING');
     this.byHash = db.prepare<[Buffer], { id: number }>('SELECT id FROM blobs WHERE hash = ?');
@@ -51,12 +54,14 @@ export class BlobStore {
       if (value.length > CHUNK) {
         // Long lists (accumulators) in fixed chunks: appending rewrites only the last chunk.
         const chunks: Encoded[] = [];
-        for (let i = 0; i < value.length; i += CHUNK) chunks.push(this.seal(value.slice(i, i + CHUNK).map((v) => this.encode(v))));
+        for (let i = 0; i < value.length; i += CHUNK)
+          chunks.push(this.seal(value.slice(i, i + CHUNK).map((v) => this.encode(v))));
         node = { [CHUNKS]: chunks };
       } else node = value.map((v) => this.encode(v));
     } else {
       const o: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) if (v !== undefined && typeof v !== 'function') o[k] = this.encode(v);
+      for (const [k, v] of Object.entries(value))
+        if (v !== undefined && typeof v !== 'function') o[k] = this.encode(v);
       node = o;
     }
     const out = this.seal(node);
@@ -67,7 +72,9 @@ export class BlobStore {
   /** An encoded node, stored and replaced by a ref when big (or when it looks like one of our markers). */
   private seal(node: unknown): Encoded {
     const json = JSON.stringify(node);
-    return json.length > INLINE_LIMIT || isRefShaped(node) || isChunked(node) ? { [REF]: this.store(json) } : node;
+    return json.length > INLINE_LIMIT || isRefShaped(node) || isChunked(node)
+      ? { [REF]: this.store(json) }
+      : node;
   }
 
   private store(json: string): number {
@@ -91,7 +98,10 @@ export class BlobStore {
   private decode(node: unknown): unknown {
     if (node === null || typeof node !== 'object') return node;
     if (isRefShaped(node)) return this.load((node as Record<string, number>)[REF] ?? -1);
-    if (isChunked(node)) return Object.freeze(((node as Record<string, unknown[]>)[CHUNKS] ?? []).flatMap((c) => this.decode(c) as unknown[]));
+    if (isChunked(node))
+      return Object.freeze(
+        ((node as Record<string, unknown[]>)[CHUNKS] ?? []).flatMap((c) => this.decode(c) as unknown[]),
+      );
     if (Array.isArray(node)) return Object.freeze(node.map((v) => this.decode(v)));
     const o: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) o[k] = this.decode(v);

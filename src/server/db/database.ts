@@ -89,7 +89,9 @@ export function openDatabase(path: string): Db {
 function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length)
-    throw new Error(`database schema version ${current} is newer than this statewire (${MIGRATIONS.length}); upgrade statewire`);
+    throw new Error(
+      `database schema version ${current} is newer than this statewire (${MIGRATIONS.length}); upgrade statewire`,
+    );
   for (let v = current; v < MIGRATIONS.length; v++) {
     const sql = MIGRATIONS[v] ?? '';
     db.transaction(() => {

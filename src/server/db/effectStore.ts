@@ -10,9 +10,15 @@ export class SqliteEffectStore implements EffectStore {
   private readonly sel;
   private readonly ins;
 
-  constructor(db: Db, private readonly runId: string, private readonly now: () => string = () => new Date().toISOString()) {
+  constructor(
+    db: Db,
+    private readonly runId: string,
+    private readonly now: () => string = () => new Date().toISOString(),
+  ) {
     this.sel = db.prepare<[string], { response: string }>('SELECT response FROM effects WHERE key = ?');
-    this.ins = db.prepare('INSERT OR REPLACE INTO effects (key, run_id, request, response, created_at) VALUES (?, ?, ?, ?, ?)');
+    this.ins = db.prepare(
+      'INSERT OR REPLACE INTO effects (key, run_id, request, response, created_at) VALUES (?, ?, ?, ?, ?)',
+    );
   }
 
   lookup(key: string): unknown | undefined {
@@ -21,6 +27,12 @@ export class SqliteEffectStore implements EffectStore {
   }
 
   record(key: string, request: unknown, response: unknown): void {
-    this.ins.run(key, this.runId, JSON.stringify(request ?? null), JSON.stringify(response ?? null), this.now());
+    this.ins.run(
+      key,
+      this.runId,
+      JSON.stringify(request ?? null),
+      JSON.stringify(response ?? null),
+      this.now(),
+    );
   }
 }

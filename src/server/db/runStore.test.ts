@@ -8,8 +8,25 @@ import { RunStore } from './runStore.ts';
 let db: Db;
 let store: RunStore;
 const newRun = (id: string) =>
-  store.createRun({ id, graphName: 'g', graph: { name: 'g', nodes: [] }, status: 'running', startedAt: '2026-01-01T00:00:00.000Z', parentRunId: null, parentStep: null, lineage: id, freshEffects: false, stepDelayMs: 0 });
-const ev = (seq: number, type: EventEnvelope['type'], data: unknown): EventEnvelope => ({ type, runId: 'r', seq, ts: '2026-01-01T00:00:00.123Z', data });
+  store.createRun({
+    id,
+    graphName: 'g',
+    graph: { name: 'g', nodes: [] },
+    status: 'running',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    parentRunId: null,
+    parentStep: null,
+    lineage: id,
+    freshEffects: false,
+    stepDelayMs: 0,
+  });
+const ev = (seq: number, type: EventEnvelope['type'], data: unknown): EventEnvelope => ({
+  type,
+  runId: 'r',
+  seq,
+  ts: '2026-01-01T00:00:00.123Z',
+  data,
+});
 const blobCount = () => (db.prepare('SELECT COUNT(*) AS n FROM blobs').get() as { n: number }).n;
 
 beforeEach(() => {
@@ -43,14 +60,28 @@ describe('RunStore', () => {
   });
 
   it('shares unchanged sub-values between checkpoints (content addressing)', () => {
-    const big = Object.freeze({ history: Object.freeze(Array.from({ length: 50 }, (_, i) => `entry number ${i}`)) });
+    const big = Object.freeze({
+      history: Object.freeze(Array.from({ length: 50 }, (_, i) => `entry number ${i}`)),
+    });
     const state = (n: number) => ({ containers: { mem: big }, counter: n, other: { text: 'y'.repeat(120) } });
-    store.commit('r', { events: [ev(1, 'nav_status', { status: 'running', step: 1 })], checkpoint: { step: 1, state: state(1) } });
+    store.commit('r', {
+      events: [ev(1, 'nav_status', { status: 'running', step: 1 })],
+      checkpoint: { step: 1, state: state(1) },
+    });
     const after1 = blobCount();
-    store.commit('r', { events: [ev(2, 'nav_status', { status: 'running', step: 2 })], checkpoint: { step: 2, state: state(2) } });
+    store.commit('r', {
+      events: [ev(2, 'nav_status', { status: 'running', step: 2 })],
+      checkpoint: { step: 2, state: state(2) },
+    });
     // only the (small, inlined) root changed: no new blob; the big history is stored once
     expect(blobCount()).toBe(after1);
-    expect((db.prepare(`SELECT COUNT(*) AS n FROM blobs WHERE json LIKE '%entry number 0"%'`).get() as { n: number }).n).toBe(1);
+    expect(
+      (
+        db.prepare(`SELECT COUNT(*) AS n FROM blobs WHERE json LIKE '%entry number 0"%'`).get() as {
+          n: number;
+        }
+      ).n,
+    ).toBe(1);
     expect(store.checkpoint('r', 1)).toMatchObject({ step: 1, state: state(1) });
     expect(store.checkpoint('r', 2)?.state).toEqual(state(2));
     expect(store.checkpointSteps('r')).toEqual([1, 2]);
@@ -60,13 +91,21 @@ describe('RunStore', () => {
     store.commit('r', { events: [ev(1, 'nav_status', { status: 'running', step: 0 })] });
     // seq 1 again violates the (run, seq) key after the first insert of the batch succeeded
     expect(() =>
-      store.commit('r', { events: [ev(2, 'exec_log', { step: 1 }), ev(1, 'exec_log', { step: 1 })], checkpoint: { step: 1, state: { a: 'z'.repeat(300) } }, steps: 1 }),
+      store.commit('r', {
+        events: [ev(2, 'exec_log', { step: 1 }), ev(1, 'exec_log', { step: 1 })],
+        checkpoint: { step: 1, state: { a: 'z'.repeat(300) } },
+        steps: 1,
+      }),
     ).toThrow();
     expect(store.events('r', 0, 10).map((e) => e.seq)).toEqual([1]);
     expect(store.checkpointSteps('r')).toEqual([]);
     expect(store.getRun('r')).toMatchObject({ steps: 0, last_seq: 1 });
     // and the blob memo forgot the rolled-back blob, so storing it again really stores it
-    store.commit('r', { events: [ev(2, 'exec_log', { step: 1 })], checkpoint: { step: 1, state: { a: 'z'.repeat(300) } }, steps: 1 });
+    store.commit('r', {
+      events: [ev(2, 'exec_log', { step: 1 })],
+      checkpoint: { step: 1, state: { a: 'z'.repeat(300) } },
+      steps: 1,
+    });
     expect(store.checkpoint('r', 1)?.state).toEqual({ a: 'z'.repeat(300) });
   });
 

@@ -81,7 +81,6 @@ const toSummary = (r: RunRow): StoredRun => ({
   step_delay_ms: r.step_delay_ms,
 });
 
-
 export class RunStore {
   readonly blobs: BlobStore;
   private readonly shapes: ShapeStore;
@@ -95,7 +94,9 @@ export class RunStore {
         `INSERT INTO runs (id, graph_name, graph_hash, status, steps, last_seq, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms)
          VALUES (@id, @graph_name, @graph_hash, @status, 0, 0, @started_at, @parent_run_id, @parent_step, @lineage, @fresh_effects, @step_delay_ms)`,
       ),
-      insertEvent: db.prepare('INSERT INTO events (run, seq, type, ts, step, enc, data) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      insertEvent: db.prepare(
+        'INSERT INTO events (run, seq, type, ts, step, enc, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
       rid: db.prepare<[string], { rid: number }>('SELECT rid FROM runs WHERE id = ?'),
       insertCheckpoint: db.prepare(`INSERT INTO checkpoints (run, seq, step, root) VALUES (?, ?, ?, ?)`),
       updateCounters: db.prepare(
@@ -104,11 +105,15 @@ export class RunStore {
       ),
       getRun: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?'),
       listRuns: db.prepare<[number], RunRow>('SELECT * FROM runs ORDER BY started_at DESC, rid DESC LIMIT ?'),
-      events: db.prepare<[number, number, number], EventRow>('SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      events: db.prepare<[number, number, number], EventRow>(
+        'SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND seq > ? ORDER BY seq LIMIT ?',
+      ),
       eventsOfType: db.prepare<[number, number, string, number], EventRow>(
         'SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND seq > ? AND type = ? ORDER BY seq LIMIT ?',
       ),
-      checkpointSteps: db.prepare<[number], { step: number }>('SELECT DISTINCT step FROM checkpoints WHERE run = ? ORDER BY step'),
+      checkpointSteps: db.prepare<[number], { step: number }>(
+        'SELECT DISTINCT step FROM checkpoints WHERE run = ? ORDER BY step',
+      ),
       checkpointAt: db.prepare<[number, number], { seq: number; step: number; root: string }>(
         'SELECT seq, step, root FROM checkpoints WHERE run = ? AND step = ? ORDER BY seq DESC LIMIT 1',
       ),
@@ -123,8 +128,12 @@ export class RunStore {
       ),
       // Uses the partial snapshot index; the last (partial) step of a crashed run has no nav_step, but
       // its events were never committed either (whole steps commit together).
-      maxStep: db.prepare<[number], { m: number | null }>(`SELECT MAX(step) AS m FROM events WHERE run = ? AND type IN ('nav_step', 'restored')`),
-      interrupt: db.prepare(`UPDATE runs SET status = 'interrupted', ended_at = COALESCE(ended_at, ?) WHERE status IN ('running', 'paused', 'idle')`),
+      maxStep: db.prepare<[number], { m: number | null }>(
+        `SELECT MAX(step) AS m FROM events WHERE run = ? AND type IN ('nav_step', 'restored')`,
+      ),
+      interrupt: db.prepare(
+        `UPDATE runs SET status = 'interrupted', ended_at = COALESCE(ended_at, ?) WHERE status IN ('running', 'paused', 'idle')`,
+      ),
     };
   }
 
@@ -155,15 +164,33 @@ export class RunStore {
       let lastSeq = 0;
       for (const part of [...(batch.earlier ?? []), batch]) {
         for (const e of part.events) {
-          const step = typeof (e.data as { step?: unknown } | null)?.step === 'number' ? (e.data as { step: number }).step : null;
-          if (BLOB_ENCODED.has(e.type)) this.q.insertEvent.run(rid, e.seq, e.type, Date.parse(e.ts), step, 1, this.blobs.put(e.data));
+          const step =
+            typeof (e.data as { step?: unknown } | null)?.step === 'number'
+              ? (e.data as { step: number }).step
+              : null;
+          if (BLOB_ENCODED.has(e.type))
+            this.q.insertEvent.run(rid, e.seq, e.type, Date.parse(e.ts), step, 1, this.blobs.put(e.data));
           else {
             const shaped = this.shapes.encode(e.data);
-            this.q.insertEvent.run(rid, e.seq, e.type, Date.parse(e.ts), step, shaped === undefined ? 0 : 2, shaped ?? JSON.stringify(e.data ?? null));
+            this.q.insertEvent.run(
+              rid,
+              e.seq,
+              e.type,
+              Date.parse(e.ts),
+              step,
+              shaped === undefined ? 0 : 2,
+              shaped ?? JSON.stringify(e.data ?? null),
+            );
           }
           lastSeq = e.seq;
         }
-        if (part.checkpoint) this.q.insertCheckpoint.run(rid, lastSeq, part.checkpoint.step, this.blobs.put(part.checkpoint.state));
+        if (part.checkpoint)
+          this.q.insertCheckpoint.run(
+            rid,
+            lastSeq,
+            part.checkpoint.step,
+            this.blobs.put(part.checkpoint.state),
+          );
       }
       this.q.updateCounters.run({
         id: runId,
@@ -191,7 +218,8 @@ export class RunStore {
       runId,
       seq: r.seq,
       ts: new Date(r.ts).toISOString(),
-      data: r.enc === 1 ? this.blobs.get(r.data) : r.enc === 2 ? this.shapes.decode(r.data) : JSON.parse(r.data),
+      data:
+        r.enc === 1 ? this.blobs.get(r.data) : r.enc === 2 ? this.shapes.decode(r.data) : JSON.parse(r.data),
     };
   }
 
@@ -223,7 +251,10 @@ export class RunStore {
 
   events(runId: string, after: number, limit: number, type?: string): EventEnvelope[] {
     const rid = this.rid(runId);
-    const rows = type === undefined ? this.q.events.all(rid, after, limit) : this.q.eventsOfType.all(rid, after, type, limit);
+    const rows =
+      type === undefined
+        ? this.q.events.all(rid, after, limit)
+        : this.q.eventsOfType.all(rid, after, type, limit);
     return rows.map((r) => this.envelope(runId, r));
   }
 
@@ -249,7 +280,10 @@ export class RunStore {
     const before = this.q.snapBefore.get(rid, step);
     const base = before ? this.envelope(runId, before) : undefined;
     const baseStep = base ? ((base.data as { step?: number }).step ?? -1) : -1;
-    return { base, after: this.q.foldable.all(rid, base?.seq ?? 0, baseStep, step).map((r) => this.envelope(runId, r)) };
+    return {
+      base,
+      after: this.q.foldable.all(rid, base?.seq ?? 0, baseStep, step).map((r) => this.envelope(runId, r)),
+    };
   }
 
   /** Highest step with a committed snapshot event (-1 when none). */

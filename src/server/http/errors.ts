@@ -17,13 +17,18 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, path?: string) => new ApiError(400, code, message, path);
+export const badRequest = (code: string, message: string, path?: string) =>
+  new ApiError(400, code, message, path);
 export const notFound = (message: string, code = 'not-found') => new ApiError(404, code, message);
 export const conflict = (message: string, code = 'conflict', details?: Record<string, unknown>) =>
   new ApiError(409, code, message, undefined, details);
 
 /** Parses `value` with a zod schema or throws a 400 naming the first bad field as a JSON path. */
-export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'params'): z.infer<S> {
+export function parseOr400<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: 'body' | 'query' | 'params',
+): z.infer<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
@@ -60,7 +65,8 @@ function fromFastify(err: FastifyLikeError): ApiError {
     return new ApiError(400, 'invalid-json', 'body is empty but content-type is application/json');
   if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
     return new ApiError(400, 'invalid-json', `body is not valid JSON: ${err.message ?? ''}`);
-  if (status >= 400 && status < 500) return new ApiError(status, err.code ?? 'bad-request', err.message ?? 'bad request');
+  if (status >= 400 && status < 500)
+    return new ApiError(status, err.code ?? 'bad-request', err.message ?? 'bad request');
   return new ApiError(500, 'internal', err.message ?? 'internal error');
 }
 

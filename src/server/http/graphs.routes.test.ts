@@ -24,15 +24,23 @@ afterAll(async () => {
   outside.cleanup();
 });
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-  server.app.inject({ method, url, payload: payload as string | object | undefined, headers });
+const inject = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) => server.app.inject({ method, url, payload: payload as string | object | undefined, headers });
 
 describe('/api/graphs CRUD', () => {
   it('lists the demo graph with _id, _path, folder and an etag', async () => {
     const res = await inject('GET', '/api/graphs');
     expect(res.statusCode).toBe(200);
     const demo = res.json().find((g: { _id: string }) => g._id === 'grid_navigator');
-    expect(demo).toMatchObject({ name: 'Grid Navigator', folder: '', _path: join(ws.dir, 'graphs', 'grid_navigator.json') });
+    expect(demo).toMatchObject({
+      name: 'Grid Navigator',
+      folder: '',
+      _path: join(ws.dir, 'graphs', 'grid_navigator.json'),
+    });
     expect(demo._etag).toMatch(/^[0-9a-f]{16}$/);
   });
 
@@ -44,7 +52,12 @@ describe('/api/graphs CRUD', () => {
     const again = await inject('POST', '/api/graphs', { name: 'My Graph-One', folder: 'team/a' });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('exists');
-    const forced = await inject('POST', '/api/graphs', { name: 'My Graph-One', folder: 'team/a', overwrite: true, description: 'v2' });
+    const forced = await inject('POST', '/api/graphs', {
+      name: 'My Graph-One',
+      folder: 'team/a',
+      overwrite: true,
+      description: 'v2',
+    });
     expect(forced.statusCode).toBe(201);
     const got = await inject('GET', '/api/graphs/team/a/my_graph_one');
     expect(got.json()).toMatchObject({ description: 'v2', folder: 'team/a', _id: 'team/a/my_graph_one' });
@@ -54,33 +67,55 @@ describe('/api/graphs CRUD', () => {
 
   it('updates in place, 404 for a missing id, 409 on a stale etag', async () => {
     const created = (await inject('POST', '/api/graphs', { name: 'stale test' })).json();
-    const ok = await inject('PUT', '/api/graphs/stale_test', { name: 'stale test', description: 'a', expected_etag: created.etag });
+    const ok = await inject('PUT', '/api/graphs/stale_test', {
+      name: 'stale test',
+      description: 'a',
+      expected_etag: created.etag,
+    });
     expect(ok.statusCode).toBe(200);
-    const stale = await inject('PUT', '/api/graphs/stale_test', { name: 'stale test', description: 'b' }, { 'if-match': `"${created.etag}"` });
+    const stale = await inject(
+      'PUT',
+      '/api/graphs/stale_test',
+      { name: 'stale test', description: 'b' },
+      { 'if-match': `"${created.etag}"` },
+    );
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error).toMatchObject({ code: 'stale', etag: ok.json().etag });
     expect((await inject('PUT', '/api/graphs/nope', { name: 'x' })).statusCode).toBe(404);
-    expect((await inject('GET', '/api/graphs/nope')).json()).toEqual({ error: { code: 'not-found', message: 'graph "nope" not found' } });
+    expect((await inject('GET', '/api/graphs/nope')).json()).toEqual({
+      error: { code: 'not-found', message: 'graph "nope" not found' },
+    });
   });
 
   it('moves (409 when the target exists) and deletes', async () => {
     await inject('POST', '/api/graphs', { name: 'mover' });
     await inject('POST', '/api/graphs', { name: 'mover', folder: 'dest' });
     expect((await inject('POST', '/api/graphs/mover/move', { dest_folder: 'dest' })).statusCode).toBe(409);
-    const moved = await inject('POST', '/api/graphs/mover/move', { dest_folder: 'dest', new_name: 'Moved Graph' });
+    const moved = await inject('POST', '/api/graphs/mover/move', {
+      dest_folder: 'dest',
+      new_name: 'Moved Graph',
+    });
     expect(moved.statusCode).toBe(200);
     expect(moved.json().id).toBe('dest/moved_graph');
     expect((await inject('GET', '/api/graphs/dest/moved_graph')).json().name).toBe('Moved Graph');
-    expect((await inject('DELETE', '/api/graphs/dest/moved_graph')).json()).toEqual({ deleted: 'dest/moved_graph' });
+    expect((await inject('DELETE', '/api/graphs/dest/moved_graph')).json()).toEqual({
+      deleted: 'dest/moved_graph',
+    });
     expect((await inject('GET', '/api/graphs/dest/moved_graph')).statusCode).toBe(404);
   });
 
   it('folder operations', async () => {
     expect((await inject('POST', '/api/graphs/folders', { path: 'f1/f2' })).statusCode).toBe(200);
-    expect((await inject('GET', '/api/graphs/folders')).json().folders).toEqual(expect.arrayContaining(['f1', 'f1/f2']));
-    expect((await inject('POST', '/api/graphs/folders/rename', { path: 'f1', new_path: 'g1' })).json()).toEqual({ path: 'g1' });
+    expect((await inject('GET', '/api/graphs/folders')).json().folders).toEqual(
+      expect.arrayContaining(['f1', 'f1/f2']),
+    );
+    expect(
+      (await inject('POST', '/api/graphs/folders/rename', { path: 'f1', new_path: 'g1' })).json(),
+    ).toEqual({ path: 'g1' });
     expect((await inject('DELETE', '/api/graphs/folders?path=g1')).statusCode).toBe(409);
-    expect((await inject('DELETE', '/api/graphs/folders?path=g1&recursive=true')).json()).toEqual({ deleted: 'g1' });
+    expect((await inject('DELETE', '/api/graphs/folders?path=g1&recursive=true')).json()).toEqual({
+      deleted: 'g1',
+    });
   });
 });
 
@@ -152,12 +187,18 @@ describe('catalog, validate, layout', () => {
   it('serves node schemas in the reference shape', async () => {
     const specs = (await inject('GET', '/api/components/node-schemas')).json();
     const llm = specs.find((s: { type: string }) => s.type === 'llmCall');
-    expect(llm).toMatchObject({ display_name: 'LLM Call', ports_mode: 'input', ui_config: { color: expect.any(String) } });
+    expect(llm).toMatchObject({
+      display_name: 'LLM Call',
+      ports_mode: 'input',
+      ui_config: { color: expect.any(String) },
+    });
     expect(llm.input_ports.map((p: { name: string }) => p.name)).toContain('prompt');
     expect(specs.map((s: { type: string }) => s.type)).toContain('gridEnv');
   });
   it('validate never raises; reports unknown node types', async () => {
-    const res = await inject('POST', '/api/graphs/validate', { graph: { nodes: [{ id: 'a', type: 'zzz' }] } });
+    const res = await inject('POST', '/api/graphs/validate', {
+      graph: { nodes: [{ id: 'a', type: 'zzz' }] },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().coverage.unresolved_node_types).toEqual(['zzz']);
     const broken = await inject('POST', '/api/graphs/validate', { nodes: 'nope' });

@@ -15,17 +15,23 @@ import type { GraphFiles } from '../workspace/graphFiles.ts';
 import { ApiError, badRequest, parseOr400 } from './errors.ts';
 
 /** Splits a save request into control keys and a decoded graph; 400 naming the bad field. */
-export function decodeSaveRequest(body: unknown): { control: ReturnType<typeof GraphSaveControlSchema.parse>; graph: GraphDef } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('invalid-body', 'body must be a JSON object (a graph save request)', '$');
+export function decodeSaveRequest(body: unknown): {
+  control: ReturnType<typeof GraphSaveControlSchema.parse>;
+  graph: GraphDef;
+} {
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw badRequest('invalid-body', 'body must be a JSON object (a graph save request)', '$');
   const rec = body as Record<string, unknown>;
   const controlIn: Record<string, unknown> = {};
   const graphIn: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(rec)) ((SAVE_CONTROL_KEYS as readonly string[]).includes(k) ? controlIn : graphIn)[k] = v;
+  for (const [k, v] of Object.entries(rec))
+    ((SAVE_CONTROL_KEYS as readonly string[]).includes(k) ? controlIn : graphIn)[k] = v;
   const control = parseOr400(GraphSaveControlSchema, controlIn, 'body');
   if (typeof graphIn.name !== 'string' || graphIn.name.trim() === '')
     throw badRequest('invalid-body', 'name is required and must be a non-blank string', '$.name');
   const r = decodeGraph(graphIn);
-  if (!r.ok) throw new ApiError(400, 'invalid-graph', `invalid graph: ${describeErrors(r.errors)}`, r.errors[0]?.path);
+  if (!r.ok)
+    throw new ApiError(400, 'invalid-graph', `invalid graph: ${describeErrors(r.errors)}`, r.errors[0]?.path);
   return { control, graph: r.graph };
 }
 
@@ -38,7 +44,9 @@ export function registerGraphRoutes(app: FastifyInstance, files: GraphFiles, onC
   app.get('/api/graphs', async () => files.list());
 
   app.get('/api/graphs/folders', async () => ({ folders: files.folders() }));
-  app.post('/api/graphs/folders', async (req) => changed(files.createFolder(parseOr400(FolderCreateBodySchema, req.body, 'body').path)));
+  app.post('/api/graphs/folders', async (req) =>
+    changed(files.createFolder(parseOr400(FolderCreateBodySchema, req.body, 'body').path)),
+  );
   app.post('/api/graphs/folders/rename', async (req) => {
     const b = parseOr400(FolderRenameBodySchema, req.body, 'body');
     return changed(files.renameFolder(b.path, b.new_path));
@@ -59,7 +67,9 @@ export function registerGraphRoutes(app: FastifyInstance, files: GraphFiles, onC
   app.put('/api/graphs/*', async (req) => {
     const { control, graph } = decodeSaveRequest(req.body);
     const ifMatch = req.headers['if-match'];
-    const expected = control.expected_etag ?? (typeof ifMatch === 'string' ? ifMatch.replace(/^W\//, '').replace(/"/g, '') : undefined);
+    const expected =
+      control.expected_etag ??
+      (typeof ifMatch === 'string' ? ifMatch.replace(/^W\//, '').replace(/"/g, '') : undefined);
     return changed(files.update(wildcard(req.params), graph, expected));
   });
 

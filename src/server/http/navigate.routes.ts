@@ -20,9 +20,15 @@ export function assertRunnable(graph: GraphDef, catalog: Catalog, pathPrefix: st
   const errors = validateGraph(graph, catalog).filter((i) => i.severity === 'error');
   if (errors.length === 0) return;
   const list = errors.map((e) => `- ${e.path}: ${e.message}`).join('\n');
-  throw new ApiError(400, 'invalid-graph', `Invalid graph: Graph connectivity validation failed:\n${list}`, errors[0]?.path.replace(/^\$/, pathPrefix), {
-    issues: errors,
-  });
+  throw new ApiError(
+    400,
+    'invalid-graph',
+    `Invalid graph: Graph connectivity validation failed:\n${list}`,
+    errors[0]?.path.replace(/^\$/, pathPrefix),
+    {
+      issues: errors,
+    },
+  );
 }
 
 export function registerNavigateRoutes(app: FastifyInstance, runs: RunManager, catalog: () => Catalog): void {
@@ -31,13 +37,25 @@ export function registerNavigateRoutes(app: FastifyInstance, runs: RunManager, c
   app.post('/api/navigate/run', async (req) => {
     const q = parseOr400(RunStartQuerySchema, req.query, 'query');
     const body = parseOr400(RunStartBodySchema, req.body, 'body');
-    if (body.loop_definition === undefined) throw new ApiError(400, 'invalid-body', 'loop_definition is required', '$.loop_definition');
+    if (body.loop_definition === undefined)
+      throw new ApiError(400, 'invalid-body', 'loop_definition is required', '$.loop_definition');
     const r = decodeGraph(body.loop_definition);
     if (!r.ok)
-      throw new ApiError(400, 'invalid-graph', `Invalid graph definition: ${describeErrors(r.errors)}`, r.errors[0]?.path.replace(/^\$/, '$.loop_definition'));
+      throw new ApiError(
+        400,
+        'invalid-graph',
+        `Invalid graph definition: ${describeErrors(r.errors)}`,
+        r.errors[0]?.path.replace(/^\$/, '$.loop_definition'),
+      );
     assertRunnable(r.graph, catalog(), '$.loop_definition');
     const started = await runs.start(
-      { graph: r.graph, runId: body.execution_id, stepDelayMs: body.step_delay_ms, paused: body.paused, freshEffects: body.fresh_effects },
+      {
+        graph: r.graph,
+        runId: body.execution_id,
+        stepDelayMs: body.step_delay_ms,
+        paused: body.paused,
+        freshEffects: body.fresh_effects,
+      },
       q.queue,
     );
     return { ok: true, execution_id: started.runId, queued: started.queued };

@@ -1,7 +1,13 @@
 // Run history at /api/runs: list, one run, its events (paged by seq), its state at a step, the exact
 // graph it ran, fork from a step, and restore (which also revives an interrupted run, paused).
 import type { FastifyInstance } from 'fastify';
-import { EventsQuerySchema, ForkBodySchema, RestoreBodySchema, RunIdParamSchema, StateQuerySchema } from '../../domain/protocol.rest.ts';
+import {
+  EventsQuerySchema,
+  ForkBodySchema,
+  RestoreBodySchema,
+  RunIdParamSchema,
+  StateQuerySchema,
+} from '../../domain/protocol.rest.ts';
 import type { RunStore } from '../db/runStore.ts';
 import type { RunManager } from '../runs/runManager.ts';
 import { notFound, parseOr400 } from './errors.ts';
@@ -26,7 +32,12 @@ export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store:
     const q = parseOr400(EventsQuerySchema, req.query, 'query');
     const events = store.events(row.id, q.after, q.limit, q.type);
     const last = events[events.length - 1];
-    return { run_id: row.id, last_seq: store.getRun(row.id)?.last_seq ?? row.last_seq, next_after: last ? last.seq : q.after, events };
+    return {
+      run_id: row.id,
+      last_seq: store.getRun(row.id)?.last_seq ?? row.last_seq,
+      next_after: last ? last.seq : q.after,
+      events,
+    };
   });
 
   app.get('/api/runs/:id/state', async (req) => {
@@ -37,13 +48,23 @@ export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store:
 
   app.get('/api/runs/:id/graph', async (req) => runs.graphOfRun(runOr404(req.params).id));
 
-  app.get('/api/runs/:id/checkpoints', async (req) => ({ steps: store.checkpointSteps(runOr404(req.params).id) }));
+  app.get('/api/runs/:id/checkpoints', async (req) => ({
+    steps: store.checkpointSteps(runOr404(req.params).id),
+  }));
 
   app.post('/api/runs/:id/fork', async (req, reply) => {
     const row = runOr404(req.params);
     const b = parseOr400(ForkBodySchema, req.body, 'body');
-    const r = await runs.fork(row.id, { step: b.step, graph: b.graph, freshEffects: b.fresh_effects, stepDelayMs: b.step_delay_ms, paused: b.paused });
-    return reply.status(201).send({ ok: true, run_id: r.runId, execution_id: r.runId, parent_run_id: r.parent, step: r.step });
+    const r = await runs.fork(row.id, {
+      step: b.step,
+      graph: b.graph,
+      freshEffects: b.fresh_effects,
+      stepDelayMs: b.step_delay_ms,
+      paused: b.paused,
+    });
+    return reply
+      .status(201)
+      .send({ ok: true, run_id: r.runId, execution_id: r.runId, parent_run_id: r.parent, step: r.step });
   });
 
   app.post('/api/runs/:id/restore', async (req) => {

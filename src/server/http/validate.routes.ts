@@ -11,9 +11,12 @@ import { ApiError, badRequest, parseOr400 } from './errors.ts';
 
 /** `{graph: …}` or a bare graph. */
 function unwrapGraph(body: unknown): unknown {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('invalid-body', 'body must be a graph object or {graph}', '$');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw badRequest('invalid-body', 'body must be a graph object or {graph}', '$');
   const rec = body as Record<string, unknown>;
-  return 'graph' in rec && typeof rec.graph === 'object' && rec.graph !== null && !('nodes' in rec) ? rec.graph : rec;
+  return 'graph' in rec && typeof rec.graph === 'object' && rec.graph !== null && !('nodes' in rec)
+    ? rec.graph
+    : rec;
 }
 
 export function registerValidateRoutes(app: FastifyInstance, catalog: () => Catalog): void {
@@ -30,7 +33,9 @@ export function registerValidateRoutes(app: FastifyInstance, catalog: () => Cata
             checked: r.graph.edges.length,
             skipped: 0,
             total_edges: r.graph.edges.length,
-            unresolved_node_types: [...new Set(r.graph.nodes.map((n) => n.type).filter((t) => !catalog().has(t)))],
+            unresolved_node_types: [
+              ...new Set(r.graph.nodes.map((n) => n.type).filter((t) => !catalog().has(t))),
+            ],
           }
         : { checked: 0, skipped: 0, total_edges: 0, unresolved_node_types: [] },
     };
@@ -42,7 +47,13 @@ export function registerValidateRoutes(app: FastifyInstance, catalog: () => Cata
     const rec = { ...(raw as Record<string, unknown>) };
     delete rec.dimensions;
     const r = decodeGraph(rec);
-    if (!r.ok) throw new ApiError(400, 'invalid-graph', `invalid graph: ${describeErrors(r.errors)}`, r.errors[0]?.path);
+    if (!r.ok)
+      throw new ApiError(
+        400,
+        'invalid-graph',
+        `invalid graph: ${describeErrors(r.errors)}`,
+        r.errors[0]?.path,
+      );
     return layoutGraph(r.graph, dimensions ?? {});
   });
 }

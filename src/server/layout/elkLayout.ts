@@ -38,11 +38,17 @@ export async function layoutGraph(graph: GraphDef, dims: Dimensions): Promise<La
       .map((e): ElkExtendedEdge => ({ id: e.id, sources: [e.source], targets: [e.target] })),
   };
   const out = await elk.layout(root);
-  const pos = new Map((out.children ?? []).map((c) => [c.id, { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) }]));
+  const pos = new Map(
+    (out.children ?? []).map((c) => [c.id, { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) }]),
+  );
   const waypoints = new Map<string, Array<{ x: number; y: number }>>();
   for (const e of (out.edges ?? []) as ElkExtendedEdge[]) {
     const bends = (e.sections ?? []).flatMap((s) => s.bendPoints ?? []);
-    if (bends.length > 0) waypoints.set(e.id, bends.map((b) => ({ x: Math.round(b.x), y: Math.round(b.y) })));
+    if (bends.length > 0)
+      waypoints.set(
+        e.id,
+        bends.map((b) => ({ x: Math.round(b.x), y: Math.round(b.y) })),
+      );
   }
 
   const nodes = graph.nodes.map((n) => ({ ...n, position: pos.get(n.id) ?? n.position }));
@@ -53,7 +59,9 @@ export async function layoutGraph(graph: GraphDef, dims: Dimensions): Promise<La
   const drawn = graph.containers.filter((c) => c.id !== GRAPH_STATE_ID);
   let nextFree = Math.max(0, ...nodes.map((n) => n.position.x + size(n.id, DEFAULT_NODE).width));
   const wanted = drawn.map((c) => {
-    const users = graph.access_grants.filter((g) => g.container_id === c.id && pos.has(g.node_id)).map((g) => centerX(g.node_id));
+    const users = graph.access_grants
+      .filter((g) => g.container_id === c.id && pos.has(g.node_id))
+      .map((g) => centerX(g.node_id));
     const w = size(c.id, DEFAULT_CONTAINER).width;
     let x: number;
     if (users.length > 0) x = users.reduce((a, b) => a + b, 0) / users.length - w / 2;
@@ -72,7 +80,9 @@ export async function layoutGraph(graph: GraphDef, dims: Dimensions): Promise<La
     cursor = x + c.w + CONTAINER_GAP_X;
   }
   const containers = graph.containers.map((c) =>
-    placed.has(c.id) ? { ...c, position: { x: placed.get(c.id) ?? 0, y: Math.round(bottom + CONTAINER_GAP_Y) } } : c,
+    placed.has(c.id)
+      ? { ...c, position: { x: placed.get(c.id) ?? 0, y: Math.round(bottom + CONTAINER_GAP_Y) } }
+      : c,
   );
   const edges = graph.edges.map((e) => (waypoints.has(e.id) ? { ...e, waypoints: waypoints.get(e.id) } : e));
   return { ...graph, nodes, containers, edges };

@@ -12,12 +12,18 @@ export function containerDifferences(parent: GraphDef, next: GraphDef): string[]
   for (const [id, ca] of a) {
     const cb = b.get(id);
     if (!cb) continue;
-    for (const slot of Object.keys(ca.states)) if (!(slot in cb.states)) out.push(`container '${id}': slot '${slot}' was removed`);
-    for (const slot of Object.keys(cb.states)) if (!(slot in ca.states)) out.push(`container '${id}': slot '${slot}' was added`);
+    for (const slot of Object.keys(ca.states))
+      if (!(slot in cb.states)) out.push(`container '${id}': slot '${slot}' was removed`);
+    for (const slot of Object.keys(cb.states))
+      if (!(slot in ca.states)) out.push(`container '${id}': slot '${slot}' was added`);
     for (const [slot, sa] of Object.entries(ca.states)) {
       const sb = cb.states[slot];
-      if (sb && sb.type !== sa.type) out.push(`container '${id}': slot '${slot}' reducer changed from ${sa.type} to ${sb.type}`);
-      if (sb && sb.value_type !== sa.value_type) out.push(`container '${id}': slot '${slot}' value_type changed from ${sa.value_type} to ${sb.value_type}`);
+      if (sb && sb.type !== sa.type)
+        out.push(`container '${id}': slot '${slot}' reducer changed from ${sa.type} to ${sb.type}`);
+      if (sb && sb.value_type !== sa.value_type)
+        out.push(
+          `container '${id}': slot '${slot}' value_type changed from ${sa.value_type} to ${sb.value_type}`,
+        );
     }
   }
   return out;

@@ -14,9 +14,21 @@ const GRAPH = {
   eval_graph: false,
   nodes: [
     { id: 'goal', type: 'constant', config: { value: 'find the door', wire_type: 'TEXT' } },
-    { id: 'loop_in', type: 'iterIn', config: { version: 3, pairedWith: 'loop_out', initPorts: [{ name: 'goal', wire_type: 'TEXT', persist: true }] } },
+    {
+      id: 'loop_in',
+      type: 'iterIn',
+      config: {
+        version: 3,
+        pairedWith: 'loop_out',
+        initPorts: [{ name: 'goal', wire_type: 'TEXT', persist: true }],
+      },
+    },
     { id: 'think', type: 'llmCall', config: { profile: '', template: 'Goal: {instruction}. Next move?' } },
-    { id: 'loop_out', type: 'iterOut', config: { pairedWith: 'loop_in', ports: [{ name: 'note', wire_type: 'TEXT', persist: true }] } },
+    {
+      id: 'loop_out',
+      type: 'iterOut',
+      config: { pairedWith: 'loop_in', ports: [{ name: 'note', wire_type: 'TEXT', persist: true }] },
+    },
   ],
   edges: [
     { id: 'e1', source: 'goal', target: 'loop_in', sourceHandle: 'value', targetHandle: 'init_goal' },
@@ -41,7 +53,12 @@ async function call(method: 'GET' | 'POST', url: string, payload?: object) {
   const res = await server.app.inject({ method, url, payload });
   return { status: res.statusCode, body: res.json() };
 }
-const done = (id: string) => waitFor(async () => ['done', 'error'].includes((await call('GET', `/api/runs/${id}`)).body.status), 15_000, `${id} done`);
+const done = (id: string) =>
+  waitFor(
+    async () => ['done', 'error'].includes((await call('GET', `/api/runs/${id}`)).body.status),
+    15_000,
+    `${id} done`,
+  );
 async function effects(id: string): Promise<Array<{ step: number; key: string; mode: string }>> {
   const { body } = await call('GET', `/api/runs/${id}/events?type=effect&limit=5000`);
   return (body.events as EventEnvelope[]).map((e) => e.data as { step: number; key: string; mode: string });
@@ -52,7 +69,8 @@ describe('recorded effects', () => {
   let recorded: Array<{ step: number; key: string; mode: string }>;
 
   it('a first run records every llmCall durably', async () => {
-    parent = (await call('POST', '/api/navigate/run', { loop_definition: GRAPH, step_delay_ms: 0 })).body.execution_id;
+    parent = (await call('POST', '/api/navigate/run', { loop_definition: GRAPH, step_delay_ms: 0 })).body
+      .execution_id;
     await done(parent);
     expect((await call('GET', `/api/runs/${parent}`)).body.status).toBe('done');
     recorded = await effects(parent);
@@ -60,7 +78,9 @@ describe('recorded effects', () => {
     expect(recorded.every((e) => e.mode === 'recorded')).toBe(true);
     expect(new Set(recorded.map((e) => e.key)).size).toBe(6);
     const db = new Database(join(ws.dir, '.statewire', 'runs.db'), { readonly: true });
-    const rows = db.prepare('SELECT key, request, response FROM effects WHERE run_id = ?').all(parent) as Array<{ key: string; request: string; response: string }>;
+    const rows = db
+      .prepare('SELECT key, request, response FROM effects WHERE run_id = ?')
+      .all(parent) as Array<{ key: string; request: string; response: string }>;
     db.close();
     expect(rows.map((r) => r.key).sort()).toEqual(recorded.map((e) => e.key).sort());
     expect(JSON.parse(rows[0]!.request)).toHaveProperty('provider');
@@ -72,17 +92,24 @@ describe('recorded effects', () => {
     const replayed = await effects(fork);
     expect(replayed.map((e) => e.mode)).toEqual(['replayed', 'replayed', 'replayed', 'replayed']);
     expect(replayed.map((e) => e.key)).toEqual(recorded.filter((e) => e.step > 2).map((e) => e.key));
-    expect((await call('GET', `/api/runs/${fork}/state?step=6`)).body).toEqual((await call('GET', `/api/runs/${parent}/state?step=6`)).body);
+    expect((await call('GET', `/api/runs/${fork}/state?step=6`)).body).toEqual(
+      (await call('GET', `/api/runs/${parent}/state?step=6`)).body,
+    );
   });
 
   it('fresh_effects: true calls again (and records again)', async () => {
-    const fork = (await call('POST', `/api/runs/${parent}/fork`, { step: 4, step_delay_ms: 0, fresh_effects: true })).body.run_id;
+    const fork = (
+      await call('POST', `/api/runs/${parent}/fork`, { step: 4, step_delay_ms: 0, fresh_effects: true })
+    ).body.run_id;
     await done(fork);
     expect((await effects(fork)).map((e) => e.mode)).toEqual(['recorded', 'recorded']);
   });
 
   it('a restore then resume replays too', async () => {
-    expect((await call('POST', `/api/runs/${parent}/restore`, { step: 3 })).body).toMatchObject({ ok: true, restored_to: 3 });
+    expect((await call('POST', `/api/runs/${parent}/restore`, { step: 3 })).body).toMatchObject({
+      ok: true,
+      restored_to: 3,
+    });
     const before = (await effects(parent)).length;
     await call('POST', '/api/navigate/run/resume');
     await done(parent);

@@ -54,7 +54,11 @@ export class LiveRun {
 
   /** The engine's sink: stamp and buffer until the step commits. */
   readonly sink = (event: EngineEvent): void => {
-    if (event.type === 'nav_complete') this.metrics = ((event.data as { metrics?: Record<string, unknown> }).metrics ?? {}) as Record<string, unknown>;
+    if (event.type === 'nav_complete')
+      this.metrics = ((event.data as { metrics?: Record<string, unknown> }).metrics ?? {}) as Record<
+        string,
+        unknown
+      >;
     this.pending.push(this.stamp(event.type, event.data));
   };
 
@@ -65,7 +69,11 @@ export class LiveRun {
   }
 
   /** A server-raised event (nav_status, restored…): now if idle, else right after the in-flight step. */
-  emit(type: EngineEvent['type'], data: unknown, extra: { status?: RunStatus; ended?: boolean; error?: string | null; checkpoint?: Checkpoint } = {}): void {
+  emit(
+    type: EngineEvent['type'],
+    data: unknown,
+    extra: { status?: RunStatus; ended?: boolean; error?: string | null; checkpoint?: Checkpoint } = {},
+  ): void {
     if (this.busy) {
       this.deferred.push({ type, data });
       return;
@@ -83,11 +91,18 @@ export class LiveRun {
 
   /** Commits staged steps when enough have gathered (or waited long enough). */
   flushIfDue(): void {
-    if (this.staged.length >= GROUP_STEPS || (this.staged.length > 0 && this.now() - this.stagedAt >= GROUP_MS)) this.commit(undefined);
+    if (
+      this.staged.length >= GROUP_STEPS ||
+      (this.staged.length > 0 && this.now() - this.stagedAt >= GROUP_MS)
+    )
+      this.commit(undefined);
   }
 
   /** Writes staged steps and buffered events (and a checkpoint) in one transaction, then publishes them. */
-  commit(checkpoint: Checkpoint | undefined, extra: { status?: RunStatus; ended?: boolean; error?: string | null } = {}): void {
+  commit(
+    checkpoint: Checkpoint | undefined,
+    extra: { status?: RunStatus; ended?: boolean; error?: string | null } = {},
+  ): void {
     if (!this.busy && this.deferred.length > 0) {
       for (const d of this.deferred) this.pending.push(this.stamp(d.type, d.data));
       this.deferred = [];

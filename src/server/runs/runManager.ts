@@ -18,7 +18,11 @@ import { containerDifferences } from './containerDiff.ts';
 import { LiveRun, type Publisher } from './liveRun.ts';
 import { reduceState, type RunStateView } from './stateAt.ts';
 
-export type EngineFactory = (graph: GraphDef, options: RunOptions, sink: (e: Parameters<LiveRun['sink']>[0]) => void) => EngineRun;
+export type EngineFactory = (
+  graph: GraphDef,
+  options: RunOptions,
+  sink: (e: Parameters<LiveRun['sink']>[0]) => void,
+) => EngineRun;
 
 export interface StartRequest {
   graph: GraphDef;
@@ -83,7 +87,13 @@ export class RunManager {
       );
     } catch (err) {
       const where = (err as { where?: Record<string, string> }).where;
-      throw new ApiError(400, 'invalid-graph', `Invalid graph: ${(err as Error).message}`, undefined, where ? { where } : undefined);
+      throw new ApiError(
+        400,
+        'invalid-graph',
+        `Invalid graph: ${(err as Error).message}`,
+        undefined,
+        where ? { where } : undefined,
+      );
     }
   }
 
@@ -217,12 +227,28 @@ export class RunManager {
       run.sink({ type: 'nav_status', data: { status: 'error', step: run.step, error } });
       run.sink({
         type: 'error_event',
-        data: { id: `srv_${run.id}_${run.seq + 1}`, ts: this.iso(), severity: 'error', source: 'graph', code: 'engine-failure', title: 'Run failed', message: error, scope: { run_id: run.id }, details: {}, hint: '' },
+        data: {
+          id: `srv_${run.id}_${run.seq + 1}`,
+          ts: this.iso(),
+          severity: 'error',
+          source: 'graph',
+          code: 'engine-failure',
+          title: 'Run failed',
+          message: error,
+          scope: { run_id: run.id },
+          details: {},
+          hint: '',
+        },
       });
     }
     try {
       if (group && !finalStatus && error === undefined && run.status === 'running') run.stage(cp);
-      else run.commit(cp, { status: run.status, ...(finalStatus ? { ended: true } : {}), ...(error !== undefined ? { error } : {}) });
+      else
+        run.commit(cp, {
+          status: run.status,
+          ...(finalStatus ? { ended: true } : {}),
+          ...(error !== undefined ? { error } : {}),
+        });
     } catch (err) {
       // The database refused the write (disk full…): stop driving rather than run ahead of the log.
       run.status = 'error';
@@ -289,13 +315,26 @@ export class RunManager {
     // The engine reports `stopped` itself when a step was in flight; otherwise we say so.
     run.status = finalStatus;
     if (run.lastNavStatus === finalStatus) run.commit(undefined, { status: finalStatus, ended: true });
-    else run.emit('nav_status', { status: finalStatus, step: run.step }, { status: finalStatus, ended: true });
+    else
+      run.emit('nav_status', { status: finalStatus, step: run.step }, { status: finalStatus, ended: true });
   }
 
-  status(): { status: RunStatus | 'idle'; step: number; metrics: Record<string, unknown>; execution_id: string | null; step_delay_ms: number | null } {
+  status(): {
+    status: RunStatus | 'idle';
+    step: number;
+    metrics: Record<string, unknown>;
+    execution_id: string | null;
+    step_delay_ms: number | null;
+  } {
     const run = this.current;
     if (!run) return { status: 'idle', step: 0, metrics: {}, execution_id: null, step_delay_ms: null };
-    return { status: run.status, step: run.step, metrics: run.metrics, execution_id: run.id, step_delay_ms: run.stepDelayMs };
+    return {
+      status: run.status,
+      step: run.step,
+      metrics: run.metrics,
+      execution_id: run.id,
+      step_delay_ms: run.stepDelayMs,
+    };
   }
 
   setStepDelay(ms: number): void {
@@ -372,12 +411,22 @@ export class RunManager {
     let graph = parentGraph;
     if (opts.graph !== undefined) {
       const r = decodeGraph(opts.graph);
-      if (!r.ok) throw new ApiError(400, 'invalid-graph', `invalid graph: ${describeErrors(r.errors)}`, r.errors[0]?.path.replace(/^\$/, '$.graph'));
+      if (!r.ok)
+        throw new ApiError(
+          400,
+          'invalid-graph',
+          `invalid graph: ${describeErrors(r.errors)}`,
+          r.errors[0]?.path.replace(/^\$/, '$.graph'),
+        );
       graph = r.graph;
       this.checkRunnable(graph);
       const diffs = containerDifferences(parentGraph, graph);
       if (diffs.length > 0)
-        throw conflict(`the graph's containers differ from the checkpoint's: ${diffs.join('; ')}`, 'containers-differ', { differences: diffs });
+        throw conflict(
+          `the graph's containers differ from the checkpoint's: ${diffs.join('; ')}`,
+          'containers-differ',
+          { differences: diffs },
+        );
     }
     const id = newRunId('fork');
     const run = new LiveRun(id, graph, row.lineage, opts.freshEffects, this.store, this.hub, this.now, {
@@ -423,11 +472,18 @@ export class RunManager {
     const row = this.store.getRun(runId);
     if (!row) throw notFound(`no run ${JSON.stringify(runId)}`);
     // A fork's history up to its fork point is its parent's.
-    if (row.parent_run_id && row.parent_step !== null && step <= row.parent_step && this.store.getRun(row.parent_run_id))
+    if (
+      row.parent_run_id &&
+      row.parent_step !== null &&
+      step <= row.parent_step &&
+      this.store.getRun(row.parent_run_id)
+    )
       return this.stateAt(row.parent_run_id, step);
     const { base, after } = this.store.stateEvents(runId, step);
-    if (step > this.store.maxStep(runId)) throw notFound(`run ${runId} has no committed step ${step} (last: ${row.steps})`, 'no-state');
-    if (!base && after.length === 0) throw notFound(`run ${runId} has no committed state at step ${step}`, 'no-state');
+    if (step > this.store.maxStep(runId))
+      throw notFound(`run ${runId} has no committed step ${step} (last: ${row.steps})`, 'no-state');
+    if (!base && after.length === 0)
+      throw notFound(`run ${runId} has no committed state at step ${step}`, 'no-state');
     return reduceState(base, after, step, this.graphOfRun(runId).containers);
   }
 
@@ -435,7 +491,8 @@ export class RunManager {
   async shutdown(): Promise<void> {
     this.closing = true;
     await this.exclusive(async () => {
-      for (const { run } of this.queue.splice(0)) run.emit('nav_status', { status: 'interrupted', step: 0 }, { status: 'interrupted', ended: true });
+      for (const { run } of this.queue.splice(0))
+        run.emit('nav_status', { status: 'interrupted', step: 0 }, { status: 'interrupted', ended: true });
       await this.stopCurrent('interrupted');
     });
   }

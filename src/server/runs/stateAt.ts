@@ -14,7 +14,11 @@ export interface RunStateView {
   nodeStates: Record<string, unknown>;
 }
 
-type Snap = { step: number; containers?: Record<string, ContainerSnapshot>; nodeStates?: Record<string, unknown> };
+type Snap = {
+  step: number;
+  containers?: Record<string, ContainerSnapshot>;
+  nodeStates?: Record<string, unknown>;
+};
 
 export function snapshotOf(e: EventEnvelope): RunStateView | undefined {
   if (e.type !== 'nav_step' && e.type !== 'restored') return undefined;
@@ -26,7 +30,12 @@ export function snapshotOf(e: EventEnvelope): RunStateView | undefined {
  * `base`: the snapshot event; `after`: events with seq > base.seq in seq order; `defs`: container
  * definitions (initial values for signal clears). Returns a new state; inputs are not mutated.
  */
-export function reduceState(base: EventEnvelope | undefined, after: readonly EventEnvelope[], step: number, defs: readonly ContainerDef[]): RunStateView {
+export function reduceState(
+  base: EventEnvelope | undefined,
+  after: readonly EventEnvelope[],
+  step: number,
+  defs: readonly ContainerDef[],
+): RunStateView {
   const start = base ? snapshotOf(base) : undefined;
   const containers: Record<string, ContainerSnapshot> = structuredClone(start?.containers ?? {});
   const nodeStates: Record<string, unknown> = { ...(start?.nodeStates ?? {}) };
@@ -35,7 +44,8 @@ export function reduceState(base: EventEnvelope | undefined, after: readonly Eve
     const c = containers[cid];
     const s = c?.states[slot];
     if (!s) return;
-    if (key === undefined) Object.assign(s, { value, size: undefined, preview: undefined }, previewValue(value));
+    if (key === undefined)
+      Object.assign(s, { value, size: undefined, preview: undefined }, previewValue(value));
     else s.keyed = { ...(s.keyed ?? {}), [key]: value };
   };
   for (const e of after) {

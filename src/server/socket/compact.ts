@@ -20,7 +20,14 @@ export function compactQueue(queue: readonly EventEnvelope[]): EventEnvelope[] {
   const out: EventEnvelope[] = [];
   queue.forEach((e, i) => {
     const d = dropped.get(e.runId);
-    if (d && d.at === i) out.push({ type: 'gap', runId: e.runId, seq: d.from, ts: e.ts, data: { fromSeq: d.from, toSeq: d.to } });
+    if (d && d.at === i)
+      out.push({
+        type: 'gap',
+        runId: e.runId,
+        seq: d.from,
+        ts: e.ts,
+        data: { fromSeq: d.from, toSeq: d.to },
+      });
     if (e.type === 'nav_step' && lastNav.get(e.runId) !== i) return;
     out.push(e);
   });
@@ -30,7 +37,9 @@ export function compactQueue(queue: readonly EventEnvelope[]): EventEnvelope[] {
 /** nav_step without full slot values (the reference's preview shape plus lifetime). */
 export function withoutFullValues(e: EventEnvelope): EventEnvelope {
   if (e.type !== 'nav_step') return e;
-  const data = e.data as { containers?: Record<string, { states?: Record<string, Record<string, unknown>> }> } | null;
+  const data = e.data as {
+    containers?: Record<string, { states?: Record<string, Record<string, unknown>> }>;
+  } | null;
   if (!data?.containers) return e;
   const containers: Record<string, unknown> = {};
   for (const [cid, c] of Object.entries(data.containers)) {

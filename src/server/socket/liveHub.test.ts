@@ -38,7 +38,13 @@ let sock: StubSocket;
 let seq = 0;
 
 function commit(types: Array<EventEnvelope['type']>): EventEnvelope[] {
-  const events = types.map((type) => ({ type, runId: 'r', seq: ++seq, ts: '2026-01-01T00:00:00.000Z', data: { step: seq } }));
+  const events = types.map((type) => ({
+    type,
+    runId: 'r',
+    seq: ++seq,
+    ts: '2026-01-01T00:00:00.000Z',
+    data: { step: seq },
+  }));
   store.commit('r', { events });
   hub.publish(events);
   return events;
@@ -48,9 +54,23 @@ beforeEach(() => {
   seq = 0;
   db = openDatabase(':memory:');
   store = new RunStore(db);
-  store.createRun({ id: 'r', graphName: 'g', graph: {}, status: 'running', startedAt: 'x', parentRunId: null, parentStep: null, lineage: 'r', freshEffects: false, stepDelayMs: 0 });
+  store.createRun({
+    id: 'r',
+    graphName: 'g',
+    graph: {},
+    status: 'running',
+    startedAt: 'x',
+    parentRunId: null,
+    parentStep: null,
+    lineage: 'r',
+    freshEffects: false,
+    stepDelayMs: 0,
+  });
   let onConnection: ((s: Socket) => void) | undefined;
-  const io = { on: (_: string, cb: (s: Socket) => void) => (onConnection = cb), emit: () => true } as unknown as SocketServer;
+  const io = {
+    on: (_: string, cb: (s: Socket) => void) => (onConnection = cb),
+    emit: () => true,
+  } as unknown as SocketServer;
   hub = new LiveHub(io, store, () => 'r', { highWater: 4, maxQueue: 20, replayPage: 7 });
   sock = new StubSocket();
   onConnection?.(sock as unknown as Socket);
@@ -80,13 +100,18 @@ describe('LiveHub', () => {
     await waitFor(() => sock.sent.some((s) => s.payload.seq === seq), 5000, 'the last event');
     const names = sock.sent.map((s) => s.name);
     const nonNav = all.filter((e) => e.type !== 'nav_step').map((e) => e.seq);
-    expect(sock.sent.filter((s) => s.name !== 'nav_step' && s.name !== 'gap').map((s) => s.payload.seq)).toEqual(nonNav);
+    expect(
+      sock.sent.filter((s) => s.name !== 'nav_step' && s.name !== 'gap').map((s) => s.payload.seq),
+    ).toEqual(nonNav);
     expect(names.filter((n) => n === 'gap').length).toBeGreaterThan(0);
     expect(sock.sent.filter((s) => s.name === 'nav_step').at(-1)?.payload.seq).toBe(seq);
     // every nav_step the client did not get is inside a gap it did get
     const gotNav = new Set(sock.sent.filter((s) => s.name === 'nav_step').map((s) => s.payload.seq));
-    const gaps = sock.sent.filter((s) => s.name === 'gap').map((s) => s.payload.data as { fromSeq: number; toSeq: number });
-    for (const e of all.filter((x) => x.type === 'nav_step' && !gotNav.has(x.seq))) expect(gaps.some((g) => g.fromSeq <= e.seq && e.seq <= g.toSeq)).toBe(true);
+    const gaps = sock.sent
+      .filter((s) => s.name === 'gap')
+      .map((s) => s.payload.data as { fromSeq: number; toSeq: number });
+    for (const e of all.filter((x) => x.type === 'nav_step' && !gotNav.has(x.seq)))
+      expect(gaps.some((g) => g.fromSeq <= e.seq && e.seq <= g.toSeq)).toBe(true);
     // and the log still has everything
     expect(store.events('r', 0, 1000)).toHaveLength(90);
   });

@@ -60,7 +60,9 @@ export class LiveHub {
     this.clients.set(socket.id, client);
     // engine.io emits `drain` when its write buffer has been handed to the transport: the moment to
     // send more. (A short timer in pump() covers transports that never say so.)
-    (socket.conn as unknown as { on?: (e: string, f: () => void) => void } | undefined)?.on?.('drain', () => this.pump(client));
+    (socket.conn as unknown as { on?: (e: string, f: () => void) => void } | undefined)?.on?.('drain', () =>
+      this.pump(client),
+    );
     socket.on('disconnect', () => {
       if (client.timer) clearTimeout(client.timer);
       this.clients.delete(socket.id);
@@ -77,7 +79,11 @@ export class LiveHub {
     });
     socket.onAny((event: unknown) => {
       if (typeof event !== 'string' || !KNOWN_MESSAGES.has(event))
-        this.clientError(client, 'unknown-message', `unknown message ${JSON.stringify(event)}; expected one of: ${[...KNOWN_MESSAGES].join(', ')}`);
+        this.clientError(
+          client,
+          'unknown-message',
+          `unknown message ${JSON.stringify(event)}; expected one of: ${[...KNOWN_MESSAGES].join(', ')}`,
+        );
     });
   }
 
@@ -129,7 +135,11 @@ export class LiveHub {
     client.runId = runId;
     const replayRun = runId ?? (afterSeq !== undefined ? this.currentRunId() : undefined);
     if (replayRun !== undefined) client.replay = { runId: replayRun, after: afterSeq ?? 0 };
-    reply?.({ ok: true, runId: replayRun ?? null, lastSeq: replayRun ? (this.store.getRun(replayRun)?.last_seq ?? 0) : 0 });
+    reply?.({
+      ok: true,
+      runId: replayRun ?? null,
+      lastSeq: replayRun ? (this.store.getRun(replayRun)?.last_seq ?? 0) : 0,
+    });
     this.pump(client);
   }
 
@@ -166,7 +176,9 @@ export class LiveHub {
   }
 
   private buffered(client: Client): number {
-    return (client.socket.conn as unknown as { writeBuffer?: unknown[] } | undefined)?.writeBuffer?.length ?? 0;
+    return (
+      (client.socket.conn as unknown as { writeBuffer?: unknown[] } | undefined)?.writeBuffer?.length ?? 0
+    );
   }
 
   private pump(client: Client): void {

@@ -48,7 +48,12 @@ export async function fullLog(base: string, runId: string): Promise<EventEnvelop
   }
 }
 
-export async function waitStatus(base: string, runId: string, statuses: string[], ms = 20_000): Promise<{ status: string; steps: number }> {
+export async function waitStatus(
+  base: string,
+  runId: string,
+  statuses: string[],
+  ms = 20_000,
+): Promise<{ status: string; steps: number }> {
   return waitFor(
     async () => {
       const { body } = await api(base, 'GET', `/api/runs/${runId}`);
@@ -64,11 +69,19 @@ export async function waitStatus(base: string, runId: string, statuses: string[]
  * duplicates), every non-nav_step log event in (fromSeq, toSeq] received, and every log nav_step that
  * was not received covered by a `gap` notice (backpressure). Returns the number of dropped nav_steps.
  */
-export function assertMatchesLog(received: readonly EventEnvelope[], log: readonly EventEnvelope[], fromSeq = 0): { dropped: number } {
+export function assertMatchesLog(
+  received: readonly EventEnvelope[],
+  log: readonly EventEnvelope[],
+  fromSeq = 0,
+): { dropped: number } {
   const seqs = received.filter((e) => e.type !== 'gap').map((e) => e.seq);
-  for (let i = 1; i < seqs.length; i++) if ((seqs[i] ?? 0) <= (seqs[i - 1] ?? 0)) throw new Error(`seq not increasing at ${i}: ${seqs[i - 1]} then ${seqs[i]}`);
+  for (let i = 1; i < seqs.length; i++)
+    if ((seqs[i] ?? 0) <= (seqs[i - 1] ?? 0))
+      throw new Error(`seq not increasing at ${i}: ${seqs[i - 1]} then ${seqs[i]}`);
   const got = new Map(received.filter((e) => e.type !== 'gap').map((e) => [e.seq, e]));
-  const gaps = received.filter((e) => e.type === 'gap').map((e) => e.data as { fromSeq: number; toSeq: number });
+  const gaps = received
+    .filter((e) => e.type === 'gap')
+    .map((e) => e.data as { fromSeq: number; toSeq: number });
   let dropped = 0;
   for (const e of log) {
     if (e.seq <= fromSeq) continue;
@@ -83,6 +96,8 @@ export function assertMatchesLog(received: readonly EventEnvelope[], log: readon
     }
     throw new Error(`log event seq ${e.seq} (${e.type}) was never received and no gap covers it`);
   }
-  for (const s of got.keys()) if (s <= fromSeq || !log.some((e) => e.seq === s)) throw new Error(`received seq ${s} that the log does not have after ${fromSeq}`);
+  for (const s of got.keys())
+    if (s <= fromSeq || !log.some((e) => e.seq === s))
+      throw new Error(`received seq ${s} that the log does not have after ${fromSeq}`);
   return { dropped };
 }

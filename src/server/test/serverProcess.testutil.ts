@@ -21,7 +21,10 @@ export function tempWorkspace(): { dir: string; cleanup: () => void } {
   cpSync(DEMO_GRAPH_FILE, join(dir, 'graphs', 'grid_navigator.json'));
   // A stand-in for the built app, so tests do not depend on (or race with a rebuild of) ./dist.
   mkdirSync(join(dir, 'dist'), { recursive: true });
-  writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>\n');
+  writeFileSync(
+    join(dir, 'dist', 'index.html'),
+    '<!doctype html><html><body><div id="root"></div></body></html>\n',
+  );
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -39,11 +42,25 @@ export function startServer(workspace: string, extraArgs: string[] = []): Promis
   const env = { ...process.env };
   delete env.PORT;
   delete env.HOST;
-  const proc = spawn(process.execPath, [join(REPO, 'bin/statewire.js'), 'serve', '--port', '0', '--workspace', workspace, '--dist', join(workspace, 'dist'), ...extraArgs], {
-    cwd: REPO,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      join(REPO, 'bin/statewire.js'),
+      'serve',
+      '--port',
+      '0',
+      '--workspace',
+      workspace,
+      '--dist',
+      join(workspace, 'dist'),
+      ...extraArgs,
+    ],
+    {
+      cwd: REPO,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   const exited = new Promise<number | null>((res) => proc.once('exit', (code) => res(code)));
   return new Promise((resolveStart, reject) => {
@@ -81,8 +98,13 @@ export function startServer(workspace: string, extraArgs: string[] = []): Promis
 }
 
 /** fetch JSON helper: returns status and parsed body (loosely typed: tests assert on its shape). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function api(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; body: any }> {
   const res = await fetch(base + path, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -99,7 +121,11 @@ export async function api(base: string, method: string, path: string, body?: unk
 }
 
 /** Polls `check` until it returns a truthy value (or throws after `ms`). */
-export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 15_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  ms = 15_000,
+  what = 'condition',
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await check();

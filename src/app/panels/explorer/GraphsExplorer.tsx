@@ -11,7 +11,9 @@ export function GraphsExplorer() {
   const [list, setList] = useState<GraphListEntry[]>([]);
   const [error, setError] = useState<string | null>(null);
   // Refetch whenever any tab gets saved (its savedId/diskText changes).
-  const savedKey = useEditor((s) => s.tabs.map((t) => `${t.savedId ?? ''}:${t.diskText?.length ?? 0}`).join('|'));
+  const savedKey = useEditor((s) =>
+    s.tabs.map((t) => `${t.savedId ?? ''}:${t.diskText?.length ?? 0}`).join('|'),
+  );
   const refresh = useCallback(() => {
     api
       .listGraphs()
@@ -37,16 +39,26 @@ export function GraphsExplorer() {
   }, [list]);
 
   return (
-    <div className="flex max-h-[40%] min-h-[120px] flex-col border-b border-zinc-800" data-testid="graphs-explorer">
+    <div
+      className="flex max-h-[40%] min-h-[120px] flex-col border-b border-zinc-800"
+      data-testid="graphs-explorer"
+    >
       <div className="flex items-center px-2 pt-2 pb-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">
         Graphs
-        <button type="button" title="Refresh" className="ml-auto text-zinc-500 hover:text-zinc-200" onClick={refresh}>
+        <button
+          type="button"
+          title="Refresh"
+          className="ml-auto text-zinc-500 hover:text-zinc-200"
+          onClick={refresh}
+        >
           <RefreshCw size={11} />
         </button>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto px-1 pb-1">
         {error && <div className="px-1 text-[11px] text-red-400">{error}</div>}
-        {!error && list.length === 0 && <div className="px-1 text-[11px] text-zinc-500 italic">No saved graphs</div>}
+        {!error && list.length === 0 && (
+          <div className="px-1 text-[11px] text-zinc-500 italic">No saved graphs</div>
+        )}
         {folders.map(([folder, graphs]) => (
           <div key={folder}>
             {folder && (
@@ -72,7 +84,8 @@ export function GraphsExplorer() {
                   title={`Delete ${g._id}`}
                   className="ml-auto hidden text-zinc-500 group-hover:block hover:text-red-400"
                   onClick={() => {
-                    if (window.confirm(`Delete the saved graph "${g._id}"?`)) void deleteSaved(g._id).then(refresh);
+                    if (window.confirm(`Delete the saved graph "${g._id}"?`))
+                      void deleteSaved(g._id).then(refresh);
                   }}
                 >
                   <Trash2 size={11} />
@@ -81,7 +94,9 @@ export function GraphsExplorer() {
             ))}
           </div>
         ))}
-        {graphNodes.length > 0 && <div className="mt-1 px-1 text-[10px] tracking-wide text-indigo-300/80 uppercase">Graph nodes</div>}
+        {graphNodes.length > 0 && (
+          <div className="mt-1 px-1 text-[10px] tracking-wide text-indigo-300/80 uppercase">Graph nodes</div>
+        )}
         {graphNodes.map((g) => (
           <div
             key={g._id}

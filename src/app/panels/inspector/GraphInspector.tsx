@@ -13,7 +13,13 @@ const set = (patch: Partial<GraphDef>) => {
 
 export function GraphInspector() {
   const g = useEditor((s) => activeTab(s)?.graph);
-  const sel = useEditor((s) => s.selection.nodes.length + s.selection.containers.length + s.selection.edges.length + s.selection.grants.length);
+  const sel = useEditor(
+    (s) =>
+      s.selection.nodes.length +
+      s.selection.containers.length +
+      s.selection.edges.length +
+      s.selection.grants.length,
+  );
   if (!g) return null;
   return (
     <div data-testid="graph-inspector">
@@ -23,7 +29,12 @@ export function GraphInspector() {
         <CommitInput testId="graph-name" value={g.name} onCommit={(v) => set({ name: v })} />
       </Field>
       <Field label="description">
-        <CommitInput testId="graph-description" value={g.description} multiline onCommit={(v) => set({ description: v })} />
+        <CommitInput
+          testId="graph-description"
+          value={g.description}
+          multiline
+          onCommit={(v) => set({ description: v })}
+        />
       </Field>
       <Field label="step_budget" hint="per-episode iteration cap of the root loop (empty = runtime default)">
         <CommitInput
@@ -32,15 +43,22 @@ export function GraphInspector() {
           onCommit={(v) => {
             if (v.trim() === '') return set({ step_budget: null });
             const n = Number(v);
-            return Number.isInteger(n) && n > 0 ? set({ step_budget: n }) : 'step_budget must be a positive whole number';
+            return Number.isInteger(n) && n > 0
+              ? set({ step_budget: n })
+              : 'step_budget must be a positive whole number';
           }}
         />
       </Field>
       <Field label="eval_graph" hint="an eval graph must contain a graphOut">
-        <input type="checkbox" checked={g.eval_graph} onChange={(e) => set({ eval_graph: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={g.eval_graph}
+          onChange={(e) => set({ eval_graph: e.target.checked })}
+        />
       </Field>
       <div className="mt-2 text-[11px] text-zinc-500">
-        {g.nodes.length} nodes · {g.edges.length} edges · {g.containers.length} containers · {g.access_grants.length} grants
+        {g.nodes.length} nodes · {g.edges.length} edges · {g.containers.length} containers ·{' '}
+        {g.access_grants.length} grants
       </div>
     </div>
   );

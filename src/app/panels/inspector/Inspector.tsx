@@ -13,10 +13,21 @@ export function Inspector() {
     return null;
   });
   return (
-    <aside className="flex w-80 shrink-0 flex-col border-l border-zinc-800 bg-zinc-925" data-testid="inspector">
-      <div className="border-b border-zinc-800 px-2 py-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">Inspector</div>
+    <aside
+      className="flex w-80 shrink-0 flex-col border-l border-zinc-800 bg-zinc-925"
+      data-testid="inspector"
+    >
+      <div className="border-b border-zinc-800 px-2 py-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">
+        Inspector
+      </div>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
-        {single?.startsWith('n:') ? <NodeInspector key={single} id={single.slice(2)} /> : single?.startsWith('c:') ? <ContainerInspector key={single} id={single.slice(2)} /> : <GraphInspector />}
+        {single?.startsWith('n:') ? (
+          <NodeInspector key={single} id={single.slice(2)} />
+        ) : single?.startsWith('c:') ? (
+          <ContainerInspector key={single} id={single.slice(2)} />
+        ) : (
+          <GraphInspector />
+        )}
       </div>
     </aside>
   );

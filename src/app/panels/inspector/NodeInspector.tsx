@@ -19,21 +19,38 @@ function ConfigField({ nodeId, k, v }: { nodeId: string; k: string; v: unknown }
   if (typeof v === 'boolean') {
     return (
       <Field label={k}>
-        <input type="checkbox" checked={v} onChange={(e) => edit((g) => setNodeConfig(g, nodeId, k, e.target.checked))} />
+        <input
+          type="checkbox"
+          checked={v}
+          onChange={(e) => edit((g) => setNodeConfig(g, nodeId, k, e.target.checked))}
+        />
       </Field>
     );
   }
   if (typeof v === 'number') {
     return (
       <Field label={k}>
-        <CommitInput value={String(v)} testId={`config-${k}`} onCommit={(t) => (Number.isFinite(Number(t)) && t.trim() !== '' ? reasonOf(edit((g) => setNodeConfig(g, nodeId, k, Number(t)))) : `${k} must be a number`)} />
+        <CommitInput
+          value={String(v)}
+          testId={`config-${k}`}
+          onCommit={(t) =>
+            Number.isFinite(Number(t)) && t.trim() !== ''
+              ? reasonOf(edit((g) => setNodeConfig(g, nodeId, k, Number(t))))
+              : `${k} must be a number`
+          }
+        />
       </Field>
     );
   }
   if (typeof v === 'string') {
     return (
       <Field label={k}>
-        <CommitInput value={v} testId={`config-${k}`} multiline={v.length > 40 || k === 'template' || k === 'markdown'} onCommit={(t) => reasonOf(edit((g) => setNodeConfig(g, nodeId, k, t)))} />
+        <CommitInput
+          value={v}
+          testId={`config-${k}`}
+          multiline={v.length > 40 || k === 'template' || k === 'markdown'}
+          onCommit={(t) => reasonOf(edit((g) => setNodeConfig(g, nodeId, k, t)))}
+        />
       </Field>
     );
   }
@@ -60,27 +77,43 @@ export function NodeInspector({ id }: { id: string }) {
   const spec = useEditor((s) => (node ? s.catalog.get(node.type) : undefined));
   const grants = useEditor(useShallow((s) => currentLevel(s).access_grants.filter((g) => g.node_id === id)));
   const level = useEditor(currentLevel);
-  const synthesized = useMemo(() => (node?.type === 'iterIn' ? synthesizeIterInPorts(level, node) : []), [level, node]);
+  const synthesized = useMemo(
+    () => (node?.type === 'iterIn' ? synthesizeIterInPorts(level, node) : []),
+    [level, node],
+  );
   if (!node) return null;
   const s = editorStore.getState();
   return (
     <div data-testid="node-inspector">
-      <div className="mb-2 text-[10px] font-semibold tracking-wider text-sky-400 uppercase">{spec?.display_name ?? node.type}</div>
+      <div className="mb-2 text-[10px] font-semibold tracking-wider text-sky-400 uppercase">
+        {spec?.display_name ?? node.type}
+      </div>
       {spec?.description && <div className="mb-2 text-[11px] text-zinc-500">{spec.description}</div>}
-      {!spec && !node.subgraph && <div className="mb-3 rounded bg-amber-900/40 px-1.5 py-1 text-[11px] leading-snug text-amber-300">unknown type: not in the catalog (kept as is)</div>}
+      {!spec && !node.subgraph && (
+        <div className="mb-3 rounded bg-amber-900/40 px-1.5 py-1 text-[11px] leading-snug text-amber-300">
+          unknown type: not in the catalog (kept as is)
+        </div>
+      )}
       <Field label="id">
         <CommitInput
           testId="node-id"
           value={node.id}
           onCommit={(v) => {
             const r = s.edit((g) => renameNodeId(g, id, v.trim()));
-            if (r.ok) editorStore.getState().setSelection({ nodes: [v.trim()], containers: [], edges: [], grants: [] });
+            if (r.ok)
+              editorStore
+                .getState()
+                .setSelection({ nodes: [v.trim()], containers: [], edges: [], grants: [] });
             return reasonOf(r);
           }}
         />
       </Field>
       <Field label="label">
-        <CommitInput testId="node-label" value={node.label} onCommit={(v) => reasonOf(s.edit((g) => updateNode(g, id, (n) => ({ ...n, label: v }))))} />
+        <CommitInput
+          testId="node-label"
+          value={node.label}
+          onCommit={(v) => reasonOf(s.edit((g) => updateNode(g, id, (n) => ({ ...n, label: v }))))}
+        />
       </Field>
       <Field label="type">
         <span className="text-xs text-zinc-300">{node.type}</span>
@@ -102,23 +135,51 @@ export function NodeInspector({ id }: { id: string }) {
       )}
       {node.type === 'iterIn' && (
         <>
-          <LoopPortsEditor nodeId={id} configKey="initPorts" value={node.config.initPorts} showRequired={false} title="Init ports (run start)" />
-          <div className="mt-1 text-[10px] text-zinc-500">Synthesized handles: step, {synthesized.map((p) => `${p.name}${p.persist ? '' : ' (one-shot)'}`).join(', ') || '—'}</div>
+          <LoopPortsEditor
+            nodeId={id}
+            configKey="initPorts"
+            value={node.config.initPorts}
+            showRequired={false}
+            title="Init ports (run start)"
+          />
+          <div className="mt-1 text-[10px] text-zinc-500">
+            Synthesized handles: step,{' '}
+            {synthesized.map((p) => `${p.name}${p.persist ? '' : ' (one-shot)'}`).join(', ') || '—'}
+          </div>
         </>
       )}
-      {node.type === 'iterOut' && <LoopPortsEditor nodeId={id} configKey="ports" value={node.config.ports} showRequired title="Carry ports" />}
+      {node.type === 'iterOut' && (
+        <LoopPortsEditor
+          nodeId={id}
+          configKey="ports"
+          value={node.config.ports}
+          showRequired
+          title="Carry ports"
+        />
+      )}
       <div className="mt-2 mb-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">Config</div>
       {Object.entries(node.config)
         .filter(([k]) => !HIDDEN_KEYS.has(k) && !k.startsWith('_'))
         .map(([k, v]) => (
           <ConfigField key={k} nodeId={id} k={k} v={v} />
         ))}
-      <div className="mt-2 mb-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">State access ({grants.length})</div>
-      {grants.length === 0 && <div className="text-[11px] text-zinc-500 italic">Drag the node's violet state handle to a container to grant access.</div>}
+      <div className="mt-2 mb-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">
+        State access ({grants.length})
+      </div>
+      {grants.length === 0 && (
+        <div className="text-[11px] text-zinc-500 italic">
+          Drag the node's violet state handle to a container to grant access.
+        </div>
+      )}
       {grants.map((g) => (
         <div key={g.id} className="flex items-center gap-1 text-xs text-zinc-300">
           <span className="truncate text-violet-300">{g.container_id}</span>
-          <button type="button" title="Remove grant" className="ml-auto text-zinc-500 hover:text-red-400" onClick={() => s.edit((gr) => removeElements(gr, { grants: [g.id] }))}>
+          <button
+            type="button"
+            title="Remove grant"
+            className="ml-auto text-zinc-500 hover:text-red-400"
+            onClick={() => s.edit((gr) => removeElements(gr, { grants: [g.id] }))}
+          >
             <Trash2 size={11} />
           </button>
         </div>

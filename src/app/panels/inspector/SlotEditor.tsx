@@ -2,7 +2,13 @@
 // (registry; removed types refused with the reason), lifetime + reset_on, initial_value (JSON),
 // max_size (accumulator) and fields (byKey). Each change is one undo step via editContainer.
 import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react';
-import { FIELD_REDUCERS, LIFETIMES, REDUCERS, STATE_VALUE_TYPES, type StateDef } from '../../../domain/graph.schema.ts';
+import {
+  FIELD_REDUCERS,
+  LIFETIMES,
+  REDUCERS,
+  STATE_VALUE_TYPES,
+  type StateDef,
+} from '../../../domain/graph.schema.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { editContainer } from '../../store/actions.ts';
 import { issuesOf } from '../../store/derived.ts';
@@ -14,29 +20,74 @@ import { lifetimeHint, REDUCER_HELP } from '../../ui/stateStyles.ts';
 
 const reasonOf = (r: { ok: boolean; reason?: string }) => (r.ok ? null : (r as { reason: string }).reason);
 
-export function SlotEditor({ containerId, name, def, index, count }: { containerId: string; name: string; def: StateDef; index: number; count: number }) {
+export function SlotEditor({
+  containerId,
+  name,
+  def,
+  index,
+  count,
+}: {
+  containerId: string;
+  name: string;
+  def: StateDef;
+  index: number;
+  count: number;
+}) {
   const edit = (fn: Parameters<typeof editContainer>[1]) => reasonOf(editContainer(containerId, fn));
   const initialText = def.config.initial_value === undefined ? '' : JSON.stringify(def.config.initial_value);
   const fields = (def.config.fields ?? {}) as Record<string, string>;
   const tid = `slot-${name}`;
   return (
-    <div data-testid={`slot-editor-${name}`} className="mb-2 rounded border border-zinc-800 bg-zinc-900/60 p-1.5">
+    <div
+      data-testid={`slot-editor-${name}`}
+      className="mb-2 rounded border border-zinc-800 bg-zinc-900/60 p-1.5"
+    >
       <SlotIssues containerId={containerId} name={name} />
       <div className="mb-1 flex items-center gap-1">
-        <CommitInput testId={`${tid}-name`} value={name} aria-label="slot name" onCommit={(v) => edit((c) => slots.renameSlot(c, name, v))} />
-        <button type="button" title="Move up" disabled={index === 0} className="text-zinc-500 hover:text-zinc-200 disabled:opacity-30" onClick={() => edit((c) => slots.moveSlot(c, name, -1))}>
+        <CommitInput
+          testId={`${tid}-name`}
+          value={name}
+          aria-label="slot name"
+          onCommit={(v) => edit((c) => slots.renameSlot(c, name, v))}
+        />
+        <button
+          type="button"
+          title="Move up"
+          disabled={index === 0}
+          className="text-zinc-500 hover:text-zinc-200 disabled:opacity-30"
+          onClick={() => edit((c) => slots.moveSlot(c, name, -1))}
+        >
           <ArrowUp size={12} />
         </button>
-        <button type="button" title="Move down" disabled={index === count - 1} className="text-zinc-500 hover:text-zinc-200 disabled:opacity-30" onClick={() => edit((c) => slots.moveSlot(c, name, 1))}>
+        <button
+          type="button"
+          title="Move down"
+          disabled={index === count - 1}
+          className="text-zinc-500 hover:text-zinc-200 disabled:opacity-30"
+          onClick={() => edit((c) => slots.moveSlot(c, name, 1))}
+        >
           <ArrowDown size={12} />
         </button>
-        <button type="button" data-testid={`${tid}-delete`} title="Delete slot" className="text-zinc-500 hover:text-red-400" onClick={() => edit((c) => slots.removeSlot(c, name))}>
+        <button
+          type="button"
+          data-testid={`${tid}-delete`}
+          title="Delete slot"
+          className="text-zinc-500 hover:text-red-400"
+          onClick={() => edit((c) => slots.removeSlot(c, name))}
+        >
           <Trash2 size={12} />
         </button>
       </div>
       <Field label="reducer">
-        <select data-testid={`${tid}-reducer`} className={selectCls} value={def.type} onChange={(e) => edit((c) => slots.updateSlot(c, name, { type: e.target.value }))}>
-          {!(REDUCERS as readonly string[]).includes(def.type) && <option value={def.type}>{def.type} (unknown)</option>}
+        <select
+          data-testid={`${tid}-reducer`}
+          className={selectCls}
+          value={def.type}
+          onChange={(e) => edit((c) => slots.updateSlot(c, name, { type: e.target.value }))}
+        >
+          {!(REDUCERS as readonly string[]).includes(def.type) && (
+            <option value={def.type}>{def.type} (unknown)</option>
+          )}
           {REDUCERS.map((r) => (
             <option key={r} value={r}>
               {r}
@@ -48,11 +99,23 @@ export function SlotEditor({ containerId, name, def, index, count }: { container
         {REDUCER_HELP[def.type] ?? 'unknown reducer: a run treats it as lastWrite'}
       </div>
       <Field label="value type">
-        <CommitInput testId={`${tid}-value-type`} value={def.value_type} list="state-value-types" onCommit={(v) => edit((c) => slots.updateSlot(c, name, { value_type: v.trim().toUpperCase() }))} />
+        <CommitInput
+          testId={`${tid}-value-type`}
+          value={def.value_type}
+          list="state-value-types"
+          onCommit={(v) => edit((c) => slots.updateSlot(c, name, { value_type: v.trim().toUpperCase() }))}
+        />
       </Field>
       <Field label="lifetime" hint={lifetimeHint(def.lifetime, def.reset_on)}>
-        <select data-testid={`${tid}-lifetime`} className={selectCls} value={def.lifetime} onChange={(e) => edit((c) => slots.updateSlot(c, name, { lifetime: e.target.value }))}>
-          {!(LIFETIMES as readonly string[]).includes(def.lifetime) && <option value={def.lifetime}>{def.lifetime} (unknown)</option>}
+        <select
+          data-testid={`${tid}-lifetime`}
+          className={selectCls}
+          value={def.lifetime}
+          onChange={(e) => edit((c) => slots.updateSlot(c, name, { lifetime: e.target.value }))}
+        >
+          {!(LIFETIMES as readonly string[]).includes(def.lifetime) && (
+            <option value={def.lifetime}>{def.lifetime} (unknown)</option>
+          )}
           {LIFETIMES.map((l) => (
             <option key={l} value={l}>
               {l}
@@ -67,7 +130,16 @@ export function SlotEditor({ containerId, name, def, index, count }: { container
             testId={`${tid}-reset-on`}
             value={def.reset_on.join(', ')}
             placeholder="my_signal, other_signal"
-            onCommit={(v) => edit((c) => slots.updateSlot(c, name, { reset_on: v.split(',').map((x) => x.trim()).filter(Boolean) }))}
+            onCommit={(v) =>
+              edit((c) =>
+                slots.updateSlot(c, name, {
+                  reset_on: v
+                    .split(',')
+                    .map((x) => x.trim())
+                    .filter(Boolean),
+                }),
+              )
+            }
           />
         </Field>
       )}
@@ -89,7 +161,9 @@ export function SlotEditor({ containerId, name, def, index, count }: { container
             testId={`${tid}-max-size`}
             value={def.config.max_size === undefined ? '' : String(def.config.max_size)}
             placeholder="unlimited"
-            onCommit={(v) => edit((c) => slots.setSlotConfig(c, name, 'max_size', v.trim() === '' ? undefined : Number(v)))}
+            onCommit={(v) =>
+              edit((c) => slots.setSlotConfig(c, name, 'max_size', v.trim() === '' ? undefined : Number(v)))
+            }
           />
         </Field>
       )}
@@ -102,7 +176,9 @@ export function SlotEditor({ containerId, name, def, index, count }: { container
               <select
                 className={selectCls}
                 value={r}
-                onChange={(e) => edit((c) => slots.setSlotConfig(c, name, 'fields', { ...fields, [f]: e.target.value }))}
+                onChange={(e) =>
+                  edit((c) => slots.setSlotConfig(c, name, 'fields', { ...fields, [f]: e.target.value }))
+                }
               >
                 {FIELD_REDUCERS.map((x) => (
                   <option key={x}>{x}</option>
@@ -115,7 +191,9 @@ export function SlotEditor({ containerId, name, def, index, count }: { container
                 onClick={() => {
                   const next = { ...fields };
                   delete next[f];
-                  edit((c) => slots.setSlotConfig(c, name, 'fields', Object.keys(next).length ? next : undefined));
+                  edit((c) =>
+                    slots.setSlotConfig(c, name, 'fields', Object.keys(next).length ? next : undefined),
+                  );
                 }}
               >
                 <Trash2 size={11} />
@@ -142,10 +220,19 @@ export function SlotEditor({ containerId, name, def, index, count }: { container
 
 /** Validation issues about this slot (removed value type, unknown reducer, …), shown in place. */
 function SlotIssues({ containerId, name }: { containerId: string; name: string }) {
-  const messages = useEditor(useShallow((s) => issuesOf(s).all.filter((i) => i.containerId === containerId && i.slot === name).map((i) => i.message)));
+  const messages = useEditor(
+    useShallow((s) =>
+      issuesOf(s)
+        .all.filter((i) => i.containerId === containerId && i.slot === name)
+        .map((i) => i.message),
+    ),
+  );
   if (messages.length === 0) return null;
   return (
-    <div data-testid={`slot-${name}-issues`} className="mb-1 rounded bg-red-950/60 px-1.5 py-0.5 text-[10px] leading-snug text-red-300">
+    <div
+      data-testid={`slot-${name}-issues`}
+      className="mb-1 rounded bg-red-950/60 px-1.5 py-0.5 text-[10px] leading-snug text-red-300"
+    >
       {messages.map((m, i) => (
         <div key={i}>{m}</div>
       ))}

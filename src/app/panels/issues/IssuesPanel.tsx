@@ -24,7 +24,12 @@ function focusIssue(i: Issue) {
 
 function Row({ issue, origin }: { issue: Issue; origin: 'load' | 'live' }) {
   const Icon = issue.severity === 'error' ? AlertCircle : issue.severity === 'warning' ? AlertTriangle : Info;
-  const tone = issue.severity === 'error' ? 'text-red-400' : issue.severity === 'warning' ? 'text-amber-400' : 'text-sky-400';
+  const tone =
+    issue.severity === 'error'
+      ? 'text-red-400'
+      : issue.severity === 'warning'
+        ? 'text-amber-400'
+        : 'text-sky-400';
   return (
     <button
       type="button"
@@ -47,7 +52,8 @@ function Row({ issue, origin }: { issue: Issue; origin: 'load' | 'live' }) {
 export function IssuesPanel() {
   const live = useEditor((s) => issuesOf(s).all);
   const load = useEditor((s) => activeTab(s)?.loadWarnings ?? EMPTY);
-  if (live.length === 0 && load.length === 0) return <div className="p-2 text-xs text-zinc-500">No issues.</div>;
+  if (live.length === 0 && load.length === 0)
+    return <div className="p-2 text-xs text-zinc-500">No issues.</div>;
   return (
     <div data-testid="issues-list" className="py-1">
       {live.map((i, k) => (
@@ -69,7 +75,11 @@ export function countSeverity(severity: Issue['severity'], ...lists: readonly Is
 
 /** The drawer tab's badge: errors and warnings; infos are listed in the panel but not counted. */
 export function useIssueCount(): { errors: number; warnings: number } {
-  const errors = useEditor((s) => countSeverity('error', issuesOf(s).all, activeTab(s)?.loadWarnings ?? EMPTY));
-  const warnings = useEditor((s) => countSeverity('warning', issuesOf(s).all, activeTab(s)?.loadWarnings ?? EMPTY));
+  const errors = useEditor((s) =>
+    countSeverity('error', issuesOf(s).all, activeTab(s)?.loadWarnings ?? EMPTY),
+  );
+  const warnings = useEditor((s) =>
+    countSeverity('warning', issuesOf(s).all, activeTab(s)?.loadWarnings ?? EMPTY),
+  );
   return { errors, warnings };
 }

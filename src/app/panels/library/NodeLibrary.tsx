@@ -27,7 +27,8 @@ function addAtCentre(type: string) {
   const s = editorStore.getState();
   const r = addAtViewCentre(type);
   if (!r.ok) s.showToast(r.reason, 'error');
-  else if (r.ids && type !== CONTAINER_ENTRY) s.setSelection({ nodes: r.ids.slice(0, 1), containers: [], edges: [], grants: [] });
+  else if (r.ids && type !== CONTAINER_ENTRY)
+    s.setSelection({ nodes: r.ids.slice(0, 1), containers: [], edges: [], grants: [] });
   else if (r.ids) s.setSelection({ nodes: [], containers: r.ids, edges: [], grants: [] });
 }
 
@@ -36,19 +37,37 @@ export function NodeLibrary() {
   const [q, setQ] = useState('');
   const groups = useMemo(() => {
     const entries: Entry[] = [
-      { type: CONTAINER_ENTRY, name: 'State container', category: 'state', description: 'Shared memory: named slots with reducers and lifetimes. Shortcut: C' },
-      ...specs.map((s) => ({ type: s.type, name: s.display_name, category: s.category, description: s.description })),
+      {
+        type: CONTAINER_ENTRY,
+        name: 'State container',
+        category: 'state',
+        description: 'Shared memory: named slots with reducers and lifetimes. Shortcut: C',
+      },
+      ...specs.map((s) => ({
+        type: s.type,
+        name: s.display_name,
+        category: s.category,
+        description: s.description,
+      })),
     ];
     const needle = q.trim().toLowerCase();
-    const hits = needle ? entries.filter((e) => `${e.name} ${e.type} ${e.category}`.toLowerCase().includes(needle)) : entries;
+    const hits = needle
+      ? entries.filter((e) => `${e.name} ${e.type} ${e.category}`.toLowerCase().includes(needle))
+      : entries;
     const by = new Map<string, Entry[]>();
     for (const e of hits) by.set(e.category, [...(by.get(e.category) ?? []), e]);
-    return [...by.entries()].sort(([a], [b]) => (CATEGORY_ORDER.indexOf(a) + 100) % 100 - ((CATEGORY_ORDER.indexOf(b) + 100) % 100) || a.localeCompare(b));
+    return [...by.entries()].sort(
+      ([a], [b]) =>
+        ((CATEGORY_ORDER.indexOf(a) + 100) % 100) - ((CATEGORY_ORDER.indexOf(b) + 100) % 100) ||
+        a.localeCompare(b),
+    );
   }, [specs, q]);
 
   return (
     <div className="flex min-h-0 flex-1 flex-col" data-testid="node-library">
-      <div className="px-2 pt-2 pb-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">Nodes</div>
+      <div className="px-2 pt-2 pb-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">
+        Nodes
+      </div>
       <input
         data-testid="library-search"
         value={q}
@@ -75,7 +94,11 @@ export function NodeLibrary() {
                 title={`${e.type}: ${e.description}`}
                 className="flex cursor-grab items-center gap-1.5 rounded px-1.5 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800 focus:bg-zinc-800 focus:outline-none"
               >
-                {e.type === CONTAINER_ENTRY ? <Database size={11} className="text-violet-400" /> : <span className="h-1.5 w-1.5 rounded-full bg-zinc-500" />}
+                {e.type === CONTAINER_ENTRY ? (
+                  <Database size={11} className="text-violet-400" />
+                ) : (
+                  <span className="h-1.5 w-1.5 rounded-full bg-zinc-500" />
+                )}
                 <span className="truncate">{e.name}</span>
               </div>
             ))}

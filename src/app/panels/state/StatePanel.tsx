@@ -26,19 +26,30 @@ export function StatePanel() {
       {!hasGraphState && (
         <Button
           className="m-1"
-          onClick={() => editorStore.getState().edit((g) => addContainer(g, { id: GRAPH_STATE_ID, label: 'Graph State', position: { x: 0, y: 0 }, states: {} }))}
+          onClick={() =>
+            editorStore.getState().edit((g) =>
+              addContainer(g, {
+                id: GRAPH_STATE_ID,
+                label: 'Graph State',
+                position: { x: 0, y: 0 },
+                states: {},
+              }),
+            )
+          }
         >
           Add Graph State
         </Button>
       )}
       {containers.map((c) => (
         <div key={c.id} className="mb-2">
-          <button type="button" className="flex items-center gap-1 px-1 text-left hover:underline" onClick={() => editorStore.getState().focus([c.id])}>
+          <button
+            type="button"
+            className="flex items-center gap-1 px-1 text-left hover:underline"
+            onClick={() => editorStore.getState().focus([c.id])}
+          >
             <Database size={11} className={c.id === GRAPH_STATE_ID ? 'text-amber-400' : 'text-indigo-400'} />
             <span className="font-semibold text-zinc-200">{c.label || c.id}</span>
-            <span className="text-zinc-500">
-              {Object.keys(c.states).length} states · home
-            </span>
+            <span className="text-zinc-500">{Object.keys(c.states).length} states · home</span>
           </button>
           <table className="mt-0.5 w-full table-fixed">
             <thead>
@@ -55,14 +66,24 @@ export function StatePanel() {
               {Object.entries(c.states).map(([name, st]) => (
                 <tr key={name} className="border-t border-zinc-800/60">
                   <td className="px-1">
-                    <span className="rounded bg-amber-500/10 px-1 text-amber-300" title="graph / executor process">home</span>
+                    <span
+                      className="rounded bg-amber-500/10 px-1 text-amber-300"
+                      title="graph / executor process"
+                    >
+                      home
+                    </span>
                   </td>
                   <td className="truncate px-1 text-zinc-200">{name}</td>
                   <td className="px-1">
                     <span className={`rounded px-1 text-[10px] ${reducerBadge(st.type)}`}>{st.type}</span>
                   </td>
                   <td className="px-1">
-                    <span title={lifetimeHint(st.lifetime, st.reset_on)} className={`rounded px-1 text-[10px] ${PILL[st.lifetime] ?? PILL.forever}`}>{st.lifetime}</span>
+                    <span
+                      title={lifetimeHint(st.lifetime, st.reset_on)}
+                      className={`rounded px-1 text-[10px] ${PILL[st.lifetime] ?? PILL.forever}`}
+                    >
+                      {st.lifetime}
+                    </span>
                   </td>
                   <td className="px-1 text-zinc-400">{st.value_type}</td>
                   <td className="px-1 font-mono text-[11px] text-zinc-500">

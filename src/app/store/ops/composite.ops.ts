@@ -4,16 +4,27 @@ import type { OpResult } from '../../../domain/graph.ops.ts';
 import { emptyGraph, type EdgeDef, type GraphDef, type NodeDef } from '../../../domain/graph.schema.ts';
 import { freshId, usedIds } from '../ids.ts';
 
-export function groupNodes(level: GraphDef, nodeIds: readonly string[], containerIds: readonly string[], compositeId: string): OpResult {
+export function groupNodes(
+  level: GraphDef,
+  nodeIds: readonly string[],
+  containerIds: readonly string[],
+  compositeId: string,
+): OpResult {
   const ns = new Set(nodeIds);
   const cs = new Set(containerIds);
   if (ns.size === 0) return { ok: false, reason: 'select the nodes to group' };
   for (const g of level.access_grants) {
     if (ns.has(g.node_id) && !cs.has(g.container_id)) {
-      return { ok: false, reason: `"${g.node_id}" holds a grant to "${g.container_id}", which stays outside; inner grants to outer containers break when composites are flattened. Select the container too, or remove the grant.` };
+      return {
+        ok: false,
+        reason: `"${g.node_id}" holds a grant to "${g.container_id}", which stays outside; inner grants to outer containers break when composites are flattened. Select the container too, or remove the grant.`,
+      };
     }
     if (cs.has(g.container_id) && !ns.has(g.node_id)) {
-      return { ok: false, reason: `container "${g.container_id}" is granted to "${g.node_id}", which stays outside; select that node too` };
+      return {
+        ok: false,
+        reason: `container "${g.container_id}" is granted to "${g.node_id}", which stays outside; select that node too`,
+      };
     }
   }
   const inner = level.nodes.filter((n) => ns.has(n.id));
@@ -22,7 +33,10 @@ export function groupNodes(level: GraphDef, nodeIds: readonly string[], containe
   const used = usedIds(level);
   used.add(compositeId);
   const sub: GraphDef = { ...emptyGraph(compositeId), eval_graph: false };
-  const subNodes: NodeDef[] = inner.map((n) => ({ ...n, position: { x: n.position.x - minX + 250, y: n.position.y - minY } }));
+  const subNodes: NodeDef[] = inner.map((n) => ({
+    ...n,
+    position: { x: n.position.x - minX + 250, y: n.position.y - minY },
+  }));
   const subEdges: EdgeDef[] = [];
   const outerEdges: EdgeDef[] = [];
   const portNames = new Set<string>();
@@ -36,14 +50,38 @@ export function groupNodes(level: GraphDef, nodeIds: readonly string[], containe
     else if (tIn) {
       const port = freshId(`${e.target}_${e.targetHandle || 'in'}`, portNames);
       const gi = freshId('graphIn', used);
-      subNodes.push({ id: gi, type: 'graphIn', label: port, position: { x: 0, y: (inY += 80) }, config: { portName: port } });
-      subEdges.push({ id: `e_${gi}`, source: gi, target: e.target, sourceHandle: 'value', targetHandle: e.targetHandle });
+      subNodes.push({
+        id: gi,
+        type: 'graphIn',
+        label: port,
+        position: { x: 0, y: (inY += 80) },
+        config: { portName: port },
+      });
+      subEdges.push({
+        id: `e_${gi}`,
+        source: gi,
+        target: e.target,
+        sourceHandle: 'value',
+        targetHandle: e.targetHandle,
+      });
       outerEdges.push({ ...e, target: compositeId, targetHandle: port });
     } else {
       const port = freshId(`${e.source}_${e.sourceHandle || 'out'}`, portNames);
       const go = freshId('graphOut', used);
-      subNodes.push({ id: go, type: 'graphOut', label: port, position: { x: 700, y: (outY += 80) }, config: { portName: port } });
-      subEdges.push({ id: `e_${go}`, source: e.source, target: go, sourceHandle: e.sourceHandle, targetHandle: 'value' });
+      subNodes.push({
+        id: go,
+        type: 'graphOut',
+        label: port,
+        position: { x: 700, y: (outY += 80) },
+        config: { portName: port },
+      });
+      subEdges.push({
+        id: `e_${go}`,
+        source: e.source,
+        target: go,
+        sourceHandle: e.sourceHandle,
+        targetHandle: 'value',
+      });
       outerEdges.push({ ...e, source: compositeId, sourceHandle: port });
     }
   }
@@ -51,7 +89,14 @@ export function groupNodes(level: GraphDef, nodeIds: readonly string[], containe
   sub.edges = subEdges;
   sub.containers = level.containers.filter((c) => cs.has(c.id));
   sub.access_grants = level.access_grants.filter((g) => ns.has(g.node_id));
-  const composite: NodeDef = { id: compositeId, type: 'compositeNode', label: 'Composite', position: { x: minX, y: minY }, config: {}, subgraph: sub };
+  const composite: NodeDef = {
+    id: compositeId,
+    type: 'compositeNode',
+    label: 'Composite',
+    position: { x: minX, y: minY },
+    config: {},
+    subgraph: sub,
+  };
   return {
     ok: true,
     graph: {
@@ -70,20 +115,33 @@ export function ungroupNode(level: GraphDef, compositeId: string): OpResult {
   const sub = comp.subgraph;
   const outerIds = new Set([...level.nodes.map((n) => n.id), ...level.containers.map((c) => c.id)]);
   const moved = sub.nodes.filter((n) => n.type !== 'graphIn' && n.type !== 'graphOut');
-  const clash = [...moved.map((n) => n.id), ...sub.containers.map((c) => c.id)].find((id) => outerIds.has(id) && id !== compositeId);
-  if (clash) return { ok: false, reason: `id "${clash}" exists both inside and outside the composite; rename it first` };
-  const portOf = (n: NodeDef, dflt: string) => (typeof n.config.portName === 'string' && n.config.portName ? n.config.portName : dflt);
+  const clash = [...moved.map((n) => n.id), ...sub.containers.map((c) => c.id)].find(
+    (id) => outerIds.has(id) && id !== compositeId,
+  );
+  if (clash)
+    return {
+      ok: false,
+      reason: `id "${clash}" exists both inside and outside the composite; rename it first`,
+    };
+  const portOf = (n: NodeDef, dflt: string) =>
+    typeof n.config.portName === 'string' && n.config.portName ? n.config.portName : dflt;
   const ins = new Map(sub.nodes.filter((n) => n.type === 'graphIn').map((n) => [n.id, portOf(n, 'input')]));
-  const outs = new Map(sub.nodes.filter((n) => n.type === 'graphOut').map((n) => [n.id, portOf(n, 'output')]));
+  const outs = new Map(
+    sub.nodes.filter((n) => n.type === 'graphOut').map((n) => [n.id, portOf(n, 'output')]),
+  );
   const edges: EdgeDef[] = level.edges.filter((e) => e.source !== compositeId && e.target !== compositeId);
   const used = usedIds(level);
   for (const e of sub.edges) {
     if (ins.has(e.source)) {
-      for (const o of level.edges.filter((x) => x.target === compositeId && x.targetHandle === ins.get(e.source))) {
+      for (const o of level.edges.filter(
+        (x) => x.target === compositeId && x.targetHandle === ins.get(e.source),
+      )) {
         edges.push({ ...o, id: freshId(o.id, used), target: e.target, targetHandle: e.targetHandle });
       }
     } else if (outs.has(e.target)) {
-      for (const o of level.edges.filter((x) => x.source === compositeId && x.sourceHandle === outs.get(e.target))) {
+      for (const o of level.edges.filter(
+        (x) => x.source === compositeId && x.sourceHandle === outs.get(e.target),
+      )) {
         edges.push({ ...o, id: freshId(o.id, used), source: e.source, sourceHandle: e.sourceHandle });
       }
     } else edges.push(e);
@@ -93,7 +151,10 @@ export function ungroupNode(level: GraphDef, compositeId: string): OpResult {
     ok: true,
     graph: {
       ...level,
-      nodes: [...level.nodes.filter((n) => n.id !== compositeId), ...moved.map((n) => ({ ...n, position: off(n.position) }))],
+      nodes: [
+        ...level.nodes.filter((n) => n.id !== compositeId),
+        ...moved.map((n) => ({ ...n, position: off(n.position) })),
+      ],
       edges,
       containers: [...level.containers, ...sub.containers.map((c) => ({ ...c, position: off(c.position) }))],
       access_grants: [...level.access_grants.filter((g) => g.node_id !== compositeId), ...sub.access_grants],

@@ -53,13 +53,14 @@ describe('composites', () => {
     if (!r.ok) throw new Error(r.reason);
     const comp = r.graph.nodes.find((n) => n.id === 'comp')!;
     expect(comp.subgraph!.nodes.map((n) => n.type).sort()).toEqual(['graphIn', 'graphOut', 'textParse']);
-    expect(r.graph.edges.map((e) => `${e.source}.${e.sourceHandle}->${e.target}.${e.targetHandle}`).sort()).toEqual([
-      'a_1.response->comp.b_1_text_1',
-      'comp.b_1_value_1->c_1.text',
-    ]);
+    expect(
+      r.graph.edges.map((e) => `${e.source}.${e.sourceHandle}->${e.target}.${e.targetHandle}`).sort(),
+    ).toEqual(['a_1.response->comp.b_1_text_1', 'comp.b_1_value_1->c_1.text']);
     const u = ungroupNode(r.graph, 'comp');
     if (!u.ok) throw new Error(u.reason);
-    expect(u.graph.edges.map((e) => `${e.source}.${e.sourceHandle}->${e.target}.${e.targetHandle}`).sort()).toEqual(['a_1.response->b_1.text', 'b_1.value->c_1.text']);
+    expect(
+      u.graph.edges.map((e) => `${e.source}.${e.sourceHandle}->${e.target}.${e.targetHandle}`).sort(),
+    ).toEqual(['a_1.response->b_1.text', 'b_1.value->c_1.text']);
   });
 
   it('refuses grouping a node whose grant would cross the boundary', () => {

@@ -2,7 +2,13 @@
 // and grants wholly inside them) out of a level, and insert a fragment with fresh ids, remapping
 // every reference (edges, grants, pairedWith) and offsetting positions.
 import type { OpResult } from '../../../domain/graph.ops.ts';
-import type { AccessGrantDef, ContainerDef, EdgeDef, GraphDef, NodeDef } from '../../../domain/graph.schema.ts';
+import type {
+  AccessGrantDef,
+  ContainerDef,
+  EdgeDef,
+  GraphDef,
+  NodeDef,
+} from '../../../domain/graph.schema.ts';
 import { pairedId } from '../../../domain/loopPorts.ts';
 import { freshId, usedIds } from '../ids.ts';
 
@@ -14,10 +20,15 @@ export interface Fragment {
   access_grants: AccessGrantDef[];
 }
 
-export function cutFragment(level: GraphDef, nodeIds: readonly string[], containerIds: readonly string[]): Fragment {
+export function cutFragment(
+  level: GraphDef,
+  nodeIds: readonly string[],
+  containerIds: readonly string[],
+): Fragment {
   const ns = new Set(nodeIds);
   // A loop pivot copies with its partner, so a pasted loop is never half a loop.
-  for (const n of level.nodes) if (ns.has(n.id) && (n.type === 'iterIn' || n.type === 'iterOut') && pairedId(n)) ns.add(pairedId(n)!);
+  for (const n of level.nodes)
+    if (ns.has(n.id) && (n.type === 'iterIn' || n.type === 'iterOut') && pairedId(n)) ns.add(pairedId(n)!);
   const cs = new Set(containerIds);
   return {
     statewire: 'fragment',
@@ -29,12 +40,22 @@ export function cutFragment(level: GraphDef, nodeIds: readonly string[], contain
 }
 
 export function isFragment(v: unknown): v is Fragment {
-  return typeof v === 'object' && v !== null && (v as { statewire?: unknown }).statewire === 'fragment' && Array.isArray((v as Fragment).nodes);
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as { statewire?: unknown }).statewire === 'fragment' &&
+    Array.isArray((v as Fragment).nodes)
+  );
 }
 
 /** Inserts a copy of the fragment; returns the new graph and the ids created (for selection). */
-export function insertFragment(level: GraphDef, frag: Fragment, offset: { x: number; y: number }): OpResult & { nodeIds?: string[]; containerIds?: string[] } {
-  if (frag.nodes.length === 0 && frag.containers.length === 0) return { ok: false, reason: 'nothing to paste' };
+export function insertFragment(
+  level: GraphDef,
+  frag: Fragment,
+  offset: { x: number; y: number },
+): OpResult & { nodeIds?: string[]; containerIds?: string[] } {
+  if (frag.nodes.length === 0 && frag.containers.length === 0)
+    return { ok: false, reason: 'nothing to paste' };
   const used = usedIds(level);
   const map = new Map<string, string>();
   for (const n of frag.nodes) map.set(n.id, freshId(n.id.replace(/_\d+$/, ''), used));
@@ -50,8 +71,20 @@ export function insertFragment(level: GraphDef, frag: Fragment, offset: { x: num
     return { ...n, id: map.get(n.id)!, position: at(n.position), config };
   });
   const containers = frag.containers.map((c) => ({ ...c, id: map.get(c.id)!, position: at(c.position) }));
-  const edges = frag.edges.map((e) => ({ ...e, id: freshId(`e_${map.get(e.source)}_${e.sourceHandle || 'out'}__${map.get(e.target)}_${e.targetHandle || 'in'}`, used), source: map.get(e.source)!, target: map.get(e.target)! }));
-  const grants = frag.access_grants.map((g) => ({ id: freshId(`ag_${map.get(g.node_id)}_${map.get(g.container_id)}`, used), node_id: map.get(g.node_id)!, container_id: map.get(g.container_id)! }));
+  const edges = frag.edges.map((e) => ({
+    ...e,
+    id: freshId(
+      `e_${map.get(e.source)}_${e.sourceHandle || 'out'}__${map.get(e.target)}_${e.targetHandle || 'in'}`,
+      used,
+    ),
+    source: map.get(e.source)!,
+    target: map.get(e.target)!,
+  }));
+  const grants = frag.access_grants.map((g) => ({
+    id: freshId(`ag_${map.get(g.node_id)}_${map.get(g.container_id)}`, used),
+    node_id: map.get(g.node_id)!,
+    container_id: map.get(g.container_id)!,
+  }));
   return {
     ok: true,
     graph: {

@@ -1,8 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { ContainerDef } from '../../../domain/graph.schema.ts';
-import { addSlot, defaultSlot, moveSlot, parseInitialValue, removeSlot, renameSlot, setSlotConfig, slotNameProblem, updateSlot } from './slot.ops.ts';
+import {
+  addSlot,
+  defaultSlot,
+  moveSlot,
+  parseInitialValue,
+  removeSlot,
+  renameSlot,
+  setSlotConfig,
+  slotNameProblem,
+  updateSlot,
+} from './slot.ops.ts';
 
-const c: ContainerDef = { id: 'mem', label: 'M', position: { x: 0, y: 0 }, states: { a: defaultSlot(), b: defaultSlot('counter') } };
+const c: ContainerDef = {
+  id: 'mem',
+  label: 'M',
+  position: { x: 0, y: 0 },
+  states: { a: defaultSlot(), b: defaultSlot('counter') },
+};
 const ok = (r: ContainerDef | string): ContainerDef => {
   if (typeof r === 'string') throw new Error(r);
   return r;
@@ -37,7 +52,11 @@ describe('slot ops', () => {
     expect(ok(setSlotConfig(c, 'a', 'initial_value', false)).states.a!.config.initial_value).toBe(false);
     expect(setSlotConfig(c, 'a', 'max_size', 0)).toMatch(/positive/);
     expect(ok(setSlotConfig(c, 'a', 'max_size', 5)).states.a!.config.max_size).toBe(5);
-    expect('max_size' in ok(setSlotConfig(ok(setSlotConfig(c, 'a', 'max_size', 5)), 'a', 'max_size', undefined)).states.a!.config).toBe(false);
+    expect(
+      'max_size' in
+        ok(setSlotConfig(ok(setSlotConfig(c, 'a', 'max_size', 5)), 'a', 'max_size', undefined)).states.a!
+          .config,
+    ).toBe(false);
   });
 
   it('parses the initial_value editor text', () => {

@@ -1,6 +1,11 @@
 // Pure slot (StateDef) edits inside one container, with the validation the inspector shows inline.
 // Slot order is the key order of `states`, so reorder rebuilds the record in the new order.
-import { REMOVED_VALUE_TYPES, STATE_VALUE_TYPES, type ContainerDef, type StateDef } from '../../../domain/graph.schema.ts';
+import {
+  REMOVED_VALUE_TYPES,
+  STATE_VALUE_TYPES,
+  type ContainerDef,
+  type StateDef,
+} from '../../../domain/graph.schema.ts';
 
 export type SlotResult = ContainerDef | string;
 
@@ -9,7 +14,8 @@ export function slotNameProblem(name: string, existing: readonly string[], curre
   if (!name.trim()) return 'name must not be empty';
   if (name !== name.trim() || /\s/.test(name)) return 'name must not contain spaces';
   if (name.startsWith('__')) return 'names starting with "__" are reserved';
-  if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) return 'use letters, digits, _ . - (start with a letter or _)';
+  if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name))
+    return 'use letters, digits, _ . - (start with a letter or _)';
   if (name !== current && existing.includes(name)) return `a slot named "${name}" already exists`;
   return null;
 }
@@ -79,7 +85,11 @@ export function updateSlot(c: ContainerDef, name: string, patch: Partial<StateDe
 export function setSlotConfig(c: ContainerDef, name: string, key: string, value: unknown): SlotResult {
   const cur = c.states[name];
   if (!cur) return `slot "${name}" does not exist`;
-  if (key === 'max_size' && value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)) {
+  if (
+    key === 'max_size' &&
+    value !== undefined &&
+    (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
+  ) {
     return 'max_size must be a positive whole number';
   }
   const config = { ...cur.config } as Record<string, unknown>;
@@ -89,7 +99,9 @@ export function setSlotConfig(c: ContainerDef, name: string, key: string, value:
 }
 
 /** Parses the initial_value editor's text; empty text means "no initial value". */
-export function parseInitialValue(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+export function parseInitialValue(
+  text: string,
+): { ok: true; value: unknown } | { ok: false; reason: string } {
   if (!text.trim()) return { ok: true, value: undefined };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
