@@ -1,5 +1,5 @@
 // Takes the README screenshots of the running app in Debian chromium: the editor with the demo
-// graph, the container inspector, the issues panel, and a refused connection.
+// graph, the container inspector, a live run, the timeline, the issues panel, and a refused connection.
 // Run: `npx vite build && npx tsx e2e/take-screenshots.ts` (writes docs/screenshots/*.png).
 import { chromium, type Page } from '@playwright/test';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -59,6 +59,19 @@ async function main() {
     await page.getByTestId('container-memory').hover();
     await page.waitForTimeout(200);
     await page.screenshot({ path: join(out, 'container-inspector.png') });
+
+    // A live run: values stream into the container boxes, node status dots, then the timeline.
+    await page.getByTestId('drawer-tab-state').click();
+    await page.getByTestId('run-play').click();
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="run-step-counter"]')?.textContent?.match(/\d+/)?.[0] ?? 0) >= 12,
+    );
+    await page.screenshot({ path: join(out, 'live-run.png') });
+    await page.getByTestId('run-pause').click();
+    await page.getByTestId('drawer-tab-timeline').click();
+    await page.getByTestId('timeline-tick-6').click();
+    await page.waitForTimeout(600);
+    await page.screenshot({ path: join(out, 'timeline.png') });
 
     const issues = await browser.newPage({ viewport: { width: 1600, height: 960 }, baseURL: server.url });
     await ready(issues, '/?graph=issues_demo');
