@@ -3,7 +3,12 @@ import { createRoot } from 'react-dom/client';
 import './styles.css';
 import { App } from './App.tsx';
 import { boot } from './boot.ts';
+import { startUrlSync } from './files/urlSync.ts';
 import { openRunFromLocation } from './run/run.actions.ts';
+import { editorStore } from './store/editor.store.ts';
 
 createRoot(document.getElementById('root')!).render(<App />);
-void boot().then(() => openRunFromLocation());
+// The URL follows the active tab only after its own deep links (?graph, ?run) were honoured.
+void boot()
+  .then(() => openRunFromLocation())
+  .then(() => startUrlSync(editorStore));

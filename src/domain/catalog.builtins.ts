@@ -1,5 +1,6 @@
 // The built-in node types' static descriptions (ports, config, docs). Their handlers live in
 // src/engine/nodes/; this file is pure data so the validator and the editor can use it anywhere.
+import { BUILTIN_DOCS } from './catalog.docs.ts';
 import { makeCatalog, type NodeSpecInput } from './catalog.schema.ts';
 
 const p = (name: string, wire_type = 'ANY', optional = true, description = '') => ({
@@ -344,6 +345,8 @@ function viewerWire(type: string): string {
 for (const spec of BUILTIN_NODE_SPECS) {
   const schema = SCHEMAS[spec.type];
   if (schema && !spec.config_schema) spec.config_schema = schema;
+  const docs = BUILTIN_DOCS[spec.type];
+  if (docs) spec.docs = docs;
 }
 
 export const BUILTIN_CATALOG = makeCatalog(BUILTIN_NODE_SPECS);

@@ -297,7 +297,11 @@ export class Executor {
     const L = this.live;
     const step = this.currentStep();
     const view = makeContainerView(node.id, rc.grants.forNode(node.id), rc.containers, (w) => {
-      rc.emit({ type: 'state_written', data: { node_id: node.id, ...w, step } });
+      const grantId = rc.grants.grantIdFor(node.id, w.container);
+      rc.emit({
+        type: 'state_written',
+        data: { node_id: node.id, ...(grantId !== undefined ? { grant_id: grantId } : {}), ...w, step },
+      });
     });
     let effectIndex = 0;
     return {

@@ -71,6 +71,13 @@ describe('flattening composites', () => {
         ['comp__w1', 'outer_mem'],
         ['comp__w2', 'outer_mem'],
       ]);
+      // Each write names the grant it went through: the inherited composite grant, by its flat id.
+      const flatIds = new Map(flat.grants.map((g) => [g.node_id, g.id]));
+      expect(r.of('state_written').map((w) => w.grant_id)).toEqual([
+        flatIds.get('comp__w1'),
+        flatIds.get('comp__w2'),
+      ]);
+      expect(r.of('state_written').every((w) => typeof w.grant_id === 'string')).toBe(true);
     });
   });
 

@@ -9,6 +9,8 @@ import type { ContainerHandle } from './handler.types.ts';
 
 export class GrantIndex {
   private readonly byNode = new Map<string, Map<string, string>>();
+  /** `node\u0000container` → the grant's id, so `state_written` can name the grant a write went through. */
+  private readonly grantIds = new Map<string, string>();
 
   constructor(
     grants: readonly FlatGrant[],
@@ -25,6 +27,8 @@ export class GrantIndex {
       const m = this.byNode.get(g.node_id) ?? new Map<string, string>();
       m.set(g.alias, g.container_id);
       this.byNode.set(g.node_id, m);
+      const k = `${g.node_id}\u0000${g.container_id}`;
+      if (!this.grantIds.has(k)) this.grantIds.set(k, g.id); // duplicate grants: the first one names it
     }
   }
 
@@ -34,6 +38,14 @@ export class GrantIndex {
     if (own) return own;
     const sep = nodeId.indexOf('::dyn');
     return sep > 0 ? this.forNode(nodeId.slice(0, sep)) : new Map();
+  }
+
+  /** The id of the grant through which `nodeId` (or, for a dynamic child, its spawner) reaches `containerId`. */
+  grantIdFor(nodeId: string, containerId: string): string | undefined {
+    const id = this.grantIds.get(`${nodeId}\u0000${containerId}`);
+    if (id !== undefined || this.byNode.has(nodeId)) return id;
+    const sep = nodeId.indexOf('::dyn');
+    return sep > 0 ? this.grantIdFor(nodeId.slice(0, sep), containerId) : undefined;
   }
 
   /** Container ids (flat) granted to any of the nodes. */

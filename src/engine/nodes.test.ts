@@ -151,6 +151,7 @@ describe('built-in nodes', () => {
     expect(st.n).toMatchObject({ value: 0, keys: 1, keyed: { ep1: 3 } });
     expect(r.of('state_written')[0]).toMatchObject({
       node_id: 'w',
+      grant_id: 'ag_w_m', // the grant the write went through (the UI's step-diff attribution)
       container: 'm',
       slot: 'n',
       key: 'ep1',

@@ -2,6 +2,7 @@
 // view state (drag positions, measured sizes, selection flags); every committed change goes through
 // a store action (drag stop = one undo step). Handlers are stable callbacks; types are module-scope.
 import '@xyflow/react/dist/style.css';
+import './canvas.css';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type DragEvent } from 'react';
 import {
   applyEdgeChanges,
@@ -14,6 +15,7 @@ import {
   ReactFlowProvider,
   SelectionMode,
   useReactFlow,
+  useStore,
   getViewportForBounds,
   type Viewport,
   type Connection,
@@ -40,6 +42,7 @@ import {
   type FlowNode,
 } from './flowMapping.ts';
 import { edgeTypes, nodeTypes } from './flowTypes.ts';
+import { LOW_DETAIL_ZOOM, LowDetailContext } from './detail.ts';
 import { GRAPH_DRAG_MIME, NODE_DRAG_MIME } from '../ui/dragMime.ts';
 import { motionMs } from '../ui/motion.ts';
 import { dropGraphNode } from '../commands/graphNodes.ts';
@@ -49,6 +52,7 @@ const SNAP_GRID: [number, number] = [20, 20];
 const PRO_OPTIONS = { hideAttribution: true };
 const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
 const MINIMAP_STYLE = { background: '#18181b' };
+const isLowDetail = (s: { transform: [number, number, number] }) => s.transform[2] < LOW_DETAIL_ZOOM;
 
 function minimapColor(n: FlowNode): string {
   return n.type === 'container' ? '#7c3aed' : '#52525b';
@@ -121,6 +125,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   const focusRequest = useEditor((s) => s.focusRequest);
   const fitNonce = useEditor((s) => s.fitNonce);
   const flow = useReactFlow<FlowNode, FlowEdge>();
+  const lowDetail = useStore(isLowDetail);
   const wrapper = useRef<HTMLDivElement>(null);
   const refusal = useRef<string | null>(null);
 
@@ -290,43 +295,46 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
       className="h-full w-full"
       data-testid="canvas"
       data-state-visible={stateVisible ? 'true' : 'false'}
+      data-detail={lowDetail ? 'low' : 'full'}
     >
-      <ReactFlow<FlowNode, FlowEdge>
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onSelectionChange={onSelectionChange}
-        onNodeDragStop={onNodeDragStop}
-        onConnect={onConnect}
-        onConnectEnd={onConnectEnd}
-        onNodeDoubleClick={onNodeDoubleClick}
-        onDragOver={onDragOver}
-        onDrop={onDrop}
-        onMoveEnd={onMoveEnd}
-        onInit={onInit}
-        deleteKeyCode={null}
-        panActivationKeyCode={null}
-        multiSelectionKeyCode={MULTI_KEYS}
-        selectionMode={SelectionMode.Partial}
-        selectionOnDrag={false}
-        snapToGrid={snap}
-        snapGrid={SNAP_GRID}
-        fitView={fitOnInit}
-        defaultViewport={initialViewport}
-        fitViewOptions={FIT_OPTIONS}
-        minZoom={0.05}
-        maxZoom={4}
-        colorMode="dark"
-        proOptions={PRO_OPTIONS}
-        zoomOnDoubleClick={false}
-      >
-        <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#3f3f46" />
-        <MiniMap pannable zoomable nodeColor={minimapColor} style={MINIMAP_STYLE} />
-        <Controls showInteractive={false} />
-      </ReactFlow>
+      <LowDetailContext value={lowDetail}>
+        <ReactFlow<FlowNode, FlowEdge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onSelectionChange={onSelectionChange}
+          onNodeDragStop={onNodeDragStop}
+          onConnect={onConnect}
+          onConnectEnd={onConnectEnd}
+          onNodeDoubleClick={onNodeDoubleClick}
+          onDragOver={onDragOver}
+          onDrop={onDrop}
+          onMoveEnd={onMoveEnd}
+          onInit={onInit}
+          deleteKeyCode={null}
+          panActivationKeyCode={null}
+          multiSelectionKeyCode={MULTI_KEYS}
+          selectionMode={SelectionMode.Partial}
+          selectionOnDrag={false}
+          snapToGrid={snap}
+          snapGrid={SNAP_GRID}
+          fitView={fitOnInit}
+          defaultViewport={initialViewport}
+          fitViewOptions={FIT_OPTIONS}
+          minZoom={0.05}
+          maxZoom={4}
+          colorMode="dark"
+          proOptions={PRO_OPTIONS}
+          zoomOnDoubleClick={false}
+        >
+          <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#3f3f46" />
+          <MiniMap pannable zoomable nodeColor={minimapColor} style={MINIMAP_STYLE} />
+          <Controls showInteractive={false} />
+        </ReactFlow>
+      </LowDetailContext>
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { isHoverRelated, issueMark } from '../store/derived.ts';
 import { lifetimeBadge, lifetimeHint, reducerBadge } from '../ui/stateStyles.ts';
 import { LiveSlotValue } from '../run/LiveSlotValue.tsx';
 import type { FlowNode } from './flowMapping.ts';
+import { sameNodeView } from './nodeMemo.ts';
 
 function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
   const id = data.defId;
@@ -94,4 +95,4 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
   );
 }
 
-export const ContainerNode = memo(ContainerNodeView);
+export const ContainerNode = memo(ContainerNodeView, sameNodeView);

@@ -1,18 +1,23 @@
 // A graph node on the canvas: header, one row per port with typed handles (colour by wire type,
 // tooltip "name: TYPE"), the bottom state handle for grants, and marks for unknown types, issues
-// and hover relations. It selects its own definition and ports by id from the store, and its live
+// and hover relations; zoomed far out it mounts only its wired handles (detail.ts). It selects its
+// own definition and ports by id from the store in one subscription, and its live
 // run status (a dot in the header, a border colour) and latest viewer line by id from the run store,
 // so a streaming run re-renders only the nodes whose status changed.
-import { memo, useEffect, useRef } from 'react';
+import { memo, useContext, useEffect, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
 import { STATE_HANDLE } from '../../domain/graph.ops.ts';
 import { wireColor } from '../../domain/wireTypes.ts';
 import { activeTab } from '../store/doc.slice.ts';
-import { selectNode, useEditor } from '../store/editor.store.ts';
-import { isHoverRelated, issueMark, portsOf } from '../store/derived.ts';
+import type { NodeDef } from '../../domain/graph.schema.ts';
+import { currentLevel, editorStore, selectNode, useEditor, type EditorState } from '../store/editor.store.ts';
+import { isHoverRelated, issueMark, portsOf, type NodePorts } from '../store/derived.ts';
+import { LowDetailContext, wiredHandles } from './detail.ts';
 import { useNodeRunStatus, useNodeViewerLine } from '../run/useNodeRunStatus.ts';
 import type { NodeRunStatus } from '../run/run.store.ts';
 import type { FlowNode } from './flowMapping.ts';
+import { sameNodeView } from './nodeMemo.ts';
 
 /** Dot colour and (when not selected/highlighted) border colour per run status; idle shows nothing. */
 const RUN_DOT: Record<NodeRunStatus['status'], string> = {
@@ -33,20 +38,48 @@ function runTitle(r: NodeRunStatus): string {
   return `${r.status} · step ${r.step}${r.status === 'done' ? took : ''}`;
 }
 
+interface NodeView {
+  node: NodeDef | undefined;
+  ports: NodePorts | undefined;
+  color: string | undefined;
+  stateVisible: boolean;
+  related: boolean;
+  mark: 'error' | 'warning' | undefined;
+  /** Wired handle keys (detail.ts) while at low detail; '' at full detail. */
+  wired: string;
+}
+
+// One shallow-compared store subscription per node instead of one per field: a thousand nodes
+// otherwise run thousands of selectors on every store change.
+function selectView(s: EditorState, id: string, full: boolean): NodeView {
+  const node = selectNode(s, id);
+  return {
+    node,
+    ports: portsOf(s, id),
+    color: node ? s.catalog.get(node.type)?.ui_config.color : undefined,
+    stateVisible: activeTab(s)?.stateVisible ?? false,
+    related: isHoverRelated(s, 'node', id),
+    mark: issueMark(s, id),
+    wired: full ? '' : (wiredHandles(currentLevel(s)).get(id) ?? ''),
+  };
+}
+
+const setHover = (h: Parameters<EditorState['setHover']>[0]) => editorStore.getState().setHover(h);
+
 function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
-  const node = useEditor((s) => selectNode(s, id));
-  const ports = useEditor((s) => portsOf(s, id));
-  const color = useEditor((s) => (node ? s.catalog.get(node.type)?.ui_config.color : undefined));
-  const stateVisible = useEditor((s) => activeTab(s)?.stateVisible ?? false);
-  const related = useEditor((s) => isHoverRelated(s, 'node', id));
-  const mark = useEditor((s) => issueMark(s, id));
-  const setHover = useEditor((s) => s.setHover);
+  // Low detail mounts only wired handles; the first time the view is zoomed in it upgrades for good.
+  const lowDetail = useContext(LowDetailContext);
+  const [full, setFull] = useState(!lowDetail);
+  if (!lowDetail && !full) setFull(true);
+  const { node, ports, color, stateVisible, related, mark, wired } = useEditor(
+    useShallow((s: EditorState) => selectView(s, id, full)),
+  );
   const run = useNodeRunStatus(id);
   const viewer = useNodeViewerLine(id);
   const updateNodeInternals = useUpdateNodeInternals();
   // Re-measure handles only when they change after mount; calling it on mount would make React
   // Flow run its initial fitView before the other nodes are measured.
-  const handleKey = `${ports?.key}|${stateVisible}`;
+  const handleKey = `${ports?.key}|${stateVisible}|${full ? '' : wired}`;
   const lastKey = useRef(handleKey);
   useEffect(() => {
     if (lastKey.current === handleKey) return;
@@ -54,6 +87,8 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
     updateNodeInternals(id);
   }, [id, handleKey, updateNodeInternals]);
 
+  const wiredSet = full || wired === '*' ? null : new Set(wired.split(','));
+  const shows = (key: string) => wiredSet === null || wiredSet.has(key);
   if (!node || !ports) return null;
   const composite = Boolean(node.subgraph && node.subgraph.nodes.length);
   const runState = run && run.status !== 'idle' ? run.status : undefined;
@@ -92,10 +127,10 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
             className={`h-2 w-2 shrink-0 rounded-full ${RUN_DOT[runState]}`}
           />
         )}
-        <span className="truncate font-semibold" title={node.label || node.id}>
+        <span className="sw-lod-text truncate font-semibold" title={node.label || node.id}>
           {node.label || node.id}
         </span>
-        <span className="ml-auto truncate text-[10px] text-zinc-500">{node.type}</span>
+        <span className="sw-lod-text ml-auto truncate text-[10px] text-zinc-500">{node.type}</span>
       </div>
       {!ports.known && (
         <div
@@ -114,16 +149,18 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
       <div className="grid grid-cols-[auto_auto] justify-between gap-x-3 py-1 text-zinc-400">
         <div>
           {ports.inputs.map((p) => (
-            <div key={p.name} className="relative flex h-5 items-center pl-2.5 whitespace-nowrap">
-              <Handle
-                type="target"
-                position={Position.Left}
-                id={p.name}
-                title={`${p.name}: ${p.wire_type}`}
-                data-testid={`handle-in-${id}-${p.name}`}
-                style={{ background: wireColor(p.wire_type) }}
-                className="!h-2.5 !w-2.5 !border-zinc-900"
-              />
+            <div key={p.name} className="sw-lod-text relative flex h-5 items-center pl-2.5 whitespace-nowrap">
+              {shows(`i:${p.name}`) && (
+                <Handle
+                  type="target"
+                  position={Position.Left}
+                  id={p.name}
+                  title={`${p.name}: ${p.wire_type}`}
+                  data-testid={`handle-in-${id}-${p.name}`}
+                  style={{ background: wireColor(p.wire_type) }}
+                  className="!h-2.5 !w-2.5 !border-zinc-900"
+                />
+              )}
               {p.name}
               {!p.optional && <span className="text-red-400">*</span>}
             </div>
@@ -131,17 +168,22 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
         </div>
         <div>
           {ports.outputs.map((p) => (
-            <div key={p.name} className="relative flex h-5 items-center justify-end pr-2.5 whitespace-nowrap">
+            <div
+              key={p.name}
+              className="sw-lod-text relative flex h-5 items-center justify-end pr-2.5 whitespace-nowrap"
+            >
               {p.name}
-              <Handle
-                type="source"
-                position={Position.Right}
-                id={p.name}
-                title={`${p.name}: ${p.wire_type}`}
-                data-testid={`handle-out-${id}-${p.name}`}
-                style={{ background: wireColor(p.wire_type) }}
-                className="!h-2.5 !w-2.5 !border-zinc-900"
-              />
+              {shows(`o:${p.name}`) && (
+                <Handle
+                  type="source"
+                  position={Position.Right}
+                  id={p.name}
+                  title={`${p.name}: ${p.wire_type}`}
+                  data-testid={`handle-out-${id}-${p.name}`}
+                  style={{ background: wireColor(p.wire_type) }}
+                  className="!h-2.5 !w-2.5 !border-zinc-900"
+                />
+              )}
             </div>
           ))}
         </div>
@@ -155,7 +197,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
           {viewer.text}
         </div>
       )}
-      {stateVisible && (
+      {stateVisible && full && (
         <Handle
           type="target"
           position={Position.Top}
@@ -164,7 +206,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
           className="!h-2 !w-2 !border-zinc-900 !bg-violet-500/70"
         />
       )}
-      {stateVisible && (
+      {stateVisible && shows('s') && (
         <Handle
           type="source"
           position={Position.Bottom}
@@ -178,4 +220,4 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   );
 }
 
-export const GraphNode = memo(GraphNodeView);
+export const GraphNode = memo(GraphNodeView, sameNodeView);

@@ -3,6 +3,7 @@ import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
 import { selectNode, useEditor } from '../store/editor.store.ts';
 import type { FlowNode } from './flowMapping.ts';
+import { sameNodeView } from './nodeMemo.ts';
 
 function NoteNodeView({ id, selected }: NodeProps<FlowNode>) {
   const node = useEditor((s) => selectNode(s, id));
@@ -19,4 +20,4 @@ function NoteNodeView({ id, selected }: NodeProps<FlowNode>) {
   );
 }
 
-export const NoteNode = memo(NoteNodeView);
+export const NoteNode = memo(NoteNodeView, sameNodeView);

@@ -105,7 +105,35 @@ export async function overwrite(tab: Tab, store: EditorStore = editorStore, etag
   }
 }
 
-/** Save as a new file named `name` (the graph's name becomes it too). 409 → asks to overwrite. */
+/** Tells whoever lists saved graphs (the explorer) that the set of files changed. */
+export const GRAPHS_CHANGED_EVENT = 'statewire:graphs-changed';
+function graphsChanged() {
+  if (typeof window !== 'undefined') window.dispatchEvent(new Event(GRAPHS_CHANGED_EVENT));
+}
+
+/**
+ * A typed save name: "folder/sub/name" saves `name` into that folder (as the explorer shows
+ * folders), a plain name into `fallbackFolder` (the root unless given).
+ */
+export function splitSaveName(typed: string, fallbackFolder = ''): { folder: string; name: string } {
+  const parts = typed
+    .split('/')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const name = parts.pop() ?? '';
+  return { folder: parts.length ? parts.join('/') : fallbackFolder, name };
+}
+
+/** Folder part of a saved id ("team/nav" → "team", "nav" → ""). */
+export function folderOf(id: string): string {
+  const i = id.lastIndexOf('/');
+  return i < 0 ? '' : id.slice(0, i);
+}
+
+/**
+ * Save as a new file named `name` (the graph's name becomes it too; "folder/name" saves into that
+ * folder). 409 → asks to overwrite.
+ */
 export async function saveTabAs(
   tabId: string,
   name: string,
@@ -115,10 +143,15 @@ export async function saveTabAs(
   const s = store.getState();
   const tab = s.tabs.find((t) => t.id === tabId);
   if (!tab) return { ok: false, reason: 'tab is closed' };
-  if (!name.trim()) return { ok: false, reason: 'name must not be empty' };
-  const graph = { ...tab.graph, name: name.trim() };
+  const split = splitSaveName(name, opts.folder);
+  if (!split.name) return { ok: false, reason: 'name must not be empty' };
+  const graph = { ...tab.graph, name: split.name };
   try {
-    const res = await api.createGraph(bodyOf(graph), opts);
+    const res = await api.createGraph(bodyOf(graph), {
+      ...opts,
+      ...(split.folder ? { folder: split.folder } : {}),
+    });
+    graphsChanged();
     const text = formatGraphText(graph);
     store.setState((st) => ({ tabs: st.tabs.map((t) => (t.id === tabId ? { ...t, graph } : t)) }));
     s.markSaved(tabId, res.id, text, graph.name);
@@ -146,17 +179,24 @@ export async function reloadFromDisk(tabId: string, store: EditorStore = editorS
 
 export async function deleteSaved(id: string, store: EditorStore = editorStore): Promise<void> {
   await api.deleteGraph(id);
+  graphsChanged();
   store.setState((st) => ({
     tabs: st.tabs.map((t) => (t.savedId === id ? { ...t, savedId: null, diskText: null, dirty: true } : t)),
   }));
   store.getState().addLog('info', `deleted ${id}`);
 }
 
-/** Rename = save under the new name, then delete the old file. */
+/**
+ * Rename = save under the new name, then delete the old file. A plain new name stays in the old
+ * file's folder; "folder/name" moves it.
+ */
 export async function renameSaved(tabId: string, newName: string, store: EditorStore = editorStore) {
   const tab = store.getState().tabs.find((t) => t.id === tabId);
   const old = tab?.savedId;
-  const r = await saveTabAs(tabId, newName, {}, store);
-  if (r.ok && old && old !== r.id) await api.deleteGraph(old).catch(() => undefined);
+  const r = await saveTabAs(tabId, newName, old ? { folder: folderOf(old) } : {}, store);
+  if (r.ok && old && old !== r.id) {
+    await api.deleteGraph(old).catch(() => undefined);
+    graphsChanged(); // the explorer refetched on save, while the old file was still there
+  }
   return r;
 }

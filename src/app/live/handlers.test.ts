@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRunStore } from '../run/run.store.ts';
+import { createRunStore, viewerLineOf } from '../run/run.store.ts';
 import { applyBatch, HANDLERS } from './handlers.ts';
 import { ev, navStep } from './testEvents.testutil.ts';
 
@@ -226,6 +226,30 @@ describe('live handlers', () => {
     expect(s.viewer.log?.text).toBe('left');
     HANDLERS.viewer_data(ev('viewer_data', 4, { node_id: 'view', step: 3, fields: { text: 'next' } }), store);
     expect(store.getState().viewer.view?.text).toBe('next');
+  });
+
+  it("viewer lines are kept per step: inspecting a step shows that step's line; restore rewinds them", () => {
+    const store = createRunStore();
+    const line = (seq: number, step: number, text: string) =>
+      HANDLERS.viewer_data(ev('viewer_data', seq, { node_id: 'view', step, fields: { text } }), store);
+    line(1, 1, 'one');
+    line(2, 2, 'two');
+    line(3, 4, 'four');
+    const at = (step: number | null) =>
+      viewerLineOf({ ...store.getState(), inspectedStep: step }, 'view')?.text;
+    expect(at(null)).toBe('four');
+    expect(at(1)).toBe('one');
+    expect(at(2)).toBe('two');
+    // A step where the viewer did not fire shows its latest earlier line; before the first, nothing.
+    expect(at(3)).toBe('two');
+    expect(at(0)).toBeUndefined();
+    // A backfilled step lands in order.
+    line(4, 3, 'three');
+    expect(at(3)).toBe('three');
+    expect(at(null)).toBe('four');
+    HANDLERS.restored(ev('restored', 5, { step: 2, restored_to: 2, containers: {}, nodeStates: {} }), store);
+    expect(store.getState().viewer.view?.text).toBe('two');
+    expect(at(4)).toBe('two');
   });
 
   it('exec_log lines carry the node, step, duration and error for the Log panel', () => {

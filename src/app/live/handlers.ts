@@ -15,6 +15,7 @@ import {
   type SlotClear,
   type StepEvents,
   type StepSnapshot,
+  type ViewerLine,
 } from '../run/run.store.ts';
 
 type Data<T extends EventType> = z.output<(typeof EVENT_DATA_SCHEMAS)[T]>;
@@ -226,7 +227,18 @@ const onRestored: Handler = (m, store) => {
       writes: [],
       errors: [],
     };
+  // Viewers go back to what they showed at the restored step (later lines will be re-run).
+  const viewerHistory: Record<string, ViewerLine[]> = {};
+  const viewer: Record<string, ViewerLine> = {};
+  for (const [id, lines] of Object.entries(s.viewerHistory)) {
+    const kept = lines.filter((l) => l.step <= d.restored_to);
+    if (kept.length === 0) continue;
+    viewerHistory[id] = kept;
+    viewer[id] = kept[kept.length - 1]!;
+  }
   store.setState({
+    viewer,
+    viewerHistory,
     containers: d.containers,
     step: d.restored_to,
     liveSeq: m.seq,
@@ -258,14 +270,38 @@ const onLlmUsage: Handler = (m, store) => {
     });
 };
 
-/** A viewer node's latest payload, kept as one short line (the node shows it; older steps never win). */
+/**
+ * A viewer node's latest payload, kept as one short line (the node shows it; older steps never win),
+ * and appended to that node's history for inspecting earlier steps.
+ */
 const onViewerData: Handler = (m, store) => {
   const d = parsed('viewer_data', m, store);
   if (!d) return;
-  const prev = store.getState().viewer[d.node_id];
+  const line = { step: d.step, text: viewerLine(d.fields) };
+  const s = store.getState();
+  const history = s.viewerHistory[d.node_id];
+  const lastStep = history?.[history.length - 1]?.step;
+  if (!history) {
+    const viewerHistory = own(s.viewerHistory, copyRecord);
+    viewerHistory[d.node_id] = [line];
+    store.setState({ viewerHistory });
+  } else if (lastStep === undefined || d.step > lastStep) {
+    history.push(line); // append-only; see RunState.viewerHistory
+  } else if (d.step === lastStep) {
+    history[history.length - 1] = line;
+  } else {
+    // A backfilled older step: insert in order (rare), as a new array.
+    const viewerHistory = own(s.viewerHistory, copyRecord);
+    viewerHistory[d.node_id] = history
+      .filter((l) => l.step !== d.step)
+      .concat(line)
+      .sort((a, b) => a.step - b.step);
+    store.setState({ viewerHistory });
+  }
+  const prev = s.viewer[d.node_id];
   if (prev && prev.step > d.step) return;
-  const viewer = own(store.getState().viewer, copyRecord);
-  viewer[d.node_id] = { step: d.step, text: viewerLine(d.fields) };
+  const viewer = own(s.viewer, copyRecord);
+  viewer[d.node_id] = line;
   store.setState({ viewer });
 };
 

@@ -43,6 +43,10 @@ describe('LiveSlotValue', () => {
       ),
     );
     expect(screen.getByTestId('cleared-badge').textContent).toBe('cleared by step_end');
+    // The badge lingers after the clear, so its tooltip names the step it happened at.
+    expect(screen.getByTestId('cleared-badge').title).toBe(
+      'this slot was cleared by the step_end signal at step 1',
+    );
   });
 
   it('while a step is inspected it shows that step, marked as inspecting', () => {

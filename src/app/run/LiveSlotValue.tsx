@@ -28,8 +28,8 @@ export function LiveSlotValue({
   );
   const stepClear = useRun((s) =>
     shown && s.inspectedStep !== null
-      ? (s.snapshots[s.inspectedStep]?.clears.find((c) => c.container === containerId && c.slot === slot)
-          ?.signal ?? null)
+      ? (s.snapshots[s.inspectedStep]?.clears.find((c) => c.container === containerId && c.slot === slot) ??
+        null)
       : null,
   );
   const [flashSeq, setFlashSeq] = useState<number | null>(null);
@@ -40,7 +40,7 @@ export function LiveSlotValue({
     const t = setTimeout(() => setFlashSeq(null), CLEAR_FLASH_MS);
     return () => clearTimeout(t);
   }, [clearSeq]);
-  const clearedBy = stepClear ?? (flashSeq !== null && flashSeq === clearSeq ? liveClear?.signal : undefined);
+  const cleared = stepClear ?? (flashSeq !== null && flashSeq === clearSeq ? liveClear : undefined);
   return (
     <span
       className="flex min-w-0 items-center gap-1"
@@ -53,13 +53,15 @@ export function LiveSlotValue({
       >
         {line ?? placeholder}
       </span>
-      {clearedBy && (
+      {cleared && (
         <span
           data-testid="cleared-badge"
+          data-step={cleared.step}
           className="min-w-0 shrink-[2] truncate rounded bg-pink-500/15 px-1 text-[9px] text-pink-300"
-          title={`this slot was cleared by the ${clearedBy} signal`}
+          // The live badge lingers a moment after the clear; the tooltip says which step it was.
+          title={`this slot was cleared by the ${cleared.signal} signal at step ${cleared.step}`}
         >
-          cleared by {clearedBy}
+          cleared by {cleared.signal}
         </span>
       )}
     </span>

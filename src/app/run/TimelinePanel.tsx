@@ -1,7 +1,7 @@
 // Timeline (bottom drawer): one tick per step of the followed run. Clicking a tick inspects that
 // step everywhere (boxes and State panel show its values, full values fetched from the server);
 // Restore rewinds the run to it (paused, Play resumes), Fork starts a new run from it.
-import { memo } from 'react';
+import { memo, useLayoutEffect, useRef } from 'react';
 import { GitFork, History, Radio } from 'lucide-react';
 import { Button } from '../ui/Button.tsx';
 import { fork, inspect, restore } from './run.actions.ts';
@@ -11,6 +11,10 @@ import { formatValue, slotLine } from './slotLine.ts';
 
 /** Past this many steps only a window of ticks around the selection is drawn (DOM stays small). */
 const MAX_TICKS = 1500;
+/** Within this many px of the right end, the tick strip counts as "at the end" and follows new steps. */
+const FOLLOW_SLACK_PX = 24;
+/** Room kept beside a selected tick scrolled into view. */
+const TICK_MARGIN = 16;
 
 const Tick = memo(function Tick({
   step,
@@ -58,10 +62,36 @@ function Ticks() {
     const from = Math.max(0, Math.min(at - MAX_TICKS / 2, steps.length - MAX_TICKS));
     shown = steps.slice(from, from + MAX_TICKS);
   }
+  const scroller = useRef<HTMLDivElement>(null);
+  // Live, the strip follows the newest tick unless the user scrolled back to look at older ones;
+  // inspecting (click, ←/→), the selected tick is kept in view.
+  const followLive = useRef(true);
+  const wasSelected = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const backToLive = selected === null && wasSelected.current !== null;
+    wasSelected.current = selected;
+    if (selected === null) {
+      if (followLive.current || backToLive) el.scrollLeft = el.scrollWidth;
+      return;
+    }
+    const tick = el.querySelector<HTMLElement>(`[data-testid="timeline-tick-${selected}"]`);
+    if (!tick) return;
+    const left = tick.offsetLeft; // the strip is `relative`, so this is within the strip
+    if (left < el.scrollLeft) el.scrollLeft = left - TICK_MARGIN;
+    else if (left + tick.offsetWidth > el.scrollLeft + el.clientWidth)
+      el.scrollLeft = left + tick.offsetWidth - el.clientWidth + TICK_MARGIN;
+  }, [selected, current, shown.length]);
   return (
     <div
-      className="flex overflow-x-auto px-1 outline-none focus-visible:ring-1 focus-visible:ring-sky-600"
+      ref={scroller}
+      className="relative flex overflow-x-auto px-1 outline-none focus-visible:ring-1 focus-visible:ring-sky-600"
       data-testid="timeline-ticks"
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        followLive.current = el.scrollLeft + el.clientWidth >= el.scrollWidth - FOLLOW_SLACK_PX;
+      }}
       tabIndex={0}
       title="←/→ step through the timeline, Esc back to live"
       onKeyDown={(e) => {

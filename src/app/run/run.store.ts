@@ -96,6 +96,12 @@ export interface RunState {
   nodeStatus: Record<string, NodeRunStatus>;
   /** Latest viewer_data per viewer node id, already shortened to a line. */
   viewer: Record<string, ViewerLine>;
+  /**
+   * Every viewer line per viewer node, ascending by step (one per step), so inspecting an older
+   * step shows what the viewer showed then. Append-only during a run (pushed in place: entries at
+   * or before any step never change, which is all a reader selects); restore rebuilds it.
+   */
+  viewerHistory: Record<string, ViewerLine[]>;
   /** Latest clear per `container/slot`. */
   clears: Record<string, SlotClear>;
   /**
@@ -126,6 +132,7 @@ export function initialRunState(): RunState {
     steps: [],
     nodeStatus: {},
     viewer: {},
+    viewerHistory: {},
     clears: {},
     pending: {},
     log: [],
@@ -168,4 +175,20 @@ export function withStep(steps: number[], step: number): number[] {
 
 export function isActive(status: RunStatusView | null): boolean {
   return status === 'running' || status === 'paused' || status === 'starting';
+}
+
+/** The viewer line a node shows: the inspected step's (latest at or before it) or the live one. */
+export function viewerLineOf(s: RunState, nodeId: string): ViewerLine | undefined {
+  if (s.inspectedStep === null) return s.viewer[nodeId];
+  const history = s.viewerHistory[nodeId];
+  if (!history) return undefined;
+  // Binary search for the last entry with step <= inspectedStep.
+  let lo = 0;
+  let hi = history.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (history[mid]!.step <= s.inspectedStep) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? history[lo - 1] : undefined;
 }

@@ -1,6 +1,6 @@
 // Spawns the real `statewire` binary (node bin/statewire.js) on fixture files in a temp folder.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, stat, writeFile, copyFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, readdir, rm, stat, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,5 +177,45 @@ describe('statewire format', () => {
     const two = await statewire(['format', 'a.json', 'b.json'], dir);
     expect(two.code).toBe(2);
     expect(two.stderr).toMatch(/several FILEs need --write/);
+  });
+});
+
+describe('statewire run with a workspace outside this repository', () => {
+  // Regression: a `.ts` plugin whose folder has no `"type": "module"` package.json (any user
+  // workspace outside the repo) failed to load under the bin ("Cannot require() ES Module … in a cycle").
+  it('loads ESM .ts plugins from a folder with no package.json, and reports a broken one with its file', async () => {
+    const ws = await mkdtemp(join(tmpdir(), 'statewire-ws-'));
+    try {
+      await writeFile(join(ws, 'package.json'), '{}'); // nearest package.json: not "type": "module"
+      await mkdir(join(ws, 'graphs'));
+      await mkdir(join(ws, 'nodes'));
+      await copyFile(join(ROOT, 'workspace/nodes/uppercase.ts'), join(ws, 'nodes/uppercase.ts'));
+      await writeFile(join(ws, 'nodes/a_broken.ts'), 'export default {spec: {type: "broken"\n');
+      await writeFile(
+        join(ws, 'graphs/g.json'),
+        JSON.stringify({
+          name: 'p',
+          nodes: [
+            { id: 'c', type: 'constant', config: { value: 'hi' } },
+            { id: 'u', type: 'uppercase' },
+          ],
+          edges: [{ id: 'e1', source: 'c', target: 'u', sourceHandle: 'value', targetHandle: 'text' }],
+          step_budget: 5,
+          eval_graph: false,
+        }),
+      );
+      const r = await statewire(['run', '--json', 'graphs/g.json'], ws);
+      expect(r.stderr).toMatch(/a_broken\.ts/);
+      expect(r.stderr).not.toMatch(/uppercase\.ts/);
+      expect(r.code).toBe(0);
+      const events = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; data: { node_id?: string; error?: unknown } });
+      const log = events.find((e) => e.type === 'exec_log' && e.data.node_id === 'u');
+      expect(log?.data.error).toBeNull();
+    } finally {
+      await rm(ws, { recursive: true, force: true });
+    }
   });
 });

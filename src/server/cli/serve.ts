@@ -2,6 +2,8 @@
 // env vars override the defaults (flags override env). Prints `listening on <url>` once ready (tests
 // parse it), exits non-zero with a clear message when the port is busy, and shuts down cleanly on
 // SIGINT/SIGTERM (closing the database so WAL is checkpointed).
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT, type StatewireServer } from '../app.ts';
 
@@ -53,6 +55,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
   const host = values.host ?? env('HOST') ?? DEFAULT_HOST;
   const workspace = values.workspace ?? env('STATEWIRE_WORKSPACE') ?? 'workspace';
+  // Say which folder is served, and when it had to be created: a mistyped --workspace would
+  // otherwise silently serve an empty workspace.
+  const workspaceExisted = existsSync(workspace);
 
   let server: StatewireServer;
   try {
@@ -81,7 +86,6 @@ export async function serveCommand(argv: string[]): Promise<number> {
     else console.error(`statewire serve: cannot listen on ${host}:${port}: ${(err as Error).message}`);
     return 1;
   }
-  console.log(`listening on ${url}`);
   return new Promise<number>((done) => {
     let stopping = false;
     const stop = (signal: string) => {
@@ -96,7 +100,15 @@ export async function serveCommand(argv: string[]): Promise<number> {
         },
       );
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    // `on`, not `once`: a second signal during shutdown (Ctrl-C in a terminal reaches both
+    // `npm start`'s wrapper, which forwards it, and this process) must not hit Node's default
+    // handler and kill the process before the database is closed. Registered BEFORE `listening on`
+    // is printed: whoever reads that line may signal at once, and an unhandled SIGTERM kills.
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    console.log(
+      `workspace ${resolve(workspace)}${workspaceExisted ? '' : ' (created: the folder did not exist)'}`,
+    );
+    console.log(`listening on ${url}`);
   });
 }

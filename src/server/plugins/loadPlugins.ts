@@ -6,6 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { register as registerTsxCjs } from 'tsx/cjs/api';
 import { NodeSpecSchema, type NodeSpec } from '../../domain/catalog.schema.ts';
 import type { HandlerInput } from '../../engine/handler.types.ts';
 import type { NodeRegistry } from '../../engine/registry.ts';
@@ -29,6 +30,17 @@ function isHandler(h: unknown): h is HandlerInput {
   );
 }
 
+// A `.ts` plugin in a folder whose nearest package.json is not `"type": "module"` (any workspace
+// outside this repository, e.g. `--workspace ~/my-ws`) is loaded as CommonJS; the `statewire` bin
+// registers only tsx's ESM hooks, so without the CommonJS hook such a plugin fails with
+// "Cannot require() ES Module … in a cycle". Registered once, on first use.
+let cjsHookRegistered = false;
+function ensureTsxCjsHook(): void {
+  if (cjsHookRegistered) return;
+  cjsHookRegistered = true;
+  registerTsxCjs();
+}
+
 /** Registers every plugin found in `dir` into `registry`. A missing folder is not an error. */
 export async function loadPlugins(dir: string, registry: NodeRegistry): Promise<PluginLoadResult> {
   const result: PluginLoadResult = { loaded: [], failed: [] };
@@ -42,6 +54,7 @@ export async function loadPlugins(dir: string, registry: NodeRegistry): Promise<
     result.failed.push({ file: dir, error: (e as Error).message });
     return result;
   }
+  if (files.length > 0) ensureTsxCjsHook();
   for (const file of files) {
     const path = join(dir, file);
     try {

@@ -3,8 +3,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Folder, RefreshCw, Trash2 } from 'lucide-react';
 import { api, type GraphListEntry } from '../../api/client.ts';
-import { deleteSaved, openSavedGraph } from '../../files/documents.ts';
-import { useEditor } from '../../store/editor.store.ts';
+import { deleteSaved, GRAPHS_CHANGED_EVENT, openSavedGraph } from '../../files/documents.ts';
+import { editorStore, useEditor } from '../../store/editor.store.ts';
 import { GRAPH_DRAG_MIME } from '../../ui/dragMime.ts';
 
 export function GraphsExplorer() {
@@ -26,6 +26,18 @@ export function GraphsExplorer() {
   useEffect(() => {
     refresh();
   }, [refresh, savedKey]);
+  // Rename/delete/save-as change the files without (only) changing a tab: refetch then too.
+  useEffect(() => {
+    window.addEventListener(GRAPHS_CHANGED_EVENT, refresh);
+    return () => window.removeEventListener(GRAPHS_CHANGED_EVENT, refresh);
+  }, [refresh]);
+
+  const askDelete = (id: string) => {
+    if (!window.confirm(`Delete the saved graph "${id}"?`)) return;
+    deleteSaved(id)
+      .catch((e: Error) => editorStore.getState().showToast(`could not delete ${id}: ${e.message}`, 'error'))
+      .finally(refresh);
+  };
 
   const graphNodes = useMemo(() => list.filter((g) => g.kind === 'node'), [list]);
   const folders = useMemo(() => {
@@ -74,6 +86,10 @@ export function GraphsExplorer() {
                 onDoubleClick={() => void openSavedGraph(g._id)}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter') void openSavedGraph(g._id);
+                  if (e.key === 'Delete') {
+                    e.stopPropagation(); // not the canvas' "delete selection"
+                    askDelete(g._id);
+                  }
                 }}
                 title={`${g._id}${g.description ? ` — ${g.description}` : ''} (double-click to open)`}
                 className={`group flex cursor-default items-center rounded py-0.5 pr-1 text-xs text-zinc-300 hover:bg-zinc-800 focus:bg-zinc-800 focus:outline-none ${folder ? 'pl-4' : 'pl-1.5'}`}
@@ -81,12 +97,10 @@ export function GraphsExplorer() {
                 <span className="truncate">{g.name || g._id}</span>
                 <button
                   type="button"
-                  title={`Delete ${g._id}`}
-                  className="ml-auto hidden text-zinc-500 group-hover:block hover:text-red-400"
-                  onClick={() => {
-                    if (window.confirm(`Delete the saved graph "${g._id}"?`))
-                      void deleteSaved(g._id).then(refresh);
-                  }}
+                  title={`Delete ${g._id} (or select it and press Delete)`}
+                  data-testid={`explorer-delete-${g._id}`}
+                  className="ml-auto hidden text-zinc-500 group-hover:block group-focus:block hover:text-red-400"
+                  onClick={() => askDelete(g._id)}
                 >
                   <Trash2 size={11} />
                 </button>

@@ -54,11 +54,12 @@ export function StatePanel() {
           <table className="mt-0.5 w-full table-fixed">
             <thead>
               <tr className="text-left text-[10px] text-zinc-500">
-                <th className="w-16 px-1 font-normal">Owner</th>
-                <th className="px-1 font-normal">Name</th>
-                <th className="px-1 font-normal">Type</th>
-                <th className="px-1 font-normal">Lifetime</th>
-                <th className="px-1 font-normal">Value Type</th>
+                {/* Fixed narrow columns so the live value (and its "cleared by" badge) gets the rest. */}
+                <th className="w-12 px-1 font-normal">Owner</th>
+                <th className="w-[18%] px-1 font-normal">Name</th>
+                <th className="w-20 px-1 font-normal">Type</th>
+                <th className="w-20 px-1 font-normal">Lifetime</th>
+                <th className="w-24 px-1 font-normal">Value Type</th>
                 <th className="px-1 font-normal">Value</th>
               </tr>
             </thead>
@@ -73,7 +74,9 @@ export function StatePanel() {
                       home
                     </span>
                   </td>
-                  <td className="truncate px-1 text-zinc-200">{name}</td>
+                  <td className="truncate px-1 text-zinc-200" title={name}>
+                    {name}
+                  </td>
                   <td className="px-1">
                     <span className={`rounded px-1 text-[10px] ${reducerBadge(st.type)}`}>{st.type}</span>
                   </td>
@@ -85,7 +88,9 @@ export function StatePanel() {
                       {st.lifetime}
                     </span>
                   </td>
-                  <td className="px-1 text-zinc-400">{st.value_type}</td>
+                  <td className="truncate px-1 text-zinc-400" title={st.value_type}>
+                    {st.value_type}
+                  </td>
                   <td className="px-1 font-mono text-[11px] text-zinc-500">
                     <LiveSlotValue containerId={c.id} slot={name} placeholder="—" />
                   </td>

@@ -1,0 +1,41 @@
+// Level of detail for big graphs. Below LOW_DETAIL_ZOOM a node's 11 px text and 10 px handles are
+// under three screen pixels: the text is not painted (canvas.css) and a node mounts only the handles
+// its edges and grants attach to (edges need their measured positions), which is most of the DOM
+// and React work of a thousand-node first render. Zooming in past the threshold upgrades each node
+// to every handle once (it keeps them when zooming out again, so there is no churn while zooming).
+import { createContext } from 'react';
+import type { GraphDef } from '../../domain/graph.schema.ts';
+
+export const LOW_DETAIL_ZOOM = 0.25;
+
+/** True while the canvas is zoomed out below LOW_DETAIL_ZOOM; false outside a canvas (tests, previews). */
+export const LowDetailContext = createContext(false);
+
+/** Handle keys: `i:<name>` input, `o:<name>` output, `s` the state source handle; `*` = all handles. */
+export type WiredKey = string;
+
+const cache = new WeakMap<GraphDef, Map<string, WiredKey>>();
+
+/**
+ * Per node of a level, the sorted handle keys that edges and grants attach to, computed once per
+ * level object. An edge without a handle id makes React Flow pick a node's first handle, so such a
+ * node gets `*` (all handles) to keep that choice identical to full detail.
+ */
+export function wiredHandles(level: GraphDef): Map<string, WiredKey> {
+  let out = cache.get(level);
+  if (out) return out;
+  const sets = new Map<string, Set<string>>();
+  const add = (node: string, key: string) => {
+    let s = sets.get(node);
+    if (!s) sets.set(node, (s = new Set()));
+    s.add(key);
+  };
+  for (const e of level.edges) {
+    add(e.source, e.sourceHandle ? `o:${e.sourceHandle}` : '*');
+    add(e.target, e.targetHandle ? `i:${e.targetHandle}` : '*');
+  }
+  for (const g of level.access_grants) add(g.node_id, 's');
+  out = new Map([...sets].map(([id, s]) => [id, s.has('*') ? '*' : [...s].sort().join(',')]));
+  cache.set(level, out);
+  return out;
+}

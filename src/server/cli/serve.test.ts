@@ -1,0 +1,53 @@
+// `statewire serve` names the workspace it serves, and says when it had to create it (a mistyped
+// --workspace would otherwise silently serve an empty folder). Spawns the real binary.
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServer, tempWorkspace } from '../test/serverProcess.testutil.ts';
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+describe('statewire serve workspace line', () => {
+  it('prints the absolute workspace path before `listening on`', async () => {
+    const ws = tempWorkspace();
+    made.push(ws.dir);
+    const s = await startServer(ws.dir);
+    try {
+      expect(s.output()).toContain(`workspace ${ws.dir}\n`);
+      expect(s.output()).not.toMatch(/created/);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+
+  it('says when the workspace folder did not exist and was created', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'statewire-serve-'));
+    made.push(parent);
+    const missing = join(parent, 'typo-ws');
+    const s = await startServer(missing);
+    try {
+      expect(s.output()).toContain(`workspace ${missing} (created: the folder did not exist)`);
+      expect(existsSync(join(missing, 'graphs'))).toBe(true);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+
+  it('a second signal during shutdown (Ctrl-C through `npm start`) still shuts down cleanly, exit 0', async () => {
+    const ws = tempWorkspace();
+    made.push(ws.dir);
+    const s = await startServer(ws.dir);
+    const exited = new Promise<[number | null, string | null]>((done) =>
+      s.proc.once('exit', (code, signal) => done([code, signal])),
+    );
+    s.proc.kill('SIGINT');
+    s.proc.kill('SIGINT');
+    s.proc.kill('SIGTERM');
+    expect(await exited).toEqual([0, null]);
+    expect(s.output().match(/received SIG\w+, shutting down/g)).toHaveLength(1);
+  });
+});
