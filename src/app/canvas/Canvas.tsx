@@ -126,6 +126,10 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   const fitNonce = useEditor((s) => s.fitNonce);
   const flow = useReactFlow<FlowNode, FlowEdge>();
   const lowDetail = useStore(isLowDetail);
+  // Nodes upgrade to every handle the first time the view is zoomed in and keep them; latching it
+  // here too means later crossings of the threshold re-render no node (only the text CSS follows).
+  const [upgraded, setUpgraded] = useState(!lowDetail);
+  if (!lowDetail && !upgraded) setUpgraded(true);
   const wrapper = useRef<HTMLDivElement>(null);
   const refusal = useRef<string | null>(null);
 
@@ -297,7 +301,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
       data-state-visible={stateVisible ? 'true' : 'false'}
       data-detail={lowDetail ? 'low' : 'full'}
     >
-      <LowDetailContext value={lowDetail}>
+      <LowDetailContext value={!upgraded}>
         <ReactFlow<FlowNode, FlowEdge>
           nodes={nodes}
           edges={edges}

@@ -64,6 +64,26 @@ function selectView(s: EditorState, id: string, full: boolean): NodeView {
   };
 }
 
+/**
+ * The node's view, recomputed only when an input it reads changed (level, catalog, hover, the
+ * tab's graph and State toggle): unrelated store updates (view centre, selection, toasts) then cost
+ * each of a thousand nodes a few identity checks instead of resolving its ports again.
+ */
+function useNodeView(id: string, full: boolean): NodeView {
+  const last = useRef<{ deps: readonly unknown[]; view: NodeView } | null>(null);
+  return useEditor(
+    useShallow((s: EditorState) => {
+      const tab = activeTab(s);
+      const deps = [currentLevel(s), s.catalog, s.hover, tab?.graph, tab?.stateVisible, full] as const;
+      const prev = last.current;
+      if (prev && prev.deps.every((d, i) => d === deps[i])) return prev.view;
+      const view = selectView(s, id, full);
+      last.current = { deps, view };
+      return view;
+    }),
+  );
+}
+
 const setHover = (h: Parameters<EditorState['setHover']>[0]) => editorStore.getState().setHover(h);
 
 function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
@@ -71,9 +91,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const lowDetail = useContext(LowDetailContext);
   const [full, setFull] = useState(!lowDetail);
   if (!lowDetail && !full) setFull(true);
-  const { node, ports, color, stateVisible, related, mark, wired } = useEditor(
-    useShallow((s: EditorState) => selectView(s, id, full)),
-  );
+  const { node, ports, color, stateVisible, related, mark, wired } = useNodeView(id, full);
   const run = useNodeRunStatus(id);
   const viewer = useNodeViewerLine(id);
   const updateNodeInternals = useUpdateNodeInternals();

@@ -4,6 +4,7 @@
 // call REST and record the user's choices (and failures) in the run store.
 import { liveClient } from '../live/connection.ts';
 import { activeTab } from '../store/doc.slice.ts';
+import { issuesOf } from '../store/derived.ts';
 import { editorStore } from '../store/editor.store.ts';
 import { formatGraphText, parseGraphInput } from '../store/graphIo.ts';
 import { runApi } from './run.api.ts';
@@ -42,8 +43,23 @@ async function startRun(paused: boolean): Promise<boolean> {
   } catch (e) {
     set({ status: null });
     fail(e);
+    pointAtIssues();
     return false;
   }
+}
+
+/**
+ * A refused start of a graph the editor already flags: say so in words and open the Issues panel
+ * (each issue there selects its node), rather than only the server's long 400 text.
+ */
+function pointAtIssues(): void {
+  const errors = issuesOf(editorStore.getState()).all.filter((i) => i.severity === 'error');
+  if (errors.length === 0) return;
+  const detail = runStore.getState().error;
+  set({
+    error: `cannot run: ${errors.length} error${errors.length === 1 ? '' : 's'} in the graph, see Issues${detail ? ` (${detail})` : ''}`,
+  });
+  editorStore.getState().setDrawerTab('issues');
 }
 
 /** The followed run belongs to the active tab (or to no tab in particular). */

@@ -218,23 +218,29 @@ export function SlotEditor({
   );
 }
 
+/** How each severity looks in place: only errors are red (an info note must not look like a fault). */
+const SEVERITY_STYLE = {
+  error: 'bg-red-950/60 text-red-300',
+  warning: 'bg-amber-950/50 text-amber-300',
+  info: 'bg-sky-950/50 text-sky-300',
+} as const;
+
 /** Validation issues about this slot (removed value type, unknown reducer, …), shown in place. */
 function SlotIssues({ containerId, name }: { containerId: string; name: string }) {
-  const messages = useEditor(
-    useShallow((s) =>
-      issuesOf(s)
-        .all.filter((i) => i.containerId === containerId && i.slot === name)
-        .map((i) => i.message),
-    ),
+  const issues = useEditor(
+    useShallow((s) => issuesOf(s).all.filter((i) => i.containerId === containerId && i.slot === name)),
   );
-  if (messages.length === 0) return null;
+  if (issues.length === 0) return null;
   return (
-    <div
-      data-testid={`slot-${name}-issues`}
-      className="mb-1 rounded bg-red-950/60 px-1.5 py-0.5 text-[10px] leading-snug text-red-300"
-    >
-      {messages.map((m, i) => (
-        <div key={i}>{m}</div>
+    <div data-testid={`slot-${name}-issues`} className="mb-1 space-y-0.5">
+      {issues.map((i, k) => (
+        <div
+          key={k}
+          data-severity={i.severity}
+          className={`rounded px-1.5 py-0.5 text-[10px] leading-snug ${SEVERITY_STYLE[i.severity]}`}
+        >
+          {i.message}
+        </div>
       ))}
     </div>
   );
