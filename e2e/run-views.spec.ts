@@ -49,13 +49,15 @@ test('timeline follows the run; inspecting a step shows its viewer lines and cle
   await expect(page.getByTestId('timeline-selected')).toHaveText('inspecting step 2');
   // The Observation viewer shows step 2's line (t=1, the env's second tick), like the boxes do.
   await expect(editor.node('obs_view')).toContainText('t=1:');
-  await strip.press('ArrowRight');
+  // The clicked tick has the focus, so the arrow keys step through the timeline.
+  await page.keyboard.press('ArrowRight');
   await expect(page.getByTestId('timeline-selected')).toHaveText('inspecting step 3');
   await expect(editor.node('obs_view')).toContainText('t=2:');
   expect(await inView(page.getByTestId('timeline-tick-3'), strip)).toBe(true);
 
   // Step 1 cleared last_obs at its end (lifetime "step"); the badge names the signal and the step.
   await page.getByTestId('timeline-tick-1').click();
+  await expect(page.getByTestId('timeline-selected')).toHaveText('inspecting step 1');
   const badge = editor.container('graph_state').getByTestId('cleared-badge');
   await expect(badge.first()).toBeVisible();
   await expect(
@@ -64,8 +66,8 @@ test('timeline follows the run; inspecting a step shows its viewer lines and cle
       .locator('[data-testid="cleared-badge"][title*="step_end signal at step 1"]'),
   ).toHaveCount(1);
 
-  // Back to Live: the newest values and the newest tick, in view again.
-  await page.getByTestId('timeline-live').click();
+  // Back to Live (Esc, as the cheatsheet says): the newest values and the newest tick, in view again.
+  await page.keyboard.press('Escape');
   await expect(page.getByTestId('timeline-selected')).not.toContainText('inspecting');
   await expect(editor.node('obs_view')).not.toContainText('t=2:');
   await expect.poll(() => inView(page.getByTestId(`timeline-tick-${budget}`), strip)).toBe(true);

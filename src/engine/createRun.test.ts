@@ -82,3 +82,27 @@ describe('createRun', () => {
     expect(run.stateAt()!.containers.m!.states.n!.value).toBe(3);
   });
 });
+
+describe('node_status lifecycle', () => {
+  it('every node is reported idle at start, then queued → running → done, in that order', async () => {
+    const c = collector();
+    const g = graph({
+      eval_graph: false,
+      nodes: [node('a', 'constant', { value: 1 }), node('b', 'stateWrite', { container: 'm', state: 's' })],
+      edges: [edge('a.value', 'b.value')],
+      containers: [container('m', { s: slot('lastWrite') })],
+      access_grants: [{ id: 'g', node_id: 'b', container_id: 'm' }],
+    });
+    const run = createRun(g, { runId: 'r' }, c.sink);
+    while (!(await run.stepOnce()).done) {
+      /* drive to the end */
+    }
+    const statuses = (id: string) =>
+      c
+        .of('node_status')
+        .filter((d) => d.node_id === id)
+        .map((d) => d.status);
+    expect(statuses('a')).toEqual(['idle', 'queued', 'running', 'done']);
+    expect(statuses('b')).toEqual(['idle', 'queued', 'running', 'done']);
+  });
+});

@@ -102,6 +102,11 @@ export class Executor {
     L.status = 'running';
     this.rc.emit({ type: 'nav_status', data: { status: 'running', step: 0 } });
     this.signal('run_start', GRAPH_SCOPE, { graph_name: this.rc.flat.name });
+    // Every executable node starts idle, so a viewer knows the whole cast before anything fires.
+    for (const n of this.rc.nodes.values()) {
+      if (n.type === 'note') continue;
+      this.rc.emit({ type: 'node_status', data: { node_id: n.id, status: 'idle', step: 0 } });
+    }
     for (const id of this.rc.entries) this.enqueue(id);
   }
 
@@ -110,7 +115,9 @@ export class Executor {
   }
 
   private enqueue(id: string): void {
-    if (!this.live.queue.includes(id)) this.live.queue.push(id);
+    if (this.live.queue.includes(id)) return;
+    this.live.queue.push(id);
+    this.rc.emit({ type: 'node_status', data: { node_id: id, status: 'queued', step: this.currentStep() } });
   }
 
   signal(name: string, scope: string, payload?: unknown): ClearedRef[] {

@@ -27,6 +27,10 @@ export function Cheatsheet() {
           <span className="text-zinc-300">Open composite</span>
           <kbd className="rounded bg-zinc-800 px-1 font-mono text-[10px] text-zinc-400">double-click</kbd>
         </div>
+        <div className="flex justify-between gap-2" data-testid="cheatsheet-timeline">
+          <span className="text-zinc-300">Timeline: previous / next step, back to live</span>
+          <kbd className="rounded bg-zinc-800 px-1 font-mono text-[10px] text-zinc-400">← / → / Esc</kbd>
+        </div>
       </div>
     </Modal>
   );
