@@ -18,6 +18,7 @@ import {
   useStore,
   getViewportForBounds,
   type Viewport,
+  type ReactFlowState,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -52,7 +53,9 @@ const SNAP_GRID: [number, number] = [20, 20];
 const PRO_OPTIONS = { hideAttribution: true };
 const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
 const MINIMAP_STYLE = { background: '#18181b' };
-const isLowDetail = (s: { transform: [number, number, number] }) => s.transform[2] < LOW_DETAIL_ZOOM;
+/** Null until React Flow has set up its viewport. */
+const isLowDetail = (s: ReactFlowState): boolean | null =>
+  s.panZoom ? s.transform[2] < LOW_DETAIL_ZOOM : null;
 
 function minimapColor(n: FlowNode): string {
   return n.type === 'container' ? '#7c3aed' : '#52525b';
@@ -125,11 +128,6 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   const focusRequest = useEditor((s) => s.focusRequest);
   const fitNonce = useEditor((s) => s.fitNonce);
   const flow = useReactFlow<FlowNode, FlowEdge>();
-  const lowDetail = useStore(isLowDetail);
-  // Nodes upgrade to every handle the first time the view is zoomed in and keep them; latching it
-  // here too means later crossings of the threshold re-render no node (only the text CSS follows).
-  const [upgraded, setUpgraded] = useState(!lowDetail);
-  if (!lowDetail && !upgraded) setUpgraded(true);
   const wrapper = useRef<HTMLDivElement>(null);
   const refusal = useRef<string | null>(null);
 
@@ -137,6 +135,13 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   // re-centre the view on the first node the user drops.
   const [fitOnInit] = useState(() => level.nodes.length + level.containers.length > 0);
   const [initialViewport] = useState(() => estimatedViewport(level, size.width, size.height));
+  // Until React Flow has set up its viewport the store holds zoom 1, not the zoom we start at.
+  const zoomLow = useStore(isLowDetail);
+  const lowDetail = zoomLow ?? (initialViewport ? initialViewport.zoom < LOW_DETAIL_ZOOM : false);
+  // Nodes upgrade to every handle the first time the view is zoomed in and keep them; latching it
+  // here too means later crossings of the threshold re-render no node (only the text CSS follows).
+  const [upgraded, setUpgraded] = useState(!lowDetail);
+  if (zoomLow === false && !upgraded) setUpgraded(true);
   const [nodes, setNodes] = useState<FlowNode[]>(() =>
     buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection)),
   );
