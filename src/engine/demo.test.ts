@@ -56,4 +56,26 @@ describe('demo graph workspace/graphs/grid_navigator.json', () => {
     expect(step.containers.graph_state!.states.step_count!.value).toBe(11);
     expect(step.nodeStates.env).toBeDefined();
   });
+
+  it('every write, log line and node status between two nav_steps carries the step of the next nav_step', async () => {
+    // Nodes settled at the iterOut boundary (e.g. write_reason) belong to the step that just ended:
+    // their writes are in that step's snapshot, so their events must say so (the Timeline relies on it).
+    // (`queued` is excluded: the iterIn is queued at the boundary for the *next* step, and says so.)
+    const r = await runAll(load(), {}, 12);
+    let pending: { type: string; step: number }[] = [];
+    let checked = 0;
+    for (const e of r.events) {
+      if (e.type === 'nav_step') {
+        for (const p of pending)
+          expect(p, `${p.type} before nav_step ${e.data.step}`).toEqual({ type: p.type, step: e.data.step });
+        checked += pending.length;
+        pending = [];
+      } else if (e.type === 'state_written' || e.type === 'exec_log') {
+        pending.push({ type: e.type, step: e.data.step });
+      } else if (e.type === 'node_status' && e.data.status !== 'idle' && e.data.status !== 'queued') {
+        pending.push({ type: e.type, step: e.data.step });
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
 });

@@ -110,7 +110,11 @@ export class Executor {
     for (const id of this.rc.entries) this.enqueue(id);
   }
 
+  /** Set while a root boundary settles: those fires belong to the step that just completed. */
+  private settlingStep: number | undefined;
+
   private currentStep(): number {
+    if (this.settlingStep !== undefined) return this.settlingStep;
     return this.live.phase === 'after' || this.live.rootTerminated ? this.live.step : this.live.step + 1;
   }
 
@@ -436,19 +440,12 @@ export class Executor {
     const step = isRoot ? L.step : this.currentStep();
     this.logFire(node, step, null);
     // 2. Settle: already-queued nodes of this scope (root: also the graph scope), never an iterIn.
-    for (let n = 0; n < SETTLE_LIMIT; n++) {
-      const idx = L.queue.findIndex((q) => {
-        const qs = rc.scopes.scopeOf.get(q) ?? GRAPH_SCOPE;
-        const qn = rc.nodes.get(q);
-        return (
-          qn?.type !== 'iterIn' &&
-          qn?.type !== 'iterOut' &&
-          (qs === scopeId || (isRoot && qs === GRAPH_SCOPE))
-        );
-      });
-      if (idx < 0) break;
-      const [q] = L.queue.splice(idx, 1);
-      await this.fire(q!);
+    // Their writes land in this step's snapshot, so their events carry this step's number too.
+    if (isRoot) this.settlingStep = L.step;
+    try {
+      await this.settle(scopeId, isRoot);
+    } finally {
+      this.settlingStep = undefined;
     }
     // 3. Snapshot before step_end, so step-lifetime slots show what this step wrote.
     const before = isRoot
@@ -470,6 +467,26 @@ export class Executor {
       this.enqueue(info.iterIn);
     }
     if (isRoot && before) this.rootBoundary(before, cleared);
+  }
+
+  /** Fires up to SETTLE_LIMIT already-queued nodes of `scopeId` (root: also graph scope), never pivots. */
+  private async settle(scopeId: string, isRoot: boolean): Promise<void> {
+    const rc = this.rc;
+    const L = this.live;
+    for (let n = 0; n < SETTLE_LIMIT; n++) {
+      const idx = L.queue.findIndex((q) => {
+        const qs = rc.scopes.scopeOf.get(q) ?? GRAPH_SCOPE;
+        const qn = rc.nodes.get(q);
+        return (
+          qn?.type !== 'iterIn' &&
+          qn?.type !== 'iterOut' &&
+          (qs === scopeId || (isRoot && qs === GRAPH_SCOPE))
+        );
+      });
+      if (idx < 0) break;
+      const [q] = L.queue.splice(idx, 1);
+      await this.fire(q!);
+    }
   }
 
   /** The exec_log and final node_status of one fire; `ms` is absent for pivots (no handler runs). */
