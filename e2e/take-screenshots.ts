@@ -64,7 +64,10 @@ async function main() {
     await page.getByTestId('drawer-tab-state').click();
     await page.getByTestId('run-play').click();
     await page.waitForFunction(
-      () => Number(document.querySelector('[data-testid="run-step-counter"]')?.textContent?.match(/\d+/)?.[0] ?? 0) >= 12,
+      () =>
+        Number(
+          document.querySelector('[data-testid="run-step-counter"]')?.textContent?.match(/\d+/)?.[0] ?? 0,
+        ) >= 12,
     );
     await page.screenshot({ path: join(out, 'live-run.png') });
     await page.getByTestId('run-pause').click();
