@@ -6,14 +6,14 @@
 // so a streaming run re-renders only the nodes whose status changed.
 import { memo, useContext, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { Handle, Position, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
+import { Handle, Position, useStoreApi, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
 import { STATE_HANDLE } from '../../domain/graph.ops.ts';
 import { wireColor } from '../../domain/wireTypes.ts';
 import { activeTab } from '../store/doc.slice.ts';
 import type { NodeDef } from '../../domain/graph.schema.ts';
 import { currentLevel, editorStore, selectNode, useEditor, type EditorState } from '../store/editor.store.ts';
 import { isHoverRelated, issueMark, portsOf, type NodePorts } from '../store/derived.ts';
-import { LowDetailContext, wiredHandles } from './detail.ts';
+import { LowDetailContext, queueInternalsUpdate, wiredHandles } from './detail.ts';
 import { useNodeRunStatus, useNodeViewerLine } from '../run/useNodeRunStatus.ts';
 import type { NodeRunStatus } from '../run/run.store.ts';
 import type { FlowNode } from './flowMapping.ts';
@@ -95,6 +95,8 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const run = useNodeRunStatus(id);
   const viewer = useNodeViewerLine(id);
   const updateNodeInternals = useUpdateNodeInternals();
+  // useStoreApi() gives each caller its own wrapper object; its getState is the flow store's own.
+  const flowKey = useStoreApi().getState;
   // Re-measure handles only when they change after mount; calling it on mount would make React
   // Flow run its initial fitView before the other nodes are measured.
   const handleKey = `${ports?.key}|${stateVisible}|${full ? '' : wired}`;
@@ -102,8 +104,8 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   useEffect(() => {
     if (lastKey.current === handleKey) return;
     lastKey.current = handleKey;
-    updateNodeInternals(id);
-  }, [id, handleKey, updateNodeInternals]);
+    queueInternalsUpdate(flowKey, updateNodeInternals, id);
+  }, [id, handleKey, updateNodeInternals, flowKey]);
 
   const wiredSet = full || wired === '*' ? null : new Set(wired.split(','));
   const shows = (key: string) => wiredSet === null || wiredSet.has(key);

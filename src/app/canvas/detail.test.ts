@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { emptyGraph } from '../../domain/graph.schema.ts';
-import { wiredHandles } from './detail.ts';
+import { queueInternalsUpdate, wiredHandles } from './detail.ts';
 
 function level() {
   const g = emptyGraph('t');
@@ -32,5 +32,27 @@ describe('wiredHandles', () => {
     const l = level();
     expect(wiredHandles(l)).toBe(wiredHandles(l));
     expect(wiredHandles(level())).not.toBe(wiredHandles(l));
+  });
+});
+
+describe('queueInternalsUpdate', () => {
+  it('batches the nodes queued before a frame into a single call', () => {
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    const calls: string[][] = [];
+    const flow = {};
+    // Each node holds its own update function; any one of them serves the flow's batch.
+    const update = (ids: string[]) => calls.push(ids);
+    const other = (ids: string[]) => calls.push(ids);
+    queueInternalsUpdate(flow, update, 'a');
+    queueInternalsUpdate(flow, other, 'b');
+    queueInternalsUpdate(flow, update, 'a');
+    expect(calls).toEqual([]);
+    frames.shift()?.(0);
+    expect(calls).toEqual([['a', 'b']]);
+    queueInternalsUpdate(flow, update, 'c');
+    frames.shift()?.(0);
+    expect(calls).toEqual([['a', 'b'], ['c']]);
+    vi.unstubAllGlobals();
   });
 });

@@ -39,3 +39,26 @@ export function wiredHandles(level: GraphDef): Map<string, WiredKey> {
   cache.set(level, out);
   return out;
 }
+
+const pendingInternals = new Map<object, Set<string>>();
+
+/**
+ * Asks React Flow to re-measure a node's handles, batched per flow: every node that changes its
+ * handles in one commit (a zoom-in upgrade, the State toggle) lands in a single updateNodeInternals
+ * call before the next frame (React Flow measures in a frame callback anyway). One call per node would re-measure and update the whole store once per node (quadratic:
+ * seconds for a thousand nodes). `flow` identifies the flow (its store's getState); `update` is React
+ * Flow's useUpdateNodeInternals() function (one per node, any of them serves the batch).
+ */
+export function queueInternalsUpdate(flow: object, update: (ids: string[]) => void, id: string): void {
+  let ids = pendingInternals.get(flow);
+  if (!ids) {
+    const batch = new Set<string>();
+    pendingInternals.set(flow, batch);
+    requestAnimationFrame(() => {
+      pendingInternals.delete(flow);
+      update([...batch]);
+    });
+    ids = batch;
+  }
+  ids.add(id);
+}
