@@ -21,6 +21,9 @@ if (built < sources) {
   const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-const child = spawn('node', ['bin/statewire.js', 'serve', ...process.argv.slice(2)], { stdio: 'inherit' });
+// --demo-run: on a workspace that has never run anything, the demo graph starts running right away.
+const child = spawn('node', ['bin/statewire.js', 'serve', '--demo-run', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

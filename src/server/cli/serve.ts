@@ -6,9 +6,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT, type StatewireServer } from '../app.ts';
+import { startDemoRunIfFirstLaunch } from './demoRun.ts';
 
 const USAGE =
-  'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--dist DIR] [--body-limit BYTES]';
+  'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--dist DIR] [--body-limit BYTES] [--demo-run]';
 
 export async function serveCommand(argv: string[]): Promise<number> {
   let values: {
@@ -17,6 +18,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     workspace?: string;
     dist?: string;
     'body-limit'?: string;
+    'demo-run'?: boolean;
     help?: boolean;
   };
   try {
@@ -28,6 +30,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
         workspace: { type: 'string', short: 'w' },
         dist: { type: 'string' },
         'body-limit': { type: 'string' },
+        // `npm start` passes it: on a workspace that has never run anything, start the demo graph.
+        'demo-run': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -110,5 +114,12 @@ export async function serveCommand(argv: string[]): Promise<number> {
       `workspace ${resolve(workspace)}${workspaceExisted ? '' : ' (created: the folder did not exist)'}`,
     );
     console.log(`listening on ${url}`);
+    if (values['demo-run']) {
+      void startDemoRunIfFirstLaunch(url).then((r) => {
+        if (r.started) console.log(`demo run ${r.runId} started (first launch): open ${url}`);
+        else if (r.reason === 'failed')
+          console.error(`statewire serve: demo run not started: ${r.detail ?? ''}`);
+      });
+    }
   });
 }
