@@ -103,7 +103,7 @@ export function RunToolbar() {
           className="h-1 w-16 accent-sky-500"
           onChange={(e) => void setStepDelay(Number(e.target.value))}
         />
-        <span className="w-10 tabular-nums">{delay} ms</span>
+        <span className="w-14 whitespace-nowrap tabular-nums">{delay} ms</span>
       </label>
       {inspected !== null && (
         <button
