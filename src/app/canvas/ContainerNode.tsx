@@ -8,6 +8,7 @@ import { CONTAINER_HANDLE } from '../../domain/graph.ops.ts';
 import { GRAPH_STATE_ID } from '../../domain/graph.schema.ts';
 import { selectContainer, useEditor } from '../store/editor.store.ts';
 import { isHoverRelated, issueMark } from '../store/derived.ts';
+import { issueOutlineClass } from './issueOutline.ts';
 import { lifetimeBadge, lifetimeHint, reducerBadge } from '../ui/stateStyles.ts';
 import { LiveSlotValue } from '../run/LiveSlotValue.tsx';
 import type { FlowNode } from './flowMapping.ts';
@@ -22,12 +23,7 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
   if (!c) return null;
   const slots = Object.entries(c.states);
   const border = selected ? 'border-violet-400' : related ? 'border-violet-300' : 'border-violet-500/40';
-  const issueOutline =
-    mark === 'error'
-      ? 'outline-2 outline-offset-2 outline-red-500'
-      : mark === 'warning'
-        ? 'outline-1 outline-offset-2 outline-amber-500/80'
-        : '';
+  const issueOutline = issueOutlineClass(mark);
   return (
     <div
       data-testid={`container-${id}`}

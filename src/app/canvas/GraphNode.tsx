@@ -13,6 +13,7 @@ import { activeTab } from '../store/doc.slice.ts';
 import type { NodeDef } from '../../domain/graph.schema.ts';
 import { currentLevel, editorStore, selectNode, useEditor, type EditorState } from '../store/editor.store.ts';
 import { isHoverRelated, issueMark, portsOf, type NodePorts } from '../store/derived.ts';
+import { issueOutlineClass } from './issueOutline.ts';
 import { LowDetailContext, queueInternalsUpdate, wiredHandles } from './detail.ts';
 import { useNodeRunStatus, useNodeViewerLine } from '../run/useNodeRunStatus.ts';
 import type { NodeRunStatus } from '../run/run.store.ts';
@@ -117,13 +118,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
     : related
       ? 'border-violet-400'
       : ((runState && RUN_BORDER[runState]) ?? 'border-zinc-700');
-  // Issue marks are an outline, so they stay visible while the node is selected or highlighted.
-  const issueOutline =
-    mark === 'error'
-      ? 'outline-2 outline-offset-2 outline-red-500'
-      : mark === 'warning'
-        ? 'outline-1 outline-offset-2 outline-amber-500/80'
-        : '';
+  const issueOutline = issueOutlineClass(mark);
   return (
     <div
       data-testid={`node-${id}`}
