@@ -9,7 +9,8 @@ import type { GraphDef } from '../../domain/graph.schema.ts';
 import { emptyGraph } from '../../domain/graph.schema.ts';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { writeFileAtomic } from './atomicWrite.ts';
-import { decodeGraph, describeErrors, encodeGraph } from './graphCodec.ts';
+import { parseGraphText } from '../../domain/graph.parse.ts';
+import { describeErrors, encodeGraph } from './graphCodec.ts';
 import { checkRelative, resolveInside, slugify } from './safePath.ts';
 
 export interface GraphFileMeta {
@@ -51,13 +52,9 @@ export class GraphFiles {
   private readAbs(abs: string): ListedGraph {
     const text = readFileSync(abs, 'utf8');
     const meta = this.metaOf(abs, text);
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (err) {
-      return { ...emptyGraph(meta._id), ...meta, _error: `not valid JSON: ${(err as Error).message}` };
-    }
-    const r = decodeGraph(raw);
+    // The domain's text parser: invalid JSON is reported with line and column, and a slot declared
+    // twice in one container (lost by a plain JSON.parse) is caught.
+    const r = parseGraphText(text, meta._id);
     if (!r.ok) return { ...emptyGraph(meta._id), ...meta, _error: describeErrors(r.errors) };
     return { ...r.graph, ...meta };
   }
