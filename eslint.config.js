@@ -11,6 +11,16 @@ const layer = (name) => ({
 });
 const nodeBuiltins = { group: ['node:*'], message: 'no Node APIs in this layer' };
 const pkg = (name, why) => ({ group: [name, `${name}/*`], message: why });
+/** One layer's import boundary: `files` may not import anything matching `patterns`. */
+const boundary = (files, patterns, ignores = []) => ({
+  files,
+  ignores,
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
+// Every part of the app: no engine, no server, no Node; the two vendor seams are owned by one folder each.
+const appBase = [layer('engine'), layer('server'), nodeBuiltins];
+const onlyCanvasFlow = pkg('@xyflow/react', 'only src/app/canvas imports @xyflow/react');
+const onlyLiveSocket = pkg('socket.io-client', 'only src/app/live imports socket.io-client');
 
 export default tseslint.config(
   {
@@ -44,111 +54,43 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
-  {
-    files: ['src/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            layer('engine'),
-            layer('server'),
-            layer('app'),
-            nodeBuiltins,
-            pkg('react', 'domain is framework-free'),
-            pkg('@xyflow/react', 'domain is framework-free'),
-            pkg('socket.io', 'domain does no I/O'),
-            pkg('socket.io-client', 'domain does no I/O'),
-            pkg('better-sqlite3', 'domain does no I/O'),
-            pkg('fastify', 'domain does no I/O'),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/engine/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            layer('server'),
-            layer('app'),
-            pkg('react', 'engine is headless'),
-            pkg('@xyflow/react', 'engine is headless'),
-            pkg('socket.io', 'the server owns sockets'),
-            pkg('socket.io-client', 'the server owns sockets'),
-            pkg('better-sqlite3', 'the server owns the database'),
-            pkg('fastify', 'the server owns HTTP'),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/server/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            layer('app'),
-            pkg('react', 'server has no UI'),
-            pkg('@xyflow/react', 'server has no UI'),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/app/**/*.{ts,tsx}'],
-    ignores: ['src/app/canvas/**', 'src/app/live/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            layer('engine'),
-            layer('server'),
-            nodeBuiltins,
-            pkg('@xyflow/react', 'only src/app/canvas imports @xyflow/react'),
-            pkg('socket.io-client', 'only src/app/live imports socket.io-client'),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/app/canvas/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            layer('engine'),
-            layer('server'),
-            nodeBuiltins,
-            pkg('socket.io-client', 'only src/app/live imports socket.io-client'),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/app/live/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            layer('engine'),
-            layer('server'),
-            nodeBuiltins,
-            pkg('@xyflow/react', 'only src/app/canvas imports @xyflow/react'),
-          ],
-        },
-      ],
-    },
-  },
+  boundary(
+    ['src/domain/**/*.ts'],
+    [
+      layer('engine'),
+      layer('server'),
+      layer('app'),
+      nodeBuiltins,
+      pkg('react', 'domain is framework-free'),
+      pkg('@xyflow/react', 'domain is framework-free'),
+      pkg('socket.io', 'domain does no I/O'),
+      pkg('socket.io-client', 'domain does no I/O'),
+      pkg('better-sqlite3', 'domain does no I/O'),
+      pkg('fastify', 'domain does no I/O'),
+    ],
+  ),
+  boundary(
+    ['src/engine/**/*.ts'],
+    [
+      layer('server'),
+      layer('app'),
+      pkg('react', 'engine is headless'),
+      pkg('@xyflow/react', 'engine is headless'),
+      pkg('socket.io', 'the server owns sockets'),
+      pkg('socket.io-client', 'the server owns sockets'),
+      pkg('better-sqlite3', 'the server owns the database'),
+      pkg('fastify', 'the server owns HTTP'),
+    ],
+  ),
+  boundary(
+    ['src/server/**/*.ts'],
+    [layer('app'), pkg('react', 'server has no UI'), pkg('@xyflow/react', 'server has no UI')],
+  ),
+  boundary(
+    ['src/app/**/*.{ts,tsx}'],
+    [...appBase, onlyCanvasFlow, onlyLiveSocket],
+    ['src/app/canvas/**', 'src/app/live/**'],
+  ),
+  boundary(['src/app/canvas/**/*.{ts,tsx}'], [...appBase, onlyLiveSocket]),
+  boundary(['src/app/live/**/*.{ts,tsx}'], [...appBase, onlyCanvasFlow]),
 );
