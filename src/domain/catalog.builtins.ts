@@ -2,6 +2,7 @@
 // src/engine/nodes/; this file is pure data so the validator and the editor can use it anywhere.
 import { BUILTIN_DOCS } from './catalog.docs.ts';
 import { makeCatalog, type NodeSpecInput } from './catalog.schema.ts';
+import { ITER_IN_COUNTER_PORTS } from './loopPorts.ts';
 
 const p = (name: string, wire_type = 'ANY', optional = true, description = '') => ({
   name,
@@ -119,8 +120,8 @@ export const BUILTIN_NODE_SPECS: NodeSpecInput[] = [
     description: 'Loop entry pivot. Paired with an iterOut; carries values between iterations.',
     default_config: { version: 3, initPorts: [] },
     ui_config: { color: '#0ea5e9', layout: 'block', config_fields: [], display_fields: [] },
-    output_ports: [p('step', 'ANY')],
-    docs: 'Ports: `init_<x>` for each initPort (run-start side), `iterout_<x>` for each carry port of the paired iterOut, and `step`.',
+    output_ports: ITER_IN_COUNTER_PORTS.map((c) => p(c.name, c.wire_type, true, c.description)),
+    docs: 'Ports: `init_<x>` for each initPort (run-start side), `iterout_<x>` for each carry port of the paired iterOut, `step` and `iteration`.',
   },
   {
     type: 'iterOut',
@@ -245,7 +246,10 @@ export const BUILTIN_NODE_SPECS: NodeSpecInput[] = [
     description: 'Writes its input into a slot of a granted container, then passes the value on.',
     default_config: { container: '', state: '' },
     docs: 'Optional `key` writes a keyed partition; optional `value` writes that constant instead of the input (the input then only triggers).',
-    input_ports: [p('value', 'ANY', false)],
+    input_ports: [
+      p('value', 'ANY', false),
+      p('key', 'ANY', true, 'keyed partition (a string or a number); overrides config.key'),
+    ],
     output_ports: [p('value', 'ANY')],
   },
   {

@@ -13,10 +13,15 @@ const ACCUMULATING_VIEWER =
 
 export const BUILTIN_DOCS: Readonly<Record<string, string>> = {
   iterIn:
-    'Ports: `init_<x>` for each initPort (run-start side), `iterout_<x>` for each carry port of the paired iterOut, and `step`.\n\n' +
+    'Ports: `init_<x>` for each initPort (run-start side), `iterout_<x>` for each carry port of the paired iterOut, `step` and `iteration`.\n\n' +
     'Pair it with an iterOut (`pairedWith` on both). The nodes downstream of the iterIn and upstream of ' +
-    'its iterOut form the loop scope. `step` carries the iteration index (0, 1, …). `config.step_budget` ' +
-    'caps the iterations of this scope (default: the enclosing scope or the graph `step_budget`).',
+    'its iterOut form the loop scope. `step` is the root step count (root steps completed: 0, 1, … ' +
+    'in the outermost loop), the same number in nested loops, as in the reference, so memory keyed by ' +
+    '`step` gets the same keys. `iteration` is this loop’s own count since it was entered (0, 1, …; ' +
+    'an inner loop starts again at 0 on every outer step); it is a Statewire extension that the ' +
+    'reference does not have. Only non-null values are passed on: a port holding `null` (e.g. fed by ' +
+    'a nullSource) fires nothing downstream. `config.step_budget` caps the iterations of this scope ' +
+    '(default: the enclosing scope or the graph `step_budget`).',
   iterOut:
     'Inputs are the carry ports from `config.ports`: their values come back on the iterIn as ' +
     '`iterout_<x>` in the next iteration. A truthy `stop` ends the loop. When the loop ends, the ' +
@@ -60,7 +65,9 @@ export const BUILTIN_DOCS: Readonly<Record<string, string>> = {
     'Optional `key` writes a keyed partition; optional `value` writes that constant instead of the input (the input then only triggers).\n\n' +
     'The slot’s reducer decides how the write merges (accumulator appends, lastWrite replaces, counter ' +
     'adds, merge/union/byKey combine). The written value is passed on as `value`, so writes can be ' +
-    'chained in order. The node needs an access grant to the container.',
+    'chained in order. The key comes from the `key` input (a string, or a number such as an ' +
+    'iterIn’s `step`, used as its decimal text) or else from `config.key`. The node needs an access ' +
+    'grant to the container.',
   emitSignal:
     'When `trigger` arrives, broadcasts `config.signal` to every container; slots with lifetime ' +
     '`custom` and that name in `reset_on` are cleared (the `signal` event lists them). The payload is ' +

@@ -371,7 +371,7 @@ describe('validate: edges, handles and wire types', () => {
       path: '$.edges[4].targetHandle',
     });
     expect(expectIssue(g, { code: 'unknown-handle', severity: 'error', edgeId: 'b' }).message).toMatch(
-      /valid: 'step', 'init_goal', 'iterout_note'/,
+      /valid: 'step', 'iteration', 'init_goal', 'iterout_note'/,
     );
     expectIssue(g, {
       code: 'unknown-handle',

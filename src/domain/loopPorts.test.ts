@@ -60,6 +60,16 @@ describe('synthesizeIterInPorts (REFERENCE.md 1.9)', () => {
     ]);
   });
 
+  it('the counters `step`/`iteration` are outputs only: never in the synthesized config.ports; a port of that name wins', () => {
+    const g = withSynthesizedPorts(loop([{ id: 'e', source: 's', target: 'in', targetHandle: 'iteration' }]));
+    const names = (byId(g, 'in').config.ports as { name: string }[]).map((p) => p.name);
+    expect(names).not.toContain('step');
+    expect(names.filter((n) => n === 'iteration')).toHaveLength(1); // the edge's own init port
+    const handles = iterInOutputHandles(g, byId(g, 'in')).map((h) => h.name);
+    expect(handles.filter((n) => n === 'iteration')).toHaveLength(1);
+    expect(handles[0]).toBe('step');
+  });
+
   it('finds the iterOut by pointer or by back-pointer', () => {
     const g = loop();
     expect(pairedIterOut(g, byId(g, 'in'))?.id).toBe('out');
@@ -67,10 +77,11 @@ describe('synthesizeIterInPorts (REFERENCE.md 1.9)', () => {
     expect(pairedIterOut(g, byId(g, 'in'))?.id).toBe('out');
   });
 
-  it('gives iterIn `step` plus its ports, iterOut `stop` + carries in and final_* out', () => {
+  it('gives iterIn `step` and `iteration` plus its ports, iterOut `stop` + carries in and final_* out', () => {
     const g = loop();
     expect(iterInOutputHandles(g, byId(g, 'in')).map((h) => h.name)).toEqual([
       'step',
+      'iteration',
       'init_goal',
       'init_plan',
       'init_x',

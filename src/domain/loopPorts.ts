@@ -1,5 +1,5 @@
 // iterIn/iterOut port synthesis (REFERENCE.md 1.9), mirrored exactly so the editor, the validator
-// and the engine agree on handle names: init_<x>, iterout_<x>, step; stop, final_<x>, final_stop.
+// and the engine agree on handle names: init_<x>, iterout_<x>, step, iteration; stop, final_<x>, final_stop.
 import type { GraphDef, LoopPort, NodeDef, SynthesizedPort } from './graph.schema.ts';
 
 export function loopPortsOf(value: unknown): LoopPort[] {
@@ -71,15 +71,33 @@ export function synthesizeIterInPorts(
   return out;
 }
 
-/** Output handles of an iterIn: `step` plus every synthesized port. */
+/**
+ * The iterIn's counter outputs, beside its synthesized ports (never written into `config.ports`, so
+ * files round-trip unchanged). `step` is the reference's: the root step count (`ctx.step`: root steps
+ * completed, 0 in the first iteration), the same in nested loops. `iteration` is a Statewire
+ * extension: this loop's own count since it was (re)entered (an inner loop restarts at 0).
+ */
+export const ITER_IN_COUNTER_PORTS: readonly { name: string; wire_type: string; description: string }[] = [
+  {
+    name: 'step',
+    wire_type: 'ANY',
+    description: 'root step count (root steps completed; the same in nested loops)',
+  },
+  {
+    name: 'iteration',
+    wire_type: 'ANY',
+    description: "this loop's own iteration count since it was entered (0, 1, …)",
+  },
+];
+
+/** Output handles of an iterIn: `step`, `iteration` and every synthesized port (a port wins a name clash). */
 export function iterInOutputHandles(
   graph: Pick<GraphDef, 'nodes' | 'edges'>,
   iterIn: NodeDef,
-): { name: string; wire_type: string }[] {
-  return [
-    { name: 'step', wire_type: 'ANY' },
-    ...synthesizeIterInPorts(graph, iterIn).map((p) => ({ name: p.name, wire_type: p.wire_type })),
-  ];
+): { name: string; wire_type: string; description?: string }[] {
+  const ports = synthesizeIterInPorts(graph, iterIn).map((p) => ({ name: p.name, wire_type: p.wire_type }));
+  const counters = ITER_IN_COUNTER_PORTS.filter((c) => !ports.some((p) => p.name === c.name));
+  return [...counters, ...ports];
 }
 
 export function iterOutInputHandles(

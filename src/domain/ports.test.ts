@@ -32,7 +32,14 @@ describe('resolvePorts for an iterIn', () => {
     ]);
     // The carried iterout_* ports are outputs only, never inputs.
     expect(r.inputs.some((p) => p.name.startsWith('iterout_'))).toBe(false);
-    expect(r.outputs.map((p) => p.name)).toEqual(['step', 'init_obs', 'init_n', 'iterout_obs', 'seed']);
+    expect(r.outputs.map((p) => p.name)).toEqual([
+      'step',
+      'iteration',
+      'init_obs',
+      'init_n',
+      'iterout_obs',
+      'seed',
+    ]);
   });
 
   it('an iterIn without init ports or edges has no inputs', () => {

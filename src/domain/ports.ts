@@ -56,7 +56,7 @@ export function resolvePorts(
       .map((p) => port(p.name, p.wire_type));
     return {
       inputs,
-      outputs: iterInOutputHandles(graph, node).map((h) => port(h.name, h.wire_type)),
+      outputs: iterInOutputHandles(graph, node).map((h) => port(h.name, h.wire_type, true, h.description)),
       known: true,
     };
   }

@@ -8,7 +8,8 @@
 //   step_end (so step slots are visible) and the checkpoint after hand-off (so resume is exact);
 // - step signals carry their scope and only clear containers of that scope;
 // - an iterIn with no incoming edge is an entry node (a loop without init wires still starts);
-// - a DAG run is one step and emits one nav_step.
+// - a DAG run is one step and emits one nav_step;
+// - an iterIn also outputs `iteration`, its own loop's count (`step` is the root count, as the reference).
 import type { RunStatus } from '../domain/protocol.ts';
 import type { ClearedRef } from '../domain/protocol.ts';
 import type { EdgeDef, NodeDef, SynthesizedPort } from '../domain/graph.schema.ts';
@@ -406,7 +407,12 @@ export class Executor {
     const step = this.currentStep();
     this.signal('step_start', node.id, { step: sc.counter + 1, scope_id: node.id });
     const slots = L.slots[node.id] ?? {};
-    const outputs: Record<string, unknown> = { step: sc.counter, ...slots };
+    // `step` is the root step count (the reference's ctx.step) in nested loops too, so memory keyed
+    // by step gets the same keys; `iteration` is this loop's own count since it was (re)entered.
+    const outputs: Record<string, unknown> = { step: L.step, iteration: sc.counter };
+    // As the reference, only non-null slots are forwarded: a null (e.g. nullSource into a persistent
+    // port) fires nothing downstream.
+    for (const [k, v] of Object.entries(slots)) if (v !== null && v !== undefined) outputs[k] = v;
     const ports: SynthesizedPort[] = rc.iterInPorts.get(node.id) ?? [];
     const kept: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(slots)) {

@@ -93,6 +93,38 @@ describe('iterIn port configurations (persist/writer matrix)', () => {
     expect((await valueOf(g, 'seen')).value).toEqual(['S', 'S', 'S']);
   });
 
+  it('a null loop input is not forwarded: a nullSource into a persistent port fires nothing downstream', async () => {
+    const g = base({
+      initPorts: [{ name: 'g', persist: true }],
+      nodes: [node('nothing', 'nullSource')],
+      edges: [edge('nothing.value', 'in.init_g'), edge('in.init_g', 'w_seen.value')],
+    });
+    const r = await valueOf(g, 'seen');
+    expect(r.value).toEqual([]);
+    expect(r.of('exec_log').some((l) => l.node_id === 'w_seen')).toBe(false);
+    // The loop itself still runs every step (its counters are not null).
+    expect(r.run.stateAt()!.containers.m!.states.steps!.value).toEqual([0, 1, 2]);
+    expect(r.of('nav_step').map((s) => s.step)).toEqual([1, 2, 3]);
+  });
+
+  it('a null carry is not forwarded either (iterout_x holding null fires nothing)', async () => {
+    // The body reads a never-written lastWrite slot (null) each step and carries it.
+    const nullCarry = graph({
+      step_budget: 3,
+      nodes: [
+        ...loop('in', 'out', [{ name: 'x' }]),
+        node('rd', 'stateRead', { container: 'm', state: 'empty' }),
+        write('w_seen', 'seen'),
+      ],
+      edges: [edge('in.step', 'rd.trigger'), edge('rd.value', 'out.x'), edge('in.iterout_x', 'w_seen.value')],
+      containers: [container('m', { seen: acc(), empty: slot('lastWrite') })],
+      access_grants: [grant('w_seen', 'm'), grant('rd', 'm')],
+    });
+    const r = await run(nullCarry);
+    expect(r.run.stateAt()!.containers.m!.states.seen!.value).toEqual([]);
+    expect(r.run.step).toBe(3);
+  });
+
   it('an unwired init port is never auto-filled with null', async () => {
     const g = base({
       initPorts: [
@@ -153,6 +185,11 @@ describe('executor: steps, budgets, final side, after-loop band', () => {
     expect(r.run.stateAt()!.containers.m!.states.after!.value).toEqual([true]);
   });
 
+  it('in a single loop `iteration` counts like `step` (0, 1, 2)', async () => {
+    const g = base({ nodes: [write('w_sink', 'sink')], edges: [edge('in.iteration', 'w_sink.value')] });
+    expect((await valueOf(g, 'sink')).value).toEqual([0, 1, 2]);
+  });
+
   it('a sibling sink fires on the terminal step too', async () => {
     const g = base({ nodes: [write('w_sink', 'sink')], edges: [edge('in.step', 'w_sink.value')] });
     expect((await valueOf(g, 'sink')).value).toEqual([0, 1, 2]);
@@ -195,7 +232,7 @@ describe('executor: nested scopes', () => {
       ],
       edges: [
         edge('o_in.step', 'i_in.init_k'),
-        edge('i_in.step', 'w_inner.value'),
+        edge('i_in.iteration', 'w_inner.value'),
         edge('w_inner.value', 'i_out.v'),
         edge('i_out.final_v', 'w_outer.value'),
         edge('w_outer.value', 'o_out.v'),
@@ -229,7 +266,7 @@ describe('executor: nested scopes', () => {
     const g = nested({
       innerCfg: { step_budget: 10 },
       nodes: [node('stopper', 'stopAt', { n: 1 })],
-      edges: [edge('i_in.step', 'stopper.value'), edge('stopper.stop', 'i_out.stop')],
+      edges: [edge('i_in.iteration', 'stopper.value'), edge('stopper.stop', 'i_out.stop')],
     });
     const r = await run(g);
     expect(r.run.step).toBe(3);
@@ -247,6 +284,21 @@ describe('executor: nested scopes', () => {
     expect(outer.every((s) => s.cleared.every((c) => c.container === 'mo'))).toBe(true);
     expect(outer[0]!.cleared).toEqual([{ container: 'mo', slot: 'per_step' }]);
     expect(inner[0]!.cleared).toEqual([{ container: 'mi', slot: 'per_step' }]);
+  });
+
+  it('an inner loop’s `step` is the root step count (reference ctx.step): memory keyed by step gets root step numbers', async () => {
+    const g = nested({
+      nodes: [node('w_key', 'stateWrite', { container: 'mi', state: 'by_step' })],
+      edges: [edge('i_in.step', 'w_key.key'), edge('i_in.iteration', 'w_key.value')],
+    });
+    g.containers[0]!.states.by_step = acc();
+    g.access_grants.push(grant('w_key', 'mi'));
+    const r = await run(g);
+    const bySt = r.run.stateAt()!.containers.mi!.states.by_step!;
+    // Outer budget 3, inner budget 2: two inner iterations per root step, keyed 0, 1, 2 — not 0, 1.
+    expect(bySt.keyed).toEqual({ '0': [0, 1], '1': [0, 1], '2': [0, 1] });
+    const keys = r.of('state_written').filter((w) => w.slot === 'by_step');
+    expect(keys.map((w) => w.key)).toEqual(['0', '0', '1', '1', '2', '2']);
   });
 
   it('an inner graphOut latches its value until the inner scope terminates', async () => {

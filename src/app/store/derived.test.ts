@@ -28,7 +28,7 @@ describe('derived views', () => {
     store.getState().openTab({ graph: g });
     const p = portsOf(store.getState(), 'in')!;
     expect(p.inputs.map((i) => `${i.name}:${i.wire_type}`)).toEqual(['init_goal:TEXT']);
-    expect(p.outputs.map((i) => i.name)).toEqual(['step', 'init_goal', 'iterout_note']);
+    expect(p.outputs.map((i) => i.name)).toEqual(['step', 'iteration', 'init_goal', 'iterout_note']);
     const u = portsOf(store.getState(), 'x')!;
     expect(u.known).toBe(false);
     expect(u.inputs.map((i) => i.name)).toEqual(['q']);

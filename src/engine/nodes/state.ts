@@ -7,6 +7,8 @@ function keyOf(
   inputs: Readonly<Record<string, unknown>>,
 ): string | undefined {
   if (typeof inputs.key === 'string') return inputs.key;
+  // A number (e.g. an iterIn's `step`) keys like its decimal text, as config.key does.
+  if (typeof inputs.key === 'number' && Number.isFinite(inputs.key)) return String(inputs.key);
   const k = config.key;
   return typeof k === 'string' && k !== '' ? k : typeof k === 'number' ? String(k) : undefined;
 }
