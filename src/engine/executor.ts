@@ -18,10 +18,12 @@ import { GRAPH_SCOPE } from './scopes.ts';
 import { deepFreeze } from './freeze.ts';
 import { makeContainerView } from './grants.ts';
 import { aggregate, childId, FORBIDDEN_CHILD_TYPES, type FireList } from './dynamic.ts';
-import type { HandlerResult, NodeContext } from './handler.types.ts';
+import type { HandlerResult, NodeContext, NodeReport } from './handler.types.ts';
 import { hashString, stableStringify } from './prng.ts';
 import { snapshotContainers } from './snapshot.ts';
 import type { ContainerState } from './container.ts';
+import type { RunResultData } from '../domain/protocol.ts';
+import { buildRunResult, type RunEnd } from './runResult.ts';
 
 export interface ScopeState {
   counter: number;
@@ -133,6 +135,27 @@ export class Executor {
       data: { signal: name, scope, ...(payload !== undefined ? { payload } : {}), cleared },
     });
     return cleared;
+  }
+
+  /** A node's own report (a service's pushed event): an error_event that does not fail the node. */
+  private reportForNode(nodeId: string, e: NodeReport): void {
+    const L = this.live;
+    L.errorCount += 1;
+    this.rc.emit({
+      type: 'error_event',
+      data: {
+        id: `${this.rc.runId}-err-${L.errorCount}`,
+        ts: new Date(this.rc.now()).toISOString(),
+        severity: e.severity,
+        source: 'node',
+        code: e.code ?? 'NODE_REPORT',
+        title: `Node '${nodeId}' reports`,
+        message: e.message,
+        scope: { node_id: nodeId, step: this.currentStep() },
+        details: e.details ?? {},
+        hint: '',
+      },
+    });
   }
 
   private recordError(nodeId: string, message: string, code: string): void {
@@ -329,6 +352,8 @@ export class Executor {
       emitViewer: (fields) => rc.emit({ type: 'viewer_data', data: { node_id: node.id, step, fields } }),
       reportUsage: (usage) => rc.emit({ type: 'llm_usage', data: { node_id: node.id, step, usage } }),
       log: (message) => rc.log(node.id, message),
+      runId: rc.runId,
+      report: (e) => this.reportForNode(node.id, e),
       effect: async <T>(request: unknown, perform: () => Promise<T>): Promise<T> => {
         const key = hashString(stableStringify([rc.lineage, step, node.id, inputs, effectIndex++]));
         const store = rc.options.effects;
@@ -607,16 +632,34 @@ export class Executor {
     this.finish(L.errors.length > 0 ? 'error' : 'done');
   }
 
+  /** What finish() saw: container states before `run_end` clears them, and the error summary. */
+  private ended: { states: Map<string, ContainerState>; error?: string } | undefined;
+
+  /** The `run_result` payload; `end` overrides what the run itself says (a host's stop or limit). */
+  result(end: RunEnd = {}): RunResultData {
+    const L = this.live;
+    const ended = L.phase === 'finished' ? this.ended : undefined;
+    const own = L.status === 'done' || L.status === 'error' || L.status === 'stopped' ? L.status : 'stopped';
+    const error = end.error ?? ended?.error;
+    return buildRunResult(this.rc, L, ended?.states ?? new Map(), {
+      ...end,
+      status: end.status ?? own,
+      ...(error !== undefined ? { error } : {}),
+    });
+  }
+
   private finish(status: 'done' | 'error' | 'stopped'): void {
     const rc = this.rc;
     const L = this.live;
     if (L.phase === 'finished') return;
     L.phase = 'finished';
     L.status = status;
+    this.ended = { states: new Map([...rc.containers].map(([id, c]) => [id, c.state])) };
     if (status === 'error') {
       const summary = L.errors
         .map((e) => (e.node_id ? `node '${e.node_id}': ${e.message}` : e.message))
         .join('; ');
+      this.ended.error = summary;
       if (L.errors.some((e) => e.node_id))
         this.recordError('', `run ended with node errors: ${summary}`, 'NODE_ERRORS');
       else this.recordError('', summary, 'GRAPH_CRASH');

@@ -32,8 +32,18 @@ export interface LlmProvider {
   complete(req: LlmRequest): Promise<LlmResponse>;
 }
 
+/** A log/error event reported by a node (e.g. pushed by a node service); not a node failure. */
+export interface NodeReport {
+  severity: 'error' | 'warning' | 'info' | 'debug';
+  message: string;
+  code?: string;
+  details?: Record<string, unknown>;
+}
+
 export interface NodeContext {
   readonly node: { id: string; type: string; label: string; config: Readonly<Record<string, unknown>> };
+  /** The run this fire belongs to (node services get it as `_exec.execution_id`). */
+  readonly runId: string;
   /** Root step in progress (1-based; the completed count once the loop has ended). */
   readonly step: number;
   /** Iterations completed by the node's own loop scope. */
@@ -51,6 +61,8 @@ export interface NodeContext {
   /** Reports LLM usage (`llm_usage` event). */
   reportUsage(usage: Record<string, unknown>): void;
   log(message: string): void;
+  /** Emits an `error_event` of the given severity for this node; the node keeps running. */
+  report(event: NodeReport): void;
   /** Runs an external effect once per idempotency key (recorded/replayed through RunOptions.effects). */
   effect<T>(request: unknown, perform: () => Promise<T>): Promise<T>;
   readonly llm: LlmProvider;

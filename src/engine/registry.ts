@@ -27,6 +27,11 @@ export class NodeRegistry {
     return parsed;
   }
 
+  /** Removes a type (node services re-register theirs on reload). */
+  unregister(type: string): boolean {
+    return this.types.delete(type);
+  }
+
   get(type: string): RegisteredType | undefined {
     return this.types.get(type);
   }

@@ -1,0 +1,142 @@
+// Node services over REST:
+// - `GET /api/services` → {services: [status…], config_errors}; `POST /api/services/reload` re-reads
+//   services.json and refetches every manifest; `GET /api/services/{name}/log` → the last output lines.
+// - The executor side of the protocol, for services calling back (NODE-SERVICES.md): container access
+//   `POST /api/internal/containers/{execution_id}/{cid}/{read|write|evict}` (msgpack) and pushed events
+//   `POST /api/internal/events` (JSON). Internal routes answer only loopback peers, and only while a
+//   call of that run is in flight (409 otherwise: a stale execution id), and only for containers
+//   granted to the calling node (403).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { ServiceManager } from '../services/serviceManager.ts';
+import type { ServiceEntry, ConfigError } from '../services/servicesConfig.ts';
+import { decodeMsgpack, encodeMsgpack } from '../services/wireCodec.ts';
+import { ApiError, notFound, parseOr400 } from './errors.ts';
+
+const isLoopback = (addr: string | undefined) =>
+  !!addr && (addr === '::1' || addr.startsWith('127.') || addr.startsWith('::ffff:127.'));
+
+const ContainerBody = z.object({
+  name: z.string().optional(),
+  key: z.union([z.string(), z.number()]).optional(),
+  data: z.unknown().optional(),
+});
+
+const EventsBody = z.object({
+  events: z
+    .array(
+      z.object({
+        severity: z.enum(['error', 'warning', 'info', 'debug']).default('info'),
+        message: z.string(),
+        code: z.string().optional(),
+        node_id: z.string().optional(),
+        step: z.number().optional(),
+        nodeset: z.string().optional(),
+        execution_id: z.string().optional(),
+        details: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
+    .max(1000),
+});
+
+export function registerServiceRoutes(
+  app: FastifyInstance,
+  services: ServiceManager,
+  reloadConfig: () => { entries: ServiceEntry[]; errors: ConfigError[] },
+): void {
+  app.get('/api/services', async () => services.report());
+  app.post('/api/services/reload', async () => {
+    const cfg = reloadConfig();
+    await services.reload(cfg.entries, cfg.errors);
+    return services.report();
+  });
+  app.get('/api/services/:name/log', async (req) => {
+    const { name } = parseOr400(z.object({ name: z.string() }), req.params, 'params');
+    if (!services.report().services.some((s) => s.name === name)) throw notFound(`no service '${name}'`);
+    return { name, lines: services.logOf(name) };
+  });
+
+  const loopbackOnly = (req: FastifyRequest) => {
+    if (!isLoopback(req.socket.remoteAddress))
+      throw new ApiError(403, 'forbidden', 'internal endpoints answer loopback callers only');
+  };
+
+  app.addContentTypeParser(
+    ['application/msgpack', 'application/x-msgpack'],
+    { parseAs: 'buffer' },
+    (_req, body, done) => {
+      try {
+        done(null, decodeMsgpack(body as Buffer));
+      } catch (e) {
+        done(
+          new ApiError(400, 'invalid-msgpack', `body is not valid msgpack: ${(e as Error).message}`),
+          undefined,
+        );
+      }
+    },
+  );
+
+  app.post('/api/internal/containers/:execution_id/:cid/:op', async (req, reply) => {
+    loopbackOnly(req);
+    const p = parseOr400(
+      z.object({ execution_id: z.string(), cid: z.string(), op: z.enum(['read', 'write', 'evict']) }),
+      req.params,
+      'params',
+    );
+    const body = parseOr400(ContainerBody, req.body ?? {}, 'body');
+    const call = services.active.get(p.execution_id);
+    if (!call)
+      throw new ApiError(409, 'stale-execution', `no call of execution '${p.execution_id}' is in flight`);
+    if (!Object.hasOwn(call.ctx.containers, p.cid))
+      throw new ApiError(
+        403,
+        'not-granted',
+        `container '${p.cid}' is not granted to node '${call.ctx.node.id}' (grants: ${Object.keys(call.ctx.containers).join(', ') || 'none'})`,
+      );
+    const handle = call.ctx.containers[p.cid]!;
+    const key = body.key === undefined ? undefined : String(body.key);
+    let answer: unknown;
+    try {
+      if (p.op === 'evict') {
+        if (key === undefined) throw new ApiError(400, 'invalid-body', '$.key: evict needs a key', '$.key');
+        handle.evict(key);
+        answer = { ok: true };
+      } else {
+        if (!body.name)
+          throw new ApiError(400, 'invalid-body', '$.name: the slot name is required', '$.name');
+        if (!handle.slots().includes(body.name))
+          throw notFound(`container '${p.cid}' has no slot '${body.name}'`, 'unknown-slot');
+        answer =
+          p.op === 'read'
+            ? { value: handle.read(body.name, key) }
+            : (handle.write(body.name, body.data, key), { ok: true });
+      }
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      throw new ApiError(400, 'container-error', (e as Error).message);
+    }
+    return reply.type('application/msgpack').send(Buffer.from(encodeMsgpack(answer)));
+  });
+
+  app.post('/api/internal/events', async (req) => {
+    loopbackOnly(req);
+    const body = parseOr400(EventsBody, req.body, 'body');
+    let accepted = 0;
+    for (const ev of body.events) {
+      const call = ev.execution_id ? services.active.lastOf(ev.execution_id) : undefined;
+      if (!call) continue;
+      call.ctx.report({
+        severity: ev.severity,
+        message: ev.message,
+        code: ev.code ?? 'SERVICE_EVENT',
+        details: {
+          ...(ev.details ?? {}),
+          service: call.service,
+          ...(ev.node_id && ev.node_id !== call.ctx.node.id ? { reported_node_id: ev.node_id } : {}),
+        },
+      });
+      accepted++;
+    }
+    return { ok: true, accepted, dropped: body.events.length - accepted };
+  });
+}

@@ -1,0 +1,92 @@
+// Where node services meet the event stream (the engine's sink, wrapped by the host):
+// - arrays become `NdArraySummary`s with a PNG picture for image-like ones (the log and the socket
+//   carry JSON; a client needs a look at an array, not its megabytes — checkpoints keep the bytes);
+// - each nav_step gets the service-owned container previews (`owner` = service name, REFERENCE §3.11);
+// - `episode_reset` evicts that episode's key in every service that owns containers.
+// A graph without service node types gets the engine's sink back unchanged (no cost).
+import type { GraphDef } from '../../domain/graph.schema.ts';
+import type { EngineEvent } from '../../domain/protocol.ts';
+import { nodesetOfType } from '../../domain/services/manifest.ts';
+import {
+  containsNdArray,
+  elementAt,
+  elementCount,
+  mapNdArrays,
+  summarizeNdArray,
+  type NdArray,
+} from '../../domain/services/ndarray.ts';
+import type { EventSink } from '../../engine/run.api.ts';
+import { encodePng } from './png.ts';
+import type { ServiceManager } from './serviceManager.ts';
+
+const MAX_PICTURE_PIXELS = 2_000_000;
+
+/** The summary of an array with a PNG data URL when it is a picture (image as is, depth scaled). */
+export function summarizeForWire(a: NdArray): unknown {
+  const s = summarizeNdArray(a);
+  const info = s.$ndarray;
+  const [h = 0, w = 0, c = 1] = a.shape;
+  if (info.kind === 'array' || h * w > MAX_PICTURE_PIXELS) return s;
+  let png: Buffer;
+  if (info.kind === 'image') png = encodePng(w, h, c, a.data);
+  else {
+    // Depth: min → black, max → white; non-finite pixels black.
+    const n = elementCount(a.shape);
+    const gray = new Uint8Array(n);
+    const lo = info.min ?? 0;
+    const span = (info.max ?? 0) - lo || 1;
+    for (let i = 0; i < n; i++) {
+      const x = elementAt(a, i);
+      gray[i] = Number.isFinite(x) ? Math.round(((x - lo) / span) * 255) : 0;
+    }
+    png = encodePng(w, h, 1, gray);
+  }
+  info.png = `data:image/png;base64,${png.toString('base64')}`;
+  return s;
+}
+
+/** Does the graph (or its composites) use a node type of a configured service? */
+export function usesServices(graph: GraphDef, services: ServiceManager): boolean {
+  const names = new Set(services.report().services.map((s) => s.name));
+  const visit = (g: GraphDef): boolean =>
+    g.nodes.some((n) => {
+      const ns = nodesetOfType(n.type);
+      return (ns !== null && names.has(ns)) || (n.subgraph ? visit(n.subgraph as GraphDef) : false);
+    });
+  return names.size > 0 && visit(graph);
+}
+
+/** Key a service evicts at `episode_reset`: the payload's `key`, else its `episode` number. */
+export function episodeKey(payload: unknown): string | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const p = payload as Record<string, unknown>;
+  const k = p.key ?? p.episode;
+  return typeof k === 'string' || typeof k === 'number' ? String(k) : null;
+}
+
+export function wrapSinkForServices(
+  sink: EventSink,
+  graph: GraphDef,
+  services: ServiceManager,
+  onEvictError: (message: string) => void = () => undefined,
+): EventSink {
+  if (!usesServices(graph, services)) return sink;
+  return (event) => {
+    let data = event.data as unknown;
+    if (event.type === 'signal') {
+      const d = data as { signal?: string; payload?: unknown };
+      const key = d.signal === 'episode_reset' ? episodeKey(d.payload) : null;
+      if (key !== null && services.hasOwnedContainers())
+        void services.evict(key).then((errs) => errs.forEach(onEvictError));
+    }
+    if (event.type === 'nav_step') {
+      const owned = services.ownedPreviews();
+      if (Object.keys(owned).length) {
+        const d = data as { containers?: Record<string, unknown> };
+        data = { ...d, containers: { ...owned, ...(d.containers ?? {}) } };
+      }
+    }
+    if (containsNdArray(data)) data = mapNdArrays(data, summarizeForWire);
+    sink(data === event.data ? event : ({ type: event.type, data } as EngineEvent));
+  };
+}

@@ -1,0 +1,112 @@
+// The engine handler of a service node type: firing it posts `/call/{fn}` and turns the answer into
+// outputs (or a dynamic fire list). A failed call throws, so the engine records a node error naming
+// the node, and our message names the service, the function and what the service said — never a
+// silent `{error}` output (the reference's defect).
+// While a call is in flight its node context is listed in `ActiveCalls`, so the service can read and
+// write the node's granted containers back through the executor endpoints (internal.routes.ts): those
+// writes go through the same container handles — reducers, lifetimes, state_written, checkpoints.
+import type { ServiceFunction } from '../../domain/services/manifest.ts';
+import { parseWireType } from '../../domain/wireTypes.ts';
+import type { Aggregator, FireList } from '../../engine/dynamic.ts';
+import type { HandlerResult, NodeContext, NodeHandler } from '../../engine/handler.types.ts';
+import type { ServiceClient } from './serviceClient.ts';
+
+export interface ActiveCall {
+  ctx: NodeContext;
+  service: string;
+  fn: string;
+}
+
+/** Calls in flight by execution id (= run id); a run fires one node at a time, so one per run. */
+export class ActiveCalls {
+  private readonly calls = new Map<string, ActiveCall>();
+  /** The last node context per run, so events pushed just after a call still find their run. */
+  private readonly recent = new Map<string, ActiveCall>();
+
+  begin(call: ActiveCall): void {
+    this.calls.set(call.ctx.runId, call);
+    this.recent.set(call.ctx.runId, call);
+    if (this.recent.size > 64) this.recent.delete(this.recent.keys().next().value!);
+  }
+
+  end(runId: string): void {
+    this.calls.delete(runId);
+  }
+
+  get(executionId: string): ActiveCall | undefined {
+    return this.calls.get(executionId);
+  }
+
+  lastOf(executionId: string): ActiveCall | undefined {
+    return this.calls.get(executionId) ?? this.recent.get(executionId);
+  }
+}
+
+export interface ServiceBinding {
+  name: string;
+  /** The live client, or why there is none (service down). */
+  client(): ServiceClient | { down: string };
+  /** Stores the container previews a call answered with. */
+  onPreviews(previews: Record<string, { label?: string; states?: Record<string, unknown> }>): void;
+}
+
+const AGGREGATORS = new Set(['passthrough_last', 'passthrough_index', 'merge_all', 'rename']);
+
+/** The reference's aggregator forms (`"merge_all"`, `{type: …}`, `{kind: …}`) → ours. */
+function toAggregator(raw: unknown): Aggregator | undefined {
+  if (typeof raw === 'string' && AGGREGATORS.has(raw)) return { kind: raw } as Aggregator;
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const o = raw as Record<string, unknown>;
+  const kind = (o.kind ?? o.type) as string | undefined;
+  if (!kind || !AGGREGATORS.has(kind)) return undefined;
+  return { ...o, kind } as Aggregator;
+}
+
+export function serviceNodeHandler(
+  binding: ServiceBinding,
+  fn: ServiceFunction,
+  active: ActiveCalls,
+): NodeHandler {
+  const isImage = (t: string) => parseWireType(t)?.base === 'IMAGE';
+  const imageInputs = new Set(fn.input_ports.filter((p) => isImage(p.wire_type)).map((p) => p.name));
+  const imageOutputs = new Set(fn.output_ports.filter((p) => isImage(p.wire_type)).map((p) => p.name));
+  return {
+    async fire(inputs, ctx): Promise<HandlerResult> {
+      const client = binding.client();
+      if ('down' in client)
+        throw new Error(
+          `service '${binding.name}' is unavailable (${client.down}); cannot call '${fn.name}'`,
+        );
+      // Missing optional inputs are absent and None values are not sent (NODE-SERVICES.md).
+      const sent = Object.fromEntries(
+        Object.entries(inputs).filter(([, v]) => v !== null && v !== undefined),
+      );
+      const grants = Object.keys(ctx.containers);
+      active.begin({ ctx, service: binding.name, fn: fn.name });
+      let answer;
+      try {
+        answer = await client.call(
+          fn.name,
+          {
+            inputs: sent,
+            config: { ...ctx.node.config },
+            _exec: { execution_id: ctx.runId, grants, node_id: ctx.node.id, step: ctx.step },
+          },
+          imageInputs,
+          imageOutputs,
+        );
+      } finally {
+        active.end(ctx.runId);
+      }
+      if (answer.containers && typeof answer.containers === 'object') binding.onPreviews(answer.containers);
+      if (answer.firelist) {
+        const fireList: FireList = {
+          specs: answer.firelist.specs as FireList['specs'],
+          aggregator: toAggregator(answer.firelist.aggregator),
+        };
+        return { outputs: answer.firelist.spawner_outputs ?? {}, fireList };
+      }
+      return { outputs: answer.outputs };
+    },
+  };
+}
