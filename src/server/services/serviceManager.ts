@@ -215,7 +215,7 @@ export class ServiceManager {
 
   private async waitHealthy(rt: Runtime, epoch: number, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    let last = '';
+    let last: string;
     for (;;) {
       if (epoch !== rt.epoch || this.closed) return;
       try {

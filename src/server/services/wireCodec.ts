@@ -88,7 +88,7 @@ export function fromJsonWire(value: unknown, path = '$'): unknown {
     try {
       return makeNdArray(o.dtype, o.shape, new Uint8Array(Buffer.from(o.__ndarray__, 'base64')));
     } catch (e) {
-      throw new Error(`${path}: ${(e as Error).message}`);
+      throw new Error(`${path}: ${(e as Error).message}`, { cause: e });
     }
   }
   let out: Record<string, unknown> | null = null;
