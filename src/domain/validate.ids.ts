@@ -159,10 +159,13 @@ export function checkNodeTypes(ctx: ValidateCtx): void {
       return;
     }
     if (!ctx.catalog.has(n.type)) {
+      const sep = n.type.indexOf('__');
       ctx.warn(
         'unknown-node-type',
         `${p}.type`,
-        `node '${n.id}' has type '${n.type}', which is not loaded (node types come from plugins; its ports are not checked)`,
+        sep > 0
+          ? `node '${n.id}' has type '${n.type}' of node service '${n.type.slice(0, sep)}', which is not loaded (list it in workspace/services.json or pass --service ${n.type.slice(0, sep)}=URL; its ports are not checked)`
+          : `node '${n.id}' has type '${n.type}', which is not loaded (node types come from plugins; its ports are not checked)`,
         ids,
       );
     }

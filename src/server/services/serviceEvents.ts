@@ -64,6 +64,11 @@ export function episodeKey(payload: unknown): string | null {
   return typeof k === 'string' || typeof k === 'number' ? String(k) : null;
 }
 
+/** Every node of a graph, composites included (flattening happens later, in the engine). */
+export function allNodes(graph: GraphDef): { id: string; type: string }[] {
+  return graph.nodes.flatMap((n) => [n, ...(n.subgraph ? allNodes(n.subgraph as GraphDef) : [])]);
+}
+
 export function wrapSinkForServices(
   sink: EventSink,
   graph: GraphDef,

@@ -112,6 +112,30 @@ export class ServiceManager {
     };
   }
 
+  /**
+   * Why `graph` cannot run with the services as they are (a node type of a service that is not
+   * configured, not up, or does not serve it), or null. Checked at run start, so a run never begins
+   * only to fail at its first service node.
+   */
+  unavailable(nodes: readonly { id: string; type: string }[]): string | null {
+    const problems: string[] = [];
+    for (const n of nodes) {
+      const sep = n.type.indexOf('__');
+      if (sep <= 0 || (this.registry.has(n.type) && !this.ownerOf(n.type))) continue;
+      const name = n.type.slice(0, sep);
+      const rt = this.runtimes.get(name);
+      if (!rt)
+        problems.push(
+          `node '${n.id}' (type ${n.type}) needs node service '${name}', which is not configured (add it to workspace/services.json or pass --service ${name}=URL)`,
+        );
+      else if (rt.state !== 'up')
+        problems.push(`node '${n.id}' (type ${n.type}) needs node service '${name}', which is ${rt.state}${rt.error ? `: ${rt.error}` : ''}`);
+      else if (!rt.types.includes(n.type))
+        problems.push(`node '${n.id}' (type ${n.type}): service '${name}' serves no function '${n.type}' (it serves ${rt.types.join(', ') || 'none'})`);
+    }
+    return problems.length ? problems.join('; ') : null;
+  }
+
   /** Output lines of a managed service (the last 200). */
   logOf(name: string): string[] {
     return this.runtimes.get(name)?.process?.lines.slice() ?? [];
