@@ -1,0 +1,145 @@
+"""The gridworld node service: a grid environment, a greedy policy, and state on both sides.
+
+    python server.py --port 9300
+
+Node types: gridworld__reset, gridworld__step, gridworld__policy, gridworld__record_reward.
+The service owns the container ``gridworld_stats`` (visit counts and trail keyed by episode, an
+episode counter, the last reward with lifetime ``episode``); ``record_reward`` writes into an executor
+container granted to its node (by default ``episode_log.rewards``) through ``ctx``.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+from grid import Grid, greedy_action
+
+from statewire_nodes import NodeService, Port, State
+
+svc = NodeService("gridworld", version="0.1.0", description="A grid world environment and a greedy policy")
+
+stats = svc.container(
+    "gridworld_stats",
+    label="Gridworld stats",
+    states={
+        "visit_counts": State("merge", value_type="METRICS"),
+        "trail": State("accumulator", value_type="POSE", max_size=20),
+        "episodes": State("counter", value_type="METRICS"),
+        "last_reward": State("lastWrite", value_type="METRICS", lifetime="episode"),
+    },
+)
+
+_episodes: dict[str, Grid] = {}
+_latest: list[str] = []
+_lock = threading.Lock()
+_rngs: dict[int, np.random.Generator] = {}
+
+OBSERVATION = {
+    "observation": Port("IMAGE", "the grid rendered, uint8 H×W×3"),
+    "depth": Port("DEPTH", "float32 H×W: distance in cells from the agent to each pixel"),
+    "position": Port("POSE", "[row, col] of the agent"),
+    "goal": Port("POSE", "[row, col] of the goal"),
+    "episode": Port("TEXT", "episode id (the key of this episode's partitions)"),
+    "done": Port("BOOL"),
+}
+
+
+def _observe(ep: str, g: Grid) -> dict:
+    return {
+        "observation": g.render(),
+        "depth": g.depth(),
+        "position": list(g.pos),
+        "goal": list(g.goal),
+        "episode": ep,
+        "done": g.done,
+    }
+
+
+def _visit(ep: str, g: Grid) -> None:
+    cell = f"{g.pos[0]},{g.pos[1]}"
+    counts = stats.read("visit_counts", key=ep)
+    stats.write("visit_counts", {cell: counts.get(cell, 0) + 1}, key=ep)
+    stats.write("trail", list(g.pos), key=ep)
+
+
+@svc.function(
+    inputs={"trigger": Port("ANY", "anything; fires a reset", optional=True)},
+    outputs=OBSERVATION,
+    config={
+        "size": {"type": "integer", "default": 7, "minimum": 2, "maximum": 32, "description": "cells per side"},
+        "max_steps": {"type": "integer", "default": 50, "minimum": 1, "description": "steps before the episode ends"},
+    },
+)
+def reset(config):
+    """Starts a new episode and returns its first observation."""
+    with _lock:
+        n = stats.write("episodes", 1)
+        ep = f"ep{n}"
+        g = Grid(size=int(config["size"]), max_steps=int(config["max_steps"]))
+        _episodes[ep] = g
+        _latest.append(ep)
+    svc.broadcast_signal("episode_reset")  # clears last_reward (lifetime "episode")
+    _visit(ep, g)
+    return _observe(ep, g)
+
+
+@svc.function(
+    inputs={
+        "action": Port("DISCRETE_ACTION", "0 up, 1 right, 2 down, 3 left"),
+        "episode": Port("TEXT", "episode to step (default: the latest reset)", optional=True),
+    },
+    outputs={**OBSERVATION, "reward": Port("METRICS", "-0.01 per step, +1 at the goal")},
+)
+def step(action, episode=None):
+    """Moves the agent one cell."""
+    with _lock:
+        if not _latest:
+            raise ValueError("no episode yet: fire gridworld__reset first")
+        ep = episode or _latest[-1]
+        g = _episodes.get(ep)
+        if g is None:
+            raise ValueError(f"unknown episode {ep!r} (known: {', '.join(_episodes)})")
+        reward = g.step(int(action))
+    stats.write("last_reward", reward)
+    _visit(ep, g)
+    return {**_observe(ep, g), "reward": reward}
+
+
+@svc.function(
+    inputs={"position": Port("POSE"), "goal": Port("POSE")},
+    outputs={"action": Port("DISCRETE_ACTION")},
+    config={
+        "epsilon": {"type": "number", "default": 0.1, "minimum": 0, "maximum": 1, "description": "chance of a random action"},
+        "seed": {"type": "integer", "default": 0, "description": "random seed of the exploration"},
+    },
+)
+def policy(position, goal, config):
+    """Greedy toward the goal, exploring with probability epsilon."""
+    seed = int(config["seed"])
+    with _lock:
+        rng = _rngs.setdefault(seed, np.random.default_rng(seed))
+        action = greedy_action(list(position), list(goal), float(config["epsilon"]), rng)
+    return {"action": action}
+
+
+@svc.function(
+    inputs={"reward": Port("METRICS"), "done": Port("BOOL", optional=True)},
+    outputs={"total": Port("METRICS", "sum of the rewards recorded in the granted slot")},
+    config={
+        "container": {"type": "string", "default": "episode_log", "description": "granted executor container"},
+        "slot": {"type": "string", "default": "rewards", "description": "accumulator slot in it"},
+    },
+)
+def record_reward(reward, done, config, ctx):
+    """Appends the reward to a granted executor container and returns the running total."""
+    ctx.write(config["container"], config["slot"], float(reward))
+    rewards = ctx.read(config["container"], config["slot"]) or []
+    total = float(np.sum(rewards)) if isinstance(rewards, list) else float(rewards)
+    if done:
+        ctx.log("info", f"episode finished with return {total:.2f}", code="EPISODE_DONE", total=total)
+    return {"total": total}
+
+
+if __name__ == "__main__":
+    svc.run()

@@ -1,0 +1,212 @@
+"""Service-owned containers (REFERENCE 3.8, 3.11): named slots folded by reducers, keyed partitions.
+
+They live in the service's process and are shown by Statewire with ``owner`` = the service name from
+the previews each ``/call`` answer carries. The executor sends them no signals; per-episode cleanup is
+``evict(key)`` (``POST /containers/evict``). A service may still clear lifetimes itself with
+``NodeService.broadcast_signal`` (e.g. ``episode_reset`` from its own reset function). Any value type
+is allowed here (numpy arrays included): these containers are never checkpointed by the executor.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from .preview import preview_keyed, preview_value
+from .reducers import ReducerError, initial_value, is_known_reducer, reduce
+
+log = logging.getLogger("statewire_nodes")
+
+LIFETIME_SIGNALS: dict[str, tuple[str, ...]] = {
+    "forever": (),
+    "step": ("step_end",),
+    "episode": ("episode_reset",),
+    "run": ("run_end",),
+    "custom": (),
+}
+
+_UNSET: Any = object()
+
+
+class SlotError(KeyError):
+    """Read or write of a slot the container does not declare (an HTTP 404 on the container endpoints)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+@dataclass
+class State:
+    """One named slot (the graph format's ``StateDef``).
+
+    ``initial_value``, ``max_size`` and ``fields`` are shortcuts for the matching ``config`` keys.
+    """
+
+    type: str = "lastWrite"
+    value_type: str = "ANY"
+    lifetime: str = "forever"
+    reset_on: list[str] = field(default_factory=list)
+    config: dict = field(default_factory=dict)
+    initial_value: Any = _UNSET
+    max_size: int | None = None
+    fields: dict[str, str] | None = None
+
+    def __post_init__(self) -> None:
+        self.config = dict(self.config)
+        if self.initial_value is not _UNSET:
+            self.config["initial_value"] = self.initial_value
+        if self.max_size is not None:
+            self.config["max_size"] = self.max_size
+        if self.fields is not None:
+            self.config["fields"] = dict(self.fields)
+        self.reset_on = list(self.reset_on)
+
+    def reset_signals(self) -> tuple[str, ...]:
+        """Signals that clear this slot. Unknown lifetimes act as forever; reset_on counts only for custom."""
+        if self.lifetime == "custom":
+            return tuple(self.reset_on)
+        return LIFETIME_SIGNALS.get(self.lifetime, ())
+
+    def to_dict(self) -> dict:
+        """Canonical ``StateDef``: ``config``/``lifetime``/``reset_on`` only when not default."""
+        out: dict[str, Any] = {"type": self.type, "value_type": self.value_type}
+        if self.config:
+            out["config"] = copy.deepcopy(self.config)
+        if self.lifetime != "forever":
+            out["lifetime"] = self.lifetime
+        if self.reset_on:
+            out["reset_on"] = list(self.reset_on)
+        return out
+
+
+def _key(key: Any) -> str | None:
+    if key is None or isinstance(key, str):
+        return key
+    if isinstance(key, int) and not isinstance(key, bool):
+        return str(key)  # keys are strings on the wire; 3 and "3" name one partition, as in Statewire
+    raise TypeError(f"container key must be a string, got {type(key).__name__} {key!r}")
+
+
+class ServiceContainer:
+    """A live container. Thread-safe: sync handlers run concurrently in a thread pool."""
+
+    def __init__(self, cid: str, label: str = "", states: dict[str, State] | None = None, position=(0, 0)):
+        if not isinstance(cid, str) or not cid:
+            raise ValueError(f"container id must be a non-empty string, got {cid!r}")
+        self.id = cid
+        self.label = label
+        self.position = {"x": position[0], "y": position[1]}
+        self.states: dict[str, State] = {}
+        for name, st in (states or {}).items():
+            if isinstance(st, str):
+                st = State(type=st)
+            if not isinstance(st, State):
+                raise TypeError(f"container '{cid}' slot '{name}': expected State(...), got {type(st).__name__}")
+            if not is_known_reducer(st.type):
+                log.warning("container '%s' slot '%s': unknown reducer '%s' folds as lastWrite", cid, name, st.type)
+            if st.lifetime not in LIFETIME_SIGNALS:
+                log.warning("container '%s' slot '%s': unknown lifetime '%s' acts as forever", cid, name, st.lifetime)
+            self.states[name] = st
+        self._lock = threading.RLock()
+        self._values: dict[str, Any] = {n: self._fresh(n) for n in self.states}
+        self._keyed: dict[str, dict[str, Any]] = {}
+
+    def _fresh(self, name: str) -> Any:
+        st = self.states[name]
+        return initial_value(st.type, st.config)
+
+    def _spec(self, name: Any, action: str) -> State:
+        st = self.states.get(name) if isinstance(name, str) else None
+        if st is None:
+            declared = ", ".join(self.states) or "none"
+            raise SlotError(
+                f"container '{self.id}': {action} of undeclared slot {name!r} (declared slots: {declared})"
+            )
+        return st
+
+    def read(self, name: str, key: Any = None) -> Any:
+        """The slot's value; with ``key``, that key's partition (a fresh initial value if never written)."""
+        self._spec(name, "read")
+        k = _key(key)
+        with self._lock:
+            if k is None:
+                return self._values[name]
+            part = self._keyed.get(name, {})
+            return part[k] if k in part else self._fresh(name)
+
+    def write(self, name: str, data: Any, key: Any = None) -> Any:
+        """Folds ``data`` with the slot's reducer (per key when given); returns the new value."""
+        st = self._spec(name, "write")
+        k = _key(key)
+        with self._lock:
+            before = self.read(name, k)
+            try:
+                after = reduce(st.type, before, data, st.config)
+            except ReducerError as e:
+                raise ReducerError(f"container '{self.id}' slot '{name}': {e}") from None
+            if k is None:
+                self._values[name] = after
+            else:
+                self._keyed.setdefault(name, {})[k] = after
+            return after
+
+    def evict(self, key: Any) -> int:
+        """Drops every keyed partition of ``key`` (siblings untouched); returns how many were dropped."""
+        k = _key(key)
+        removed = 0
+        with self._lock:
+            for part in self._keyed.values():
+                if k in part:
+                    del part[k]
+                    removed += 1
+        return removed
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values = {n: self._fresh(n) for n in self.states}
+            self._keyed = {}
+
+    def on_signal(self, signal: str) -> list[dict]:
+        """Clears every slot subscribed to ``signal`` and its keyed partitions; returns what was cleared."""
+        cleared: list[dict] = []
+        with self._lock:
+            for name, st in self.states.items():
+                if signal not in st.reset_signals():
+                    continue
+                self._values[name] = self._fresh(name)
+                cleared.append({"container": self.id, "slot": name})
+                for k in list(self._keyed.get(name, {})):
+                    self._keyed[name][k] = self._fresh(name)
+                    cleared.append({"container": self.id, "slot": name, "key": k})
+        return cleared
+
+    def keys(self, name: str) -> list[str]:
+        self._spec(name, "read")
+        with self._lock:
+            return list(self._keyed.get(name, {}))
+
+    def preview(self) -> dict:
+        """``{name: {type, value_type, lifetime, size?/value?/preview, keys?}}`` (REFERENCE 3.8)."""
+        out: dict[str, dict] = {}
+        with self._lock:
+            for name, st in self.states.items():
+                slot = {"type": st.type, "value_type": st.value_type, "lifetime": st.lifetime}
+                slot.update(preview_value(self._values[name]))
+                part = self._keyed.get(name)
+                if part:
+                    # As Statewire's snapshot: the template's preview fields stay, keyed ones override.
+                    slot.update(preview_keyed(part))
+                out[name] = slot
+        return out
+
+    def to_dict(self) -> dict:
+        """The graph format's ``ContainerDef``, as the manifest lists it."""
+        return {
+            "id": self.id,
+            "label": self.label,
+            "position": dict(self.position),
+            "states": {n: st.to_dict() for n, st in self.states.items()},
+        }
