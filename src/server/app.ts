@@ -12,7 +12,13 @@ import { createRegistry } from '../engine/registry.ts';
 import { closeDatabase, openDatabase } from './db/database.ts';
 import { RunStore } from './db/runStore.ts';
 import { registerComponentRoutes } from './http/components.routes.ts';
-import { installErrorHandling, installJsonParser, sendError, ApiError } from './http/errors.ts';
+import {
+  ApiError,
+  frameworkErrorOptions,
+  installErrorHandling,
+  installJsonParser,
+  sendError,
+} from './http/errors.ts';
 import { registerGraphRoutes } from './http/graphs.routes.ts';
 import { assertRunnable, registerNavigateRoutes } from './http/navigate.routes.ts';
 import { registerRunRoutes } from './http/runs.routes.ts';
@@ -57,7 +63,12 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   mkdirSync(join(workspace, '.statewire'), { recursive: true });
 
   const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const app = Fastify({ bodyLimit, logger: opts.logger ?? false, forceCloseConnections: true });
+  const app = Fastify({
+    bodyLimit,
+    logger: opts.logger ?? false,
+    forceCloseConnections: true,
+    ...frameworkErrorOptions,
+  });
   installErrorHandling(app);
   installJsonParser(app, bodyLimit);
   const io = new SocketServer(app.server, { serveClient: false, maxHttpBufferSize: 1e6 });

@@ -34,18 +34,29 @@ async function request<T>(
     parsed = text;
   }
   if (!res.ok) {
-    const msg =
-      typeof parsed === 'object' && parsed !== null
-        ? String(
-            (parsed as { message?: unknown; error?: unknown; detail?: unknown }).message ??
-              (parsed as { error?: unknown }).error ??
-              (parsed as { detail?: unknown }).detail ??
-              text,
-          )
-        : text || res.statusText;
+    const msg = messageOf(parsed, text || res.statusText);
     throw new ApiError(res.status, `${method} ${url} → ${res.status}: ${msg}`, parsed);
   }
   return parsed as T;
+}
+
+/** The server's own words: `{error:{code,message}}` (this server), else `{message}`/`{error}`/`{detail}`. */
+export function messageOf(parsed: unknown, fallback: string): string {
+  if (typeof parsed !== 'object' || parsed === null) return fallback;
+  const p = parsed as { message?: unknown; error?: unknown; detail?: unknown };
+  const nested =
+    typeof p.error === 'object' && p.error !== null ? (p.error as { message?: unknown }).message : undefined;
+  const m = nested ?? p.message ?? p.error ?? p.detail;
+  if (m === undefined || m === null) return fallback;
+  return typeof m === 'string' ? m : JSON.stringify(m);
+}
+
+/** The `{error:{code}}` of a failed call (`disk-full`, `stale`…), when the server sent one. */
+export function errorCodeOf(e: unknown): string | undefined {
+  const body = e instanceof ApiError ? e.body : undefined;
+  const err = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
 }
 
 const enc = (id: string) => id.split('/').map(encodeURIComponent).join('/');

@@ -2,7 +2,7 @@
 // remembers the canonical text of the file as it was when opened or last saved; saving first
 // re-reads the file and, if someone changed it meanwhile, asks instead of overwriting.
 import type { GraphDef } from '../../domain/graph.schema.ts';
-import { api, ApiError } from '../api/client.ts';
+import { api, ApiError, errorCodeOf, messageOf } from '../api/client.ts';
 import { activeTab, type Tab } from '../store/doc.slice.ts';
 import { editorStore, type EditorStore } from '../store/editor.store.ts';
 import { formatGraphText, parseGraphInput } from '../store/graphIo.ts';
@@ -100,9 +100,23 @@ export async function overwrite(tab: Tab, store: EditorStore = editorStore, etag
     s.showToast(`saved ${fresh.savedId}`, 'info');
     return true;
   } catch (e) {
-    s.showToast(`save failed: ${(e as Error).message}`, 'error');
+    saveFailed(store, fresh.savedId, e);
     return false;
   }
+}
+
+/**
+ * A refused write (507 disk full, 5xx…): the tab is NOT marked saved, so it stays dirty with every
+ * edit, and the reason is shown as a toast and kept in the log (the toast fades).
+ */
+function saveFailed(store: EditorStore, id: string, e: unknown): void {
+  const why = e instanceof ApiError ? messageOf(e.body, e.message) : (e as Error).message;
+  const msg =
+    errorCodeOf(e) === 'disk-full'
+      ? `save of ${id} failed: the server's disk is full. Your changes are still here, unsaved: free some space and save again. (${why})`
+      : `save of ${id} failed: ${why}. Your changes are still here, unsaved.`;
+  store.getState().showToast(msg, 'error');
+  log(store, 'error', msg);
 }
 
 /** Tells whoever lists saved graphs (the explorer) that the set of files changed. */
@@ -160,6 +174,11 @@ export async function saveTabAs(
   } catch (e) {
     if (e instanceof ApiError && e.status === 409)
       return { ok: false, reason: `a graph named "${name}" already exists`, exists: true };
+    if (errorCodeOf(e) === 'disk-full')
+      return {
+        ok: false,
+        reason: `the server's disk is full; nothing was saved (${messageOf((e as ApiError).body, '')})`,
+      };
     return { ok: false, reason: (e as Error).message };
   }
 }

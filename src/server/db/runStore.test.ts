@@ -119,4 +119,25 @@ describe('RunStore', () => {
     expect(store.getRun('p')).toMatchObject({ status: 'interrupted', ended_at: '2026-01-02T00:00:00.000Z' });
     expect(store.getRun('d')?.status).toBe('done');
   });
+  it('a run row refused mid-transaction does not poison the blob memo (its blobs were rolled back)', () => {
+    // Sub-values above 96 bytes are blobs of their own; the second graph shares one with the first.
+    const shared = { nodes: [{ id: 'n', config: { text: 'y'.repeat(300) } }] };
+    const graphRun = (id: string, name: string) =>
+      store.createRun({
+        id,
+        graphName: name,
+        graph: { name, ...shared },
+        status: 'idle',
+        startedAt: '2026-01-01T00:00:00.000Z',
+        parentRunId: null,
+        parentStep: null,
+        lineage: id,
+        freshEffects: false,
+        stepDelayMs: 0,
+      });
+    // 'r' exists: the insert fails after the graph's blobs were put (as SQLITE_FULL would).
+    expect(() => graphRun('r', 'first')).toThrow(/UNIQUE/);
+    graphRun('r2', 'second');
+    expect(store.graphOf('r2')).toEqual({ name: 'second', ...shared });
+  });
 });

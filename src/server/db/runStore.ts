@@ -137,8 +137,23 @@ export class RunStore {
     };
   }
 
+  /**
+   * Runs `fn` in one transaction. When it fails (disk full…) the blobs and shapes it inserted are
+   * rolled back, so their memos must go too: a later put would otherwise skip a blob that is not
+   * there and store a reference to nothing (a graph or checkpoint that can never be read back).
+   */
+  private atomically(fn: () => void): void {
+    try {
+      this.db.transaction(fn)();
+    } catch (err) {
+      this.blobs.resetCaches();
+      this.shapes.resetCaches();
+      throw err;
+    }
+  }
+
   createRun(r: NewRun): void {
-    this.db.transaction(() => {
+    this.atomically(() => {
       this.q.insertRun.run({
         id: r.id,
         graph_name: r.graphName,
@@ -151,7 +166,7 @@ export class RunStore {
         fresh_effects: r.freshEffects ? 1 : 0,
         step_delay_ms: r.stepDelayMs,
       });
-    })();
+    });
   }
 
   /**
@@ -160,7 +175,7 @@ export class RunStore {
    */
   commit(runId: string, batch: CommitBatch): void {
     const rid = this.rid(runId);
-    const tx = this.db.transaction(() => {
+    this.atomically(() => {
       let lastSeq = 0;
       for (const part of [...(batch.earlier ?? []), batch]) {
         for (const e of part.events) {
@@ -203,13 +218,6 @@ export class RunStore {
         error: batch.error ?? null,
       });
     });
-    try {
-      tx();
-    } catch (err) {
-      this.blobs.resetCaches();
-      this.shapes.resetCaches();
-      throw err;
-    }
   }
 
   private envelope(runId: string, r: EventRow): EventEnvelope {

@@ -1,9 +1,11 @@
 // One error shape for every REST failure: `{error: {code, message, path?}}`. Routes throw ApiError
 // (or let zod/fastify errors bubble); the handler installed here maps everything else to a clear
 // 4xx and only truly unexpected failures to 500, so bad input never crashes the server.
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { jsonPath } from '../../domain/issues.ts';
+import { storageApiError } from './storageErrors.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -57,6 +59,10 @@ interface FastifyLikeError {
 /** Maps fastify's own errors (bad JSON, body too large, wrong content type) to our shape. */
 function fromFastify(err: FastifyLikeError): ApiError {
   const status = err.statusCode ?? 500;
+  if (err.code === 'FST_ERR_BAD_URL')
+    return new ApiError(400, 'bad-url', `the URL is not valid: ${err.message ?? 'bad percent-encoding'}`);
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return new ApiError(414, 'url-too-long', `a URL parameter is too long: ${err.message ?? ''}`);
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413)
     return new ApiError(413, 'body-too-large', 'request body exceeds the configured limit');
   if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415)
@@ -72,11 +78,46 @@ function fromFastify(err: FastifyLikeError): ApiError {
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, req: FastifyRequest, reply: FastifyReply) => {
-    const apiErr = err instanceof ApiError ? err : fromFastify(err as FastifyLikeError);
+    // Storage failures first: a full disk is 507 wherever it surfaces (e.g. SQLITE_FULL on run
+    // start), and file-system errors never echo Node's message (it carries absolute paths).
+    const apiErr =
+      err instanceof ApiError ? err : (storageApiError(err) ?? fromFastify(err as FastifyLikeError));
     if (apiErr.status >= 500) req.log.error({ err }, 'request failed');
     return sendError(reply, apiErr);
   });
 }
+
+/**
+ * Fastify constructor options for the errors it answers before any route or error handler runs:
+ * bad percent-encoding in the URL, an over-long URL parameter (`frameworkErrors`), and malformed
+ * HTTP (`clientErrorHandler`, written straight to the socket) — all in the `{error:{code,message}}` shape.
+ */
+export const frameworkErrorOptions = {
+  frameworkErrors(err: FastifyLikeError, _req: FastifyRequest, reply: FastifyReply) {
+    return sendError(reply, fromFastify(err));
+  },
+  clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, code, message] =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'timeout', 'the request was not received in time']
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'headers-too-large', 'the request headers exceed the allowed size']
+          : [400, 'bad-request', `malformed HTTP request (${err.code ?? 'parse error'})`];
+    const body = JSON.stringify({ error: { code, message } });
+    if (socket.writable)
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    socket.destroy(err);
+  },
+};
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 /** JSON bodies: an empty body is `undefined` (POST /run/pause with no body is fine); bad JSON is a 400. */
 export function installJsonParser(app: FastifyInstance, bodyLimit: number): void {

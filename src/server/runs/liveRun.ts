@@ -35,6 +35,11 @@ export class LiveRun {
   private stagedAt = 0;
   /** Lifecycle events raised while a step is in flight; committed right after that step. */
   private deferred: Array<{ type: EngineEvent['type']; data: unknown }> = [];
+  /** seq and step as of the last commit that reached the log: a refused commit rolls back to them. */
+  private committedSeq: number;
+  private committedStep: number;
+  /** Why the log refused a write (disk full…) and whether that reason made it into the log since. */
+  failure: { reason: string; recorded: boolean } | undefined;
 
   constructor(
     readonly id: string,
@@ -50,6 +55,8 @@ export class LiveRun {
     this.step = init.step;
     this.seq = init.seq;
     this.stepDelayMs = init.stepDelayMs;
+    this.committedSeq = init.seq;
+    this.committedStep = init.step;
   }
 
   /** The engine's sink: stamp and buffer until the step commits. */
@@ -112,21 +119,93 @@ export class LiveRun {
     const events = this.pending;
     this.pending = [];
     const ended = extra.ended ? new Date(this.now()).toISOString() : extra.ended === false ? null : undefined;
-    this.store.commit(this.id, {
-      earlier,
-      events,
-      checkpoint,
-      steps: this.step,
-      status: extra.status ?? this.status,
-      ...(ended !== undefined ? { endedAt: ended } : {}),
-      ...(extra.error !== undefined ? { error: extra.error } : {}),
-    });
+    try {
+      this.store.commit(this.id, {
+        earlier,
+        events,
+        checkpoint,
+        steps: this.step,
+        status: extra.status ?? this.status,
+        ...(ended !== undefined ? { endedAt: ended } : {}),
+        ...(extra.error !== undefined ? { error: extra.error } : {}),
+      });
+    } catch (err) {
+      // Nothing of this batch is in the log (one transaction) and nobody saw it: give its seqs back,
+      // so the next event continues the log without a gap.
+      this.seq = this.committedSeq;
+      throw err;
+    }
+    this.committedSeq = this.seq;
+    this.committedStep = this.step;
     try {
       this.hub.publish(earlier.length === 0 ? events : [...earlier.flatMap((p) => p.events), ...events]);
     } catch (err) {
       // Committed is what counts; a broadcast failure must not look like a failed step.
       console.error(`statewire: broadcast of ${this.id} failed: ${(err as Error).message}`);
     }
+  }
+
+  /**
+   * Ends the run as `error` after the log refused a write (disk full…): steps that were not
+   * committed are dropped (the engine ran ahead of the log), and the reason is logged if the store
+   * takes it now — if not, `recordFailure` retries later and a restart marks the run `interrupted`.
+   */
+  fail(reason: string): void {
+    this.status = 'error';
+    this.step = this.committedStep;
+    this.staged = [];
+    this.pending = [];
+    this.deferred = [];
+    this.failure = { reason, recorded: false };
+    this.recordFailure();
+  }
+
+  /** Writes the pending failure (nav_status error + error_event) to the log; true once it is there. */
+  recordFailure(): boolean {
+    if (!this.failure || this.failure.recorded) return true;
+    const { reason } = this.failure;
+    const ts = new Date(this.now()).toISOString();
+    this.pending.push(this.stamp('nav_status', { status: 'error', step: this.step, error: reason }));
+    this.pending.push(
+      this.stamp('error_event', {
+        id: `srv_${this.id}_${this.seq + 1}`,
+        ts,
+        severity: 'error',
+        source: 'graph',
+        code: 'storage-failed',
+        title: 'Run stopped: the run log could not be written',
+        message: reason,
+        scope: { run_id: this.id },
+        details: { last_committed_step: this.step },
+        hint: 'Free some disk space; every committed step can still be inspected, restored and forked.',
+      }),
+    );
+    try {
+      this.commit(undefined, { status: 'error', ended: true, error: reason });
+      this.failure.recorded = true;
+      return true;
+    } catch {
+      this.pending = [];
+      return false;
+    }
+  }
+
+  /** The last step the log has (what a restart or restore can come back to). */
+  get committedSteps(): number {
+    return this.committedStep;
+  }
+
+  /**
+   * A finished run's log ends with one `run_result` (outputs + final container values). Not twice in
+   * a row: a stop that lands after the engine's own `stopped` end re-commits with `ended` again.
+   */
+  private appendResult(status: RunStatus, error: string | null | undefined): void {
+    if (!RESULT_STATUSES.has(status) || this.lastType === 'run_result') return;
+    const data = this.engine.result({
+      status: status as RunEndStatus,
+      ...(typeof error === 'string' ? { error } : {}),
+    });
+    this.pending.push(this.stamp('run_result', data));
   }
 
   get active(): boolean {

@@ -13,6 +13,7 @@ import type { Checkpoint, EngineRun, RunOptions } from '../../engine/run.api.ts'
 import type { RunStore } from '../db/runStore.ts';
 import { SqliteEffectStore } from '../db/effectStore.ts';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
+import { isDiskFull } from '../http/storageErrors.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 import { containerDifferences } from './containerDiff.ts';
 import { LiveRun, type Publisher } from './liveRun.ts';
@@ -138,20 +139,32 @@ export class RunManager {
 
   private activate(run: LiveRun, paused: boolean): void {
     this.current = run;
-    if (paused) {
-      run.status = 'paused';
-      run.emit('nav_status', { status: 'paused', step: run.step }, { status: 'paused', ended: false });
-    } else {
-      run.status = 'running';
-      this.store.commit(run.id, { events: [], status: 'running', endedAt: null });
-      this.drive(run);
+    try {
+      if (paused) {
+        run.status = 'paused';
+        run.emit('nav_status', { status: 'paused', step: run.step }, { status: 'paused', ended: false });
+      } else {
+        run.status = 'running';
+        this.store.commit(run.id, { events: [], status: 'running', endedAt: null });
+        this.drive(run);
+      }
+    } catch (err) {
+      // Never leave a current run that claims to run but has no loop (disk full between the
+      // run's row and its first status): it ends as error, and the caller gets the 507.
+      this.storageFailed(run, err);
+      throw err;
     }
   }
 
   private startNextQueued(): void {
     if (this.closing || this.current?.active) return;
     const next = this.queue.shift();
-    if (next) this.activate(next.run, next.paused);
+    if (!next) return;
+    try {
+      this.activate(next.run, next.paused);
+    } catch {
+      // activate() already ended that run as error (disk full…); nobody awaits a queued start
+    }
   }
 
   // ---- the loop ----
@@ -193,12 +206,37 @@ export class RunManager {
   }
 
   private commitStaged(run: LiveRun): void {
+    if (run.failure) return; // the log already refused this run; its end is recorded (or retried)
     try {
       run.commit(undefined);
     } catch (err) {
-      run.status = 'error';
-      console.error(`statewire: cannot commit ${run.id}: ${(err as Error).message}`);
+      this.storageFailed(run, err);
     }
+  }
+
+  /** The log refused a write (disk full…): stop driving rather than run ahead of the log. */
+  private storageFailed(run: LiveRun, err: unknown): void {
+    const code = (err as { code?: unknown }).code;
+    const why = isDiskFull(err)
+      ? `the disk is full (${String(code)})`
+      : `the run database failed (${typeof code === 'string' ? code : (err as Error).message})`;
+    run.fail(`${why}: the run log could not be written; it ends at step ${run.committedSteps}`);
+    console.error(`statewire: run ${run.id} stopped: ${run.failure?.reason ?? why}`);
+    this.retryFailureRecord(run);
+  }
+
+  /**
+   * The store refused even the small "stopped: disk full" record: retry every second while this
+   * run is still the current one, so its row says `error` as soon as space is freed (a restore or
+   * another run ends the retries; a restart marks the row `interrupted`, shutdown tries once more).
+   */
+  private retryFailureRecord(run: LiveRun): void {
+    if (run.failure?.recorded !== false) return;
+    const timer = setTimeout(() => {
+      if (this.closing || this.current !== run || run.failure?.recorded !== false) return;
+      if (!run.recordFailure()) this.retryFailureRecord(run);
+    }, 1000);
+    timer.unref();
   }
 
   /**
@@ -250,9 +288,7 @@ export class RunManager {
           ...(error !== undefined ? { error } : {}),
         });
     } catch (err) {
-      // The database refused the write (disk full…): stop driving rather than run ahead of the log.
-      run.status = 'error';
-      console.error(`statewire: cannot commit step ${run.step} of ${run.id}: ${(err as Error).message}`);
+      this.storageFailed(run, err);
     }
   }
 
@@ -325,6 +361,8 @@ export class RunManager {
     metrics: Record<string, unknown>;
     execution_id: string | null;
     step_delay_ms: number | null;
+    /** Why the current run stopped when the log refused a write (disk full…). */
+    error?: string;
   } {
     const run = this.current;
     if (!run) return { status: 'idle', step: 0, metrics: {}, execution_id: null, step_delay_ms: null };
@@ -334,6 +372,7 @@ export class RunManager {
       metrics: run.metrics,
       execution_id: run.id,
       step_delay_ms: run.stepDelayMs,
+      ...(run.failure ? { error: run.failure.reason } : {}),
     };
   }
 
@@ -359,6 +398,7 @@ export class RunManager {
     run.engine = this.build(run, run.graph, { step: cp.step, state: cp.state });
     run.step = step;
     run.status = 'paused';
+    run.failure = undefined; // restored: an earlier storage failure no longer describes this run
     run.sink({ type: 'nav_status', data: { status: 'paused', step } });
     run.commit({ step: cp.step, state: cp.state }, { status: 'paused', ended: false, error: null });
     return step;
@@ -494,6 +534,8 @@ export class RunManager {
       for (const { run } of this.queue.splice(0))
         run.emit('nav_status', { status: 'interrupted', step: 0 }, { status: 'interrupted', ended: true });
       await this.stopCurrent('interrupted');
+      // A run that failed on a full disk: one more try to log why, now that space may be back.
+      this.current?.recordFailure();
     });
   }
 }

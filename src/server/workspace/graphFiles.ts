@@ -8,7 +8,8 @@ import { join, relative, sep } from 'node:path';
 import type { GraphDef } from '../../domain/graph.schema.ts';
 import { emptyGraph } from '../../domain/graph.schema.ts';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
-import { writeFileAtomic } from './atomicWrite.ts';
+import { storageApiError } from '../http/storageErrors.ts';
+import { sweepOrphanTemps, writeFileAtomic } from './atomicWrite.ts';
 import { parseGraphText } from '../../domain/graph.parse.ts';
 import { describeErrors, encodeGraph } from './graphCodec.ts';
 import { checkRelative, resolveInside, slugify } from './safePath.ts';
@@ -35,6 +36,10 @@ const toPosix = (p: string) => p.split(sep).join('/');
 export class GraphFiles {
   constructor(readonly root: string) {
     mkdirSync(root, { recursive: true });
+    // A save killed between open and rename leaves `.<name>.<pid>.<hex>.tmp`; nothing else will.
+    const swept = sweepOrphanTemps(root);
+    if (swept.length > 0)
+      console.error(`statewire: removed ${swept.length} temp file(s) left by an interrupted save`);
   }
 
   private fileOf(id: string): string {
@@ -79,9 +84,35 @@ export class GraphFiles {
     return this.readAbs(abs);
   }
 
+  /** `graph "a/b"` for messages: the id relative to the graphs folder, never an absolute path. */
+  private label(abs: string): string {
+    return `graph ${JSON.stringify(toPosix(relative(this.root, abs)).replace(/\.json$/, ''))}`;
+  }
+
+  /** 400 when the target exists but is not a regular file (a folder named `x.json`, a FIFO…). */
+  private assertFileOrAbsent(abs: string): void {
+    let st;
+    try {
+      st = statSync(abs);
+    } catch {
+      return;
+    }
+    if (!st.isFile())
+      throw badRequest(
+        'not-a-file',
+        `${this.label(abs)} cannot be written: ${st.isDirectory() ? 'a folder' : 'something that is not a file'} has that name`,
+      );
+  }
+
   private write(abs: string, graph: GraphDef): SavedRef {
     const text = encodeGraph(graph);
-    writeFileAtomic(abs, text);
+    this.assertFileOrAbsent(abs);
+    try {
+      writeFileAtomic(abs, text);
+    } catch (err) {
+      // Full disk → 507; the old file is untouched (the temp file was removed).
+      throw storageApiError(err, `${this.label(abs)} was not saved`) ?? err;
+    }
     const meta = this.metaOf(abs, text);
     return { id: meta._id, path: abs, etag: meta._etag, mtime: meta._mtime };
   }
@@ -101,6 +132,7 @@ export class GraphFiles {
   update(id: string, graph: GraphDef, expectedEtag?: string): SavedRef {
     const abs = this.fileOf(id);
     if (!existsSync(abs)) throw notFound(`graph ${JSON.stringify(id)} not found`);
+    this.assertFileOrAbsent(abs);
     if (expectedEtag !== undefined) {
       const current = etagOf(readFileSync(abs, 'utf8'));
       if (current !== expectedEtag)
@@ -112,6 +144,7 @@ export class GraphFiles {
   delete(id: string): { deleted: string } {
     const abs = this.fileOf(id);
     if (!existsSync(abs)) throw notFound(`graph ${JSON.stringify(id)} not found`);
+    this.assertFileOrAbsent(abs);
     unlinkSync(abs);
     return { deleted: id };
   }
@@ -119,6 +152,7 @@ export class GraphFiles {
   move(id: string, destFolder: string, newName?: string): SavedRef {
     const src = this.fileOf(id);
     if (!existsSync(src)) throw notFound(`graph ${JSON.stringify(id)} not found`);
+    this.assertFileOrAbsent(src);
     const base = newName === undefined ? (id.split('/').pop() ?? id) : slugify(newName);
     if (base === '') throw badRequest('invalid-body', 'new_name has no usable characters', '$.new_name');
     const dest = resolveInside(this.root, [...checkRelative(destFolder), `${base}.json`].join('/'));
