@@ -161,6 +161,51 @@ export const LlmUsageDataSchema = z.object({
   usage: z.record(z.string(), z.unknown()),
 });
 
+/** How a run ended, as its `run_result` says (a subset of RunStatus). */
+export const RunEndStatusSchema = z.enum(['done', 'error', 'stopped', 'interrupted']);
+export type RunEndStatus = z.infer<typeof RunEndStatusSchema>;
+
+/**
+ * The last event of a run's stream (`statewire run --json` prints it as its last line; the server
+ * logs it when the run ends), so a script reads a run's results without replaying events.
+ * - `status`: how it ended — `done` (stop signal, budget or drained), `error`, `stopped` (stop
+ *   request or the host's step limit, see `stepLimit`), `interrupted` (server shut down; restorable).
+ * - `steps`: root steps completed.
+ * - `outputs`: each top-level graphOut's last value by `portName` (null if it never received one).
+ * - `containers`: every container's final values, `{container: {slot: value}}`, taken after the
+ *   after-loop band and before `run_end` clears `run`-lifetime slots; full values (not previews).
+ *   A slot holding keyed partitions is `{key: value}` of its partitions and is named in `keyed`.
+ * - `keyed`: `{container: [slot, …]}` for the slots reported as partitions (`{}` when none).
+ * - `error`: the reason, when `status` is `error`.
+ * - `stepLimit`: set when the host stopped the run at its step limit (`statewire run --steps N`).
+ */
+export const RunResultDataSchema = z
+  .object({
+    status: RunEndStatusSchema.describe('how the run ended'),
+    steps: z.number().int().nonnegative().describe('root steps completed'),
+    outputs: z
+      .record(z.string(), z.unknown())
+      .describe("each top-level graphOut's last value by portName (null if it never received one)"),
+    containers: z
+      .record(z.string(), z.record(z.string(), z.unknown()))
+      .describe(
+        '{container: {slot: value}}: final full values, before run_end clears run-lifetime slots; a keyed slot is {key: value}',
+      ),
+    keyed: z
+      .record(z.string(), z.array(z.string()))
+      .default({})
+      .describe('{container: [slot]}: the slots reported as {key: value} partitions'),
+    error: z.string().optional().describe('the reason, when status is error'),
+    stepLimit: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('the host step limit that stopped the run (statewire run --steps N)'),
+  })
+  .describe('run_result: the last event of a run (outputs and final container values)');
+export type RunResultData = z.infer<typeof RunResultDataSchema>;
+
 export const EVENT_DATA_SCHEMAS = {
   nav_status: NavStatusDataSchema,
   nav_step: NavStepDataSchema,
@@ -175,6 +220,7 @@ export const EVENT_DATA_SCHEMAS = {
   gap: GapDataSchema,
   effect: EffectDataSchema,
   llm_usage: LlmUsageDataSchema,
+  run_result: RunResultDataSchema,
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA_SCHEMAS;

@@ -98,6 +98,9 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
         );
       restoreFrom(cp);
     },
+    result(end) {
+      return executor.result(end);
+    },
     stateAt(step) {
       if (step !== undefined) {
         const cp = checkpoints.get(step);

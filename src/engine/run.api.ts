@@ -1,7 +1,7 @@
 // The engine's public contract: what the server's run manager and the `statewire run` CLI drive.
 // The engine is pure TypeScript over src/domain: no HTTP, sockets, database; clock and ids injected.
 import type { GraphDef } from '../domain/graph.schema.ts';
-import type { EngineEvent, RunStatus } from '../domain/protocol.ts';
+import type { EngineEvent, RunEndStatus, RunResultData, RunStatus } from '../domain/protocol.ts';
 import type { LlmProvider } from './handler.types.ts';
 import type { NodeRegistry } from './registry.ts';
 
@@ -69,6 +69,13 @@ export interface EngineRun {
    * event carries the state. Throws a RangeError for an unknown step, and while a step is running.
    */
   restore(target: number | Checkpoint): void;
+  /**
+   * The `run_result` payload (protocol.ts): how the run ended, root steps, each top-level graphOut's
+   * value by portName and every container's final values. Hosts emit it as the run's last event.
+   * `end` overrides what the engine knows: the status (e.g. `stopped` while paused, `interrupted`),
+   * the error text, or the host's step limit that stopped it.
+   */
+  result(end?: { status?: RunEndStatus; error?: string; stepLimit?: number }): RunResultData;
 }
 
 /** Builds a run for a graph (throws a typed BuildError naming container/slot/node on a bad graph). */

@@ -12,6 +12,35 @@ describe('live handlers', () => {
     expect(store.getState()).toMatchObject({ status: 'paused', step: 7 });
   });
 
+  it('run_result (the last event) adds one log line with its outputs and leaves status and timeline alone', () => {
+    const store = createRunStore();
+    applyBatch(
+      [
+        navStep(10, 1, 1),
+        ev('nav_complete', 11, { step: 1, metrics: {} }),
+        ev('run_result', 12, {
+          status: 'done',
+          steps: 1,
+          outputs: { answer: 42 },
+          containers: { graph_state: { step_count: 1 } },
+          keyed: {},
+        }),
+      ],
+      store,
+    );
+    const s = store.getState();
+    expect(s.status).toBe('done');
+    expect(s.steps).toEqual([1]);
+    expect(s.log.at(-1)).toMatchObject({
+      seq: 12,
+      level: 'info',
+      text: 'result: done after 1 step · outputs {"answer":42}',
+    });
+    // A malformed one is a log line naming the field, not a crash.
+    HANDLERS.run_result(ev('run_result', 13, { status: 'exploded', steps: 1 }), store);
+    expect(store.getState().log.at(-1)?.text).toMatch(/^bad run_result event \(seq 13\) at \$\.data\.status/);
+  });
+
   it('nav_step stores a snapshot per step and updates the live containers', () => {
     const store = createRunStore();
     HANDLERS.nav_step(navStep(10, 1, 1), store);

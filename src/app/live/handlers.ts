@@ -305,6 +305,18 @@ const onViewerData: Handler = (m, store) => {
   store.setState({ viewer });
 };
 
+/** The run's last event: its outputs, as one log line (status and state came with earlier events). */
+const onRunResult: Handler = (m, store) => {
+  const d = parsed('run_result', m, store);
+  if (!d) return;
+  const outputs = Object.keys(d.outputs).length > 0 ? ` · outputs ${JSON.stringify(d.outputs)}` : '';
+  pushLog(store, {
+    seq: m.seq,
+    level: d.status === 'error' ? 'error' : 'info',
+    text: `result: ${d.status} after ${d.steps} step${d.steps === 1 ? '' : 's'}${outputs.slice(0, 300)}`,
+  });
+};
+
 // `gap` is handled by the live client itself.
 const ignore: Handler = () => undefined;
 
@@ -322,6 +334,7 @@ export const HANDLERS: Record<EventType, Handler> = {
   gap: ignore,
   effect: onEffect,
   llm_usage: onLlmUsage,
+  run_result: onRunResult,
 };
 
 /**

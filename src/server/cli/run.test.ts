@@ -48,7 +48,12 @@ describe('statewire run', () => {
     const gs = (steps[4]!.data.containers as Record<string, { states: Record<string, { value: unknown }> }>)
       .graph_state!;
     expect(gs.states.stats!.value).toMatchObject({ episode: 1 });
-    expect(events.at(-1)).toMatchObject({ type: 'nav_status', data: { status: 'stopped', step: 5 } });
+    expect(events.at(-2)).toMatchObject({ type: 'nav_status', data: { status: 'stopped', step: 5 } });
+    // The last line is the run's result: stopped at the --steps limit.
+    expect(events.at(-1)).toMatchObject({
+      type: 'run_result',
+      data: { status: 'stopped', steps: 5, stepLimit: 5 },
+    });
   });
 
   it('without --json prints a compact line per step and a final line', async () => {

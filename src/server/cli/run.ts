@@ -1,7 +1,8 @@
 // `statewire run FILE [--steps N] [--json] [--plugins DIR] [--llm offline|env]`: runs a graph headless.
 // --json prints one event per line ({type, runId, seq, ts, data}, seq strictly increasing, full slot
-// values); otherwise a compact summary per root step. Exit 0 completed (or N steps done), 1 the run
-// ended in error, 2 the graph is invalid (issues printed as `FILE: severity code path message`).
+// values) and ends with one `run_result` (outputs + final container values); otherwise a compact
+// summary per root step. Exit 0 completed (or N steps done), 1 the run ended in error, 2 the graph
+// is invalid (issues printed as `FILE: severity code path message`).
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -70,7 +71,7 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
   const args = parseArgs(argv);
   if (args === 'help') {
     io.out(
-      `${USAGE}\n\nRuns FILE to completion (or N root steps) with the offline LLM provider by default.\n--json prints every event as one JSON line {type, runId, seq, ts, data}.\nPlugins load from --plugins DIR, else from the nodes/ folder next to the graph's folder.\nExit codes: 0 completed, 1 the run ended in error, 2 invalid graph or arguments.`,
+      `${USAGE}\n\nRuns FILE to completion (or N root steps) with the offline LLM provider by default.\n--json prints every event as one JSON line {type, runId, seq, ts, data}; the last line is the run_result event {status, steps, outputs, containers, keyed, error?, stepLimit?}.\nPlugins load from --plugins DIR, else from the nodes/ folder next to the graph's folder.\nExit codes: 0 completed, 1 the run ended in error, 2 invalid graph or arguments.`,
     );
     return 0;
   }
@@ -133,6 +134,8 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
     run.stop();
     await run.stepOnce();
   }
+  // The stream ends with the run's results (outputs, final container values) for scripts and CI.
+  sink({ type: 'run_result', data: run.result(!done && args.steps ? { stepLimit: args.steps } : {}) });
   if (!args.json) summary.end(run.status, run.step);
   return run.status === 'error' ? 1 : 0;
 }

@@ -2,9 +2,12 @@
 // step (events + checkpoint + counters in one transaction, then broadcast). Commit-then-publish is
 // the order that makes replay exact: a client can never see an event the log does not have.
 import type { GraphDef } from '../../domain/graph.schema.ts';
-import type { EngineEvent, EventEnvelope, RunStatus } from '../../domain/protocol.ts';
+import type { EngineEvent, EventEnvelope, RunEndStatus, RunStatus } from '../../domain/protocol.ts';
 import type { Checkpoint, EngineRun } from '../../engine/run.api.ts';
 import type { RunStore, StepPart } from '../db/runStore.ts';
+
+/** Ends that get a `run_result` event. */
+const RESULT_STATUSES: ReadonlySet<RunStatus> = new Set(['done', 'error', 'stopped', 'interrupted']);
 
 /** Group commit: at most this many finished steps, or this long, wait for one transaction. */
 const GROUP_STEPS = 16;
@@ -21,6 +24,8 @@ export class LiveRun {
   seq: number;
   stepDelayMs: number;
   metrics: Record<string, unknown> = {};
+  /** Type of the last event stamped (a run_result is not repeated). */
+  private lastType: EngineEvent['type'] | undefined;
   /** Status of the last nav_status stamped (to avoid saying `stopped` twice). */
   lastNavStatus: string | undefined;
   /** A step is in flight (stepOnce not yet resolved + committed). */
@@ -71,6 +76,7 @@ export class LiveRun {
 
   private stamp(type: EngineEvent['type'], data: unknown): EventEnvelope {
     this.seq += 1;
+    this.lastType = type;
     if (type === 'nav_status') this.lastNavStatus = (data as { status?: string } | null)?.status;
     return { type, runId: this.id, seq: this.seq, ts: new Date(this.now()).toISOString(), data };
   }
@@ -114,6 +120,7 @@ export class LiveRun {
       for (const d of this.deferred) this.pending.push(this.stamp(d.type, d.data));
       this.deferred = [];
     }
+    if (extra.ended) this.appendResult(extra.status ?? this.status, extra.error);
     const earlier = this.staged;
     this.staged = [];
     const events = this.pending;
