@@ -132,6 +132,11 @@ export function optBoolean(
 }
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+/** Why `v` is not a finite number: `1e999` parses to Infinity, which is a number but not a finite one. */
+const notFinite = (label: string, v: unknown): string =>
+  typeof v === 'number'
+    ? `'${label}' must be a finite number, got ${String(v)}`
+    : `'${label}' must be a number, got ${typeName(v)}`;
 /** -0 survives JSON.parse but not JSON.stringify; normalise so parse(format(g)) deep-equals g. */
 const num = (v: number): number => (Object.is(v, -0) ? 0 : v);
 
@@ -146,7 +151,7 @@ export function optNumber(
   const v = o[key];
   if (v === undefined) return def;
   if (finite(v)) return num(v);
-  ctx.error('wrong-type', path + keySeg(key), `'${key}' must be a number, got ${typeName(v)}`, ids);
+  ctx.error('wrong-type', path + keySeg(key), notFinite(key, v), ids);
   return undefined;
 }
 
@@ -175,7 +180,7 @@ export function readPosition(
       ctx.error(
         has(v, k) ? 'wrong-type' : 'missing-field',
         `${p}.${k}`,
-        `'position.${k}' must be a number, got ${typeName(v[k])}`,
+        notFinite(`position.${k}`, v[k]),
         ids,
       );
       ok = false;

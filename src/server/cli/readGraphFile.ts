@@ -1,6 +1,7 @@
 // Reads and parses one graph file for the CLI. Every failure (unreadable file, invalid JSON, schema
 // violation) becomes one line saying what and where, so the commands can print it and exit 2.
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { parseGraphText } from '../../domain/graph.parse.ts';
 import type { GraphDef } from '../../domain/graph.schema.ts';
 import type { Issue } from '../../domain/issues.ts';
@@ -19,15 +20,36 @@ function describeFsError(e: unknown): string {
       return 'permission denied';
     case 'EISDIR':
       return 'is a directory, not a graph file';
+    case 'ENOTREG':
+      return err.message;
     default:
       return err.message ?? String(e);
+  }
+}
+
+/**
+ * Reads a regular file as UTF-8. Opened non-blocking and checked with fstat on the open descriptor
+ * (no stat-then-open race): a FIFO, socket or device would otherwise block forever or never end.
+ */
+export async function readRegularFile(file: string): Promise<string> {
+  const fh = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = await fh.stat();
+    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (!st.isFile()) {
+      const kind = st.isFIFO() ? 'a FIFO (named pipe)' : st.isSocket() ? 'a socket' : 'a device';
+      throw Object.assign(new Error(`is ${kind}, not a regular file`), { code: 'ENOTREG' });
+    }
+    return await fh.readFile({ encoding: 'utf8' });
+  } finally {
+    await fh.close();
   }
 }
 
 export async function readGraphFile(file: string): Promise<LoadedGraph> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (e) {
     const line = `${file}: cannot read file: ${describeFsError(e)}`;
     return {

@@ -3,8 +3,7 @@
 // values) and ends with one `run_result` (outputs + final container values); otherwise a compact
 // summary per root step. Exit 0 completed (or N steps done), 1 the run ended in error, 2 the graph
 // is invalid (issues printed as `FILE: severity code path message`).
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseGraphText } from '../../domain/graph.parse.ts';
 import { validate } from '../../domain/graph.validate.ts';
@@ -15,6 +14,7 @@ import { BuildError } from '../../engine/errors.ts';
 import { offlineProvider, providerFromEnv } from '../../engine/llm.providers.ts';
 import { createRegistry } from '../../engine/registry.ts';
 import { loadPlugins } from '../plugins/loadPlugins.ts';
+import { readRegularFile } from './readGraphFile.ts';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -64,6 +64,8 @@ function parseArgs(argv: string[]): Args | string {
   return { ...args, file } as Args;
 }
 
+const isDirectory = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+
 export const formatIssue = (file: string, i: Issue) =>
   `${file}: ${i.severity} ${i.code} ${i.path} ${i.message}`;
 
@@ -81,13 +83,18 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
   }
   let text: string;
   try {
-    text = await readFile(args.file, 'utf8');
+    text = await readRegularFile(args.file);
   } catch (e) {
     io.err(`${args.file}: error read-failed $ ${(e as Error).message}`);
     return 2;
   }
   const registry = createRegistry();
   const pluginDir = args.plugins ?? join(dirname(resolve(args.file)), '..', 'nodes');
+  // An explicit --plugins folder must exist: a typo would otherwise run without the plugins.
+  if (args.plugins !== undefined && !isDirectory(args.plugins)) {
+    io.err(`--plugins ${args.plugins}: ${existsSync(args.plugins) ? 'is not a folder' : 'no such folder'}`);
+    return 2;
+  }
   if (args.plugins || existsSync(pluginDir)) {
     const res = await loadPlugins(pluginDir, registry);
     for (const f of res.failed) io.err(`plugin ${f.file}: ${f.error}`);

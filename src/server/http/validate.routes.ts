@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Catalog } from '../../domain/catalog.schema.ts';
 import type { Issue } from '../../domain/issues.ts';
 import { LayoutBodySchema } from '../../domain/protocol.rest.ts';
-import { layoutGraph } from '../layout/elkLayout.ts';
+import { layoutGraph, LayoutTooLargeError } from '../layout/elkLayout.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 import { validateGraph, WIRE_CODES } from '../workspace/graphValidate.ts';
 import { ApiError, badRequest, parseOr400 } from './errors.ts';
@@ -54,6 +54,11 @@ export function registerValidateRoutes(app: FastifyInstance, catalog: () => Cata
         `invalid graph: ${describeErrors(r.errors)}`,
         r.errors[0]?.path,
       );
-    return layoutGraph(r.graph, dimensions ?? {});
+    try {
+      return await layoutGraph(r.graph, dimensions ?? {});
+    } catch (err) {
+      if (err instanceof LayoutTooLargeError) throw new ApiError(413, 'graph-too-large', err.message);
+      throw err;
+    }
   });
 }

@@ -20,6 +20,27 @@ const CONTAINER_GAP_X = 40;
 
 const elk = new ELK();
 
+/**
+ * The largest graph `/api/graphs/layout` accepts. ELK is recursive (a 7,000-node chain overflows
+ * the stack) and runs on the server's only thread (a 1,000-node chain takes ~1 s; long edges cost
+ * far more), so bigger graphs get 413 `graph-too-large` instead of a 500 or a stalled server.
+ */
+export const LAYOUT_LIMITS = { nodes: 2000, edges: 6000 } as const;
+
+export class LayoutTooLargeError extends Error {}
+
+/** Throws LayoutTooLargeError naming the count that is over LAYOUT_LIMITS. */
+export function assertLayoutSize(graph: Pick<GraphDef, 'nodes' | 'edges'>): void {
+  if (graph.nodes.length > LAYOUT_LIMITS.nodes)
+    throw new LayoutTooLargeError(
+      `auto-layout handles at most ${LAYOUT_LIMITS.nodes} nodes; this graph has ${graph.nodes.length}`,
+    );
+  if (graph.edges.length > LAYOUT_LIMITS.edges)
+    throw new LayoutTooLargeError(
+      `auto-layout handles at most ${LAYOUT_LIMITS.edges} edges; this graph has ${graph.edges.length}`,
+    );
+}
+
 export async function layoutGraph(graph: GraphDef, dims: Dimensions): Promise<LaidOutGraph> {
   const ids = new Set(graph.nodes.map((n) => n.id));
   const size = (id: string, fallback: { width: number; height: number }) => dims[id] ?? fallback;
@@ -37,7 +58,16 @@ export async function layoutGraph(graph: GraphDef, dims: Dimensions): Promise<La
       .filter((e) => ids.has(e.source) && ids.has(e.target) && e.source !== e.target)
       .map((e): ElkExtendedEdge => ({ id: e.id, sources: [e.source], targets: [e.target] })),
   };
-  const out = await elk.layout(root);
+  assertLayoutSize(graph);
+  let out: ElkNode;
+  try {
+    out = await elk.layout(root);
+  } catch (err) {
+    // A shape within the limits that still recurses too deep is the same answer, not a crash.
+    if (err instanceof RangeError)
+      throw new LayoutTooLargeError(`the graph is too deep to lay out automatically (${err.message})`);
+    throw err;
+  }
   const pos = new Map(
     (out.children ?? []).map((c) => [c.id, { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) }]),
   );
