@@ -246,5 +246,11 @@ export const SubscribeMessageSchema = z.object({
   afterSeq: z.number().int().nonnegative().optional(),
   /** Ask for full slot values in nav_step (default: previews only, as the reference). */
   fullValues: z.boolean().optional(),
+  /**
+   * Receive `events` messages (an array of envelopes of one run, in seq order) instead of one
+   * message per envelope: one socket frame per page or per committed batch, which is what lets
+   * hundreds of viewers follow a fast run.
+   */
+  batch: z.boolean().optional(),
 });
 export type SubscribeMessage = z.infer<typeof SubscribeMessageSchema>;

@@ -34,6 +34,36 @@ export function compactQueue(queue: readonly EventEnvelope[]): EventEnvelope[] {
   return out;
 }
 
+/**
+ * The same rule for a slice of a lagging client's backlog read from the log: nav_steps older than
+ * `keepFrom` (the run's newest nav_step) are dropped, one `gap {fromSeq, toSeq}` takes the place of
+ * the first dropped one; every other event is kept in order.
+ */
+export function compactSlice(slice: readonly EventEnvelope[], keepFrom: number): EventEnvelope[] {
+  const out: EventEnvelope[] = [];
+  let gap: { at: number; from: number; to: number; e: EventEnvelope } | undefined;
+  for (const e of slice) {
+    if (e.type === 'nav_step' && e.seq < keepFrom) {
+      if (gap) gap.to = e.seq;
+      else {
+        gap = { at: out.length, from: e.seq, to: e.seq, e };
+        out.push(e); // placeholder, replaced below
+      }
+      continue;
+    }
+    out.push(e);
+  }
+  if (gap)
+    out[gap.at] = {
+      type: 'gap',
+      runId: gap.e.runId,
+      seq: gap.from,
+      ts: gap.e.ts,
+      data: { fromSeq: gap.from, toSeq: gap.to },
+    };
+  return out;
+}
+
 /** nav_step without full slot values (the reference's preview shape plus lifetime). */
 export function withoutFullValues(e: EventEnvelope): EventEnvelope {
   if (e.type !== 'nav_step') return e;

@@ -9,9 +9,19 @@ import { RunStore } from '../db/runStore.ts';
 import { waitFor } from '../test/serverProcess.testutil.ts';
 import { LiveHub } from './liveHub.ts';
 
+/** Rooms of the stand-in server: socket.io puts every socket in a room named by its id. */
+const rooms = new Map<string, Set<StubSocket>>();
+
 class StubSocket {
   id = 's1';
   connected = true;
+  join(room: string) {
+    if (!rooms.has(room)) rooms.set(room, new Set());
+    rooms.get(room)?.add(this);
+  }
+  leave(room: string) {
+    rooms.get(room)?.delete(this);
+  }
   conn = { writeBuffer: [] as unknown[], on: () => undefined };
   sent: Array<{ name: string; payload: EventEnvelope }> = [];
   private handlers = new Map<string, (...a: unknown[]) => void>();
@@ -67,12 +77,23 @@ beforeEach(() => {
     stepDelayMs: 0,
   });
   let onConnection: ((s: Socket) => void) | undefined;
+  rooms.clear();
   const io = {
     on: (_: string, cb: (s: Socket) => void) => (onConnection = cb),
     emit: () => true,
+    // io.to(rooms).emit: every socket in any of the rooms, once.
+    to: (names: string | string[]) => ({
+      emit: (name: string, payload: EventEnvelope) => {
+        const targets = new Set<StubSocket>();
+        for (const r of [names].flat()) for (const s of rooms.get(r) ?? []) targets.add(s);
+        for (const s of targets) s.emit(name, payload);
+        return true;
+      },
+    }),
   } as unknown as SocketServer;
   hub = new LiveHub(io, store, () => 'r', { highWater: 4, maxQueue: 20, replayPage: 7 });
   sock = new StubSocket();
+  sock.join(sock.id);
   onConnection?.(sock as unknown as Socket);
 });
 afterEach(() => closeDatabase(db));

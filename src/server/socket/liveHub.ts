@@ -1,47 +1,95 @@
-// The socket.io side of the live protocol. A client sends `subscribe {runId?, afterSeq?, fullValues?}`:
-// the hub replays the committed log after `afterSeq` page by page, then streams live events, so a
+// The socket.io side of the live protocol. A client sends `subscribe {runId?, afterSeq?, fullValues?,
+// batch?}`: the hub replays the committed log after `afterSeq`, then streams live events, so a
 // reconnecting client misses nothing and gets nothing twice. Without `runId` the client follows every
 // run (live only, plus a replay of the current run when `afterSeq` is given).
-// Ordering argument: the run manager commits a batch to SQLite and then calls `publish` in the same
-// tick; replay reads are synchronous too. So while a client replays run R, live events of R are not
-// queued (they are in the DB and the next replay page reads them); once a page comes back short, the
-// client is caught up and switches to live with `lastSeq` = the last replayed seq.
-// Backpressure: events go through a per-client queue that drains only while the socket's own write
-// buffer is small; when the queue grows past MAX_QUEUE, intermediate nav_steps collapse (compact.ts).
+//
+// Fan-out: a client that is caught up sits in a socket.io room (one per run and delivery variant, one
+// per variant for "all runs"); `publish` sends each committed batch to the room once — one encode, the
+// same frame written to every member. A client that is behind (replaying, or fallen behind while
+// live) is outside the room with a cursor into the log, served page by page by the pacer (pacer.ts):
+// bounded pages, a per-client rate cap, a bounded share of the event loop, and one SQLite read per
+// page shared by every client at that position (runFeed.ts).
+// Ordering argument: the run manager commits a batch to SQLite and calls `publish` in the same tick;
+// the pacer runs in its own ticks. A client is either in the room (gets every published batch) or
+// has a cursor (gets the log after it); it moves from cursor to room in the same synchronous step in
+// which its cursor reaches the feed's head, and from room to cursor (cursor = head) right before a
+// publish it does not receive. So no event is skipped or sent twice.
+// Backpressure: before each publish, a room member whose socket write buffer is full leaves the room
+// and is paced from its cursor; while its backlog exceeds MAX_QUEUE, intermediate nav_steps are
+// replaced by a `gap` notice (compact.ts). A replaying client is never compacted: the log is its queue.
 import type { Server as SocketServer, Socket } from 'socket.io';
 import { SubscribeMessageSchema, type EventEnvelope } from '../../domain/protocol.ts';
 import { jsonPath } from '../../domain/issues.ts';
 import type { RunStore } from '../db/runStore.ts';
-import { compactQueue, withoutFullValues } from './compact.ts';
+import { compactSlice, withoutFullValues } from './compact.ts';
+import { Pacer, type TurnResult } from './pacer.ts';
+import { RunFeed } from './runFeed.ts';
 
 export interface HubOptions {
-  /** Socket write-buffer packets above which we stop handing it more. */
+  /** Socket write-buffer packets above which a client is treated as slow (one event per packet). */
   highWater?: number;
-  /** Queued events above which intermediate nav_steps are collapsed into a gap. */
+  /** Backlog (events) above which a client that fell behind gets intermediate nav_steps collapsed. */
   maxQueue?: number;
+  /** Events per replay page (and most events sent to a client at once). */
   replayPage?: number;
+  /** Events per second one client may be sent while catching up. */
+  replayRate?: number;
+  /** Longest pacer turn (ms). */
+  sliceMs?: number;
+  /** Share of the event loop the pacer may take while a run is stepping / otherwise. */
+  busyShare?: number;
+  idleShare?: number;
 }
+
+/** Delivery variant: previews or full values × one message per event or `events` batches. */
+type Variant = 'pe' | 'pb' | 'fe' | 'fb';
+const VARIANTS: readonly Variant[] = ['pe', 'pb', 'fe', 'fb'];
+const isBatch = (v: Variant) => v[1] === 'b';
+const isFull = (v: Variant) => v[0] === 'f';
+const runRoom = (runId: string, v: Variant) => `run:${v}:${runId}`;
+const allRoom = (v: Variant) => `all:${v}`;
+
+/** A run counts as stepping when it published this recently (ms). */
+const BUSY_WINDOW_MS = 50;
+/** A feed nobody needs is dropped after this long without a publish (ms). */
+const FEED_IDLE_MS = 30_000;
+/** Per-event packets written in one go to a cohort (members × events), so one send stays short. */
+const COHORT_WRITES = 1500;
+/** Per-event packets one publish may write to a room; a bigger fan-out is paced instead. */
+const ROOM_WRITES = 20_000;
 
 interface Client {
   socket: Socket;
   follow: 'none' | 'all' | 'run';
   runId?: string;
-  fullValues: boolean;
-  /** Highest seq queued per run (live filter). */
-  lastSeq: Map<string, number>;
-  replay?: { runId: string; after: number };
-  queue: EventEnvelope[];
-  timer?: NodeJS.Timeout;
+  variant: Variant;
+  /** The room it is in (caught up). */
+  room?: string;
+  /** Outside a room: the last seq it was sent, per run. */
+  cursors?: Map<string, number>;
+  /** Fell behind while live: the gap rule applies to its backlog. */
+  lagging: boolean;
+  tokens: number;
+  tokensAt: number;
 }
 
 const KNOWN_MESSAGES = new Set(['subscribe', 'unsubscribe', 'ping']);
 
 export class LiveHub {
   private readonly clients = new Map<string, Client>();
+  /** Clients outside a room with a cursor (replaying or paced). */
+  private readonly paced = new Set<Client>();
+  private readonly rooms = new Map<string, Set<Client>>();
+  private readonly feeds = new Map<string, RunFeed>();
   private readonly highWater: number;
+  private readonly batchHighWater: number;
   private readonly maxQueue: number;
   private readonly page: number;
+  private readonly rate: number;
+  private readonly burst: number;
   private readonly stripped = new WeakMap<EventEnvelope, EventEnvelope>();
+  private lastPublishAt = -Infinity;
+  readonly pacer: Pacer;
 
   constructor(
     private readonly io: SocketServer,
@@ -50,28 +98,43 @@ export class LiveHub {
     opts: HubOptions = {},
   ) {
     this.highWater = opts.highWater ?? 128;
+    // A batch packet carries up to a page of events: a few of them already make a backlog.
+    this.batchHighWater = Math.max(2, Math.ceil(this.highWater / 32));
     this.maxQueue = opts.maxQueue ?? 4096;
     this.page = opts.replayPage ?? 500;
+    this.rate = opts.replayRate ?? 50_000;
+    this.burst = Math.max(this.page, this.rate / 10);
+    this.pacer = new Pacer(
+      (deadline) => this.turn(deadline),
+      () => performance.now() - this.lastPublishAt < BUSY_WINDOW_MS,
+      {
+        sliceMs: opts.sliceMs ?? 4,
+        busyShare: opts.busyShare ?? 0.12,
+        idleShare: opts.idleShare ?? 0.6,
+        retryMs: 10,
+      },
+    );
     io.on('connection', (socket) => this.attach(socket));
   }
 
   private attach(socket: Socket): void {
-    const client: Client = { socket, follow: 'none', fullValues: false, lastSeq: new Map(), queue: [] };
+    const client: Client = {
+      socket,
+      follow: 'none',
+      variant: 'pe',
+      lagging: false,
+      tokens: this.burst,
+      tokensAt: performance.now(),
+    };
     this.clients.set(socket.id, client);
-    // engine.io emits `drain` when its write buffer has been handed to the transport: the moment to
-    // send more. (A short timer in pump() covers transports that never say so.)
-    (socket.conn as unknown as { on?: (e: string, f: () => void) => void } | undefined)?.on?.('drain', () =>
-      this.pump(client),
-    );
     socket.on('disconnect', () => {
-      if (client.timer) clearTimeout(client.timer);
+      this.detach(client);
       this.clients.delete(socket.id);
     });
     socket.on('subscribe', (msg: unknown, ack?: unknown) => this.subscribe(client, msg, ack));
     socket.on('unsubscribe', () => {
+      this.detach(client);
       client.follow = 'none';
-      client.replay = undefined;
-      client.queue = [];
     });
     socket.on('ping', (ack?: unknown) => {
       if (typeof ack === 'function') (ack as (v: unknown) => void)({ type: 'pong' });
@@ -104,7 +167,7 @@ export class LiveHub {
         message,
         scope: {},
         details: path ? { path } : {},
-        hint: 'subscribe takes {runId?: string, afterSeq?: integer ≥ 0, fullValues?: boolean}',
+        hint: 'subscribe takes {runId?: string, afterSeq?: integer ≥ 0, fullValues?: boolean, batch?: boolean}',
       },
     });
   }
@@ -122,58 +185,270 @@ export class LiveHub {
       fail('invalid-subscribe', `subscribe ${path}: ${i?.message ?? 'invalid'}`, path);
       return;
     }
-    const { runId, afterSeq, fullValues } = r.data;
+    const { runId, afterSeq, fullValues, batch } = r.data;
     if (runId !== undefined && !this.store.getRun(runId)) {
       fail('unknown-run', `subscribe: no run ${JSON.stringify(runId)}`, '$.runId');
       return;
     }
-    client.fullValues = fullValues ?? false;
-    client.queue = [];
-    client.lastSeq.clear();
-    client.replay = undefined;
+    this.detach(client);
+    client.variant = `${fullValues ? 'f' : 'p'}${batch ? 'b' : 'e'}`;
     client.follow = runId === undefined ? 'all' : 'run';
     client.runId = runId;
     const replayRun = runId ?? (afterSeq !== undefined ? this.currentRunId() : undefined);
-    if (replayRun !== undefined) client.replay = { runId: replayRun, after: afterSeq ?? 0 };
     reply?.({
       ok: true,
       runId: replayRun ?? null,
       lastSeq: replayRun ? (this.store.getRun(replayRun)?.last_seq ?? 0) : 0,
     });
-    this.pump(client);
+    if (replayRun === undefined) {
+      this.join(client); // live only, from now on
+      return;
+    }
+    client.cursors = this.headCursors(client);
+    client.cursors.set(replayRun, afterSeq ?? 0);
+    this.feedFor(replayRun);
+    client.lagging = false;
+    this.paced.add(client);
+    if (this.caughtUp(client) === 'yes') this.join(client);
+    else this.pacer.wake();
   }
 
-  /** Called by the run manager right after a batch is committed. */
+  /** Cursors at the head of every known feed this client follows (it has everything published so far). */
+  private headCursors(client: Client): Map<string, number> {
+    const cursors = new Map<string, number>();
+    for (const feed of this.feeds.values())
+      if (client.follow === 'all' || feed.runId === client.runId) cursors.set(feed.runId, feed.head);
+    if (client.follow === 'run' && client.runId !== undefined && !cursors.has(client.runId))
+      cursors.set(client.runId, this.feedFor(client.runId).head);
+    return cursors;
+  }
+
+  private feedFor(runId: string, headIfNew?: number): RunFeed {
+    let feed = this.feeds.get(runId);
+    if (feed) return feed;
+    this.sweepFeeds();
+    const head = headIfNew ?? this.store.getRun(runId)?.last_seq ?? 0;
+    feed = new RunFeed(runId, this.store, head, {
+      page: this.page,
+      recent: Math.max(4 * this.page, this.maxQueue),
+      cachedPages: 64,
+    });
+    feed.lastPublishAt = performance.now();
+    this.feeds.set(runId, feed);
+    // A client following every run that is catching up must not miss this run's events.
+    for (const c of this.paced) if (c.follow === 'all') c.cursors?.set(runId, head);
+    return feed;
+  }
+
+  /** Drops feeds of runs nobody follows that have been quiet for a while (their memory is the recent window). */
+  private sweepFeeds(): void {
+    const now = performance.now();
+    for (const feed of this.feeds.values()) {
+      if (now - feed.lastPublishAt < FEED_IDLE_MS) continue;
+      if (VARIANTS.some((v) => (this.rooms.get(runRoom(feed.runId, v))?.size ?? 0) > 0)) continue;
+      let needed = false;
+      for (const c of this.paced) {
+        const cur = c.cursors?.get(feed.runId);
+        if (cur === undefined) continue;
+        if (cur !== feed.head) needed = true;
+      }
+      if (needed) continue;
+      for (const c of this.paced) c.cursors?.delete(feed.runId);
+      this.feeds.delete(feed.runId);
+    }
+  }
+
+  // ---- room membership ----
+
+  private join(client: Client): void {
+    this.paced.delete(client);
+    client.cursors = undefined;
+    client.lagging = false;
+    const room =
+      client.follow === 'run' && client.runId !== undefined
+        ? runRoom(client.runId, client.variant)
+        : allRoom(client.variant);
+    let members = this.rooms.get(room);
+    if (!members) this.rooms.set(room, (members = new Set()));
+    members.add(client);
+    client.room = room;
+    void client.socket.join(room); // in-memory adapter: synchronous
+  }
+
+  private leaveRoom(client: Client): void {
+    if (!client.room) return;
+    this.rooms.get(client.room)?.delete(client);
+    void client.socket.leave(client.room);
+    client.room = undefined;
+  }
+
+  private detach(client: Client): void {
+    this.leaveRoom(client);
+    this.paced.delete(client);
+    client.cursors = undefined;
+    client.lagging = false;
+  }
+
+  /** A room member that cannot take more: out of the room, paced from what it already has. */
+  private demote(client: Client): void {
+    this.leaveRoom(client);
+    client.cursors = this.headCursors(client);
+    client.lagging = true;
+    this.paced.add(client);
+  }
+
+  /** 'yes': every cursor is at its feed's head; 'no': something to send; 'ahead': waits for the log. */
+  private caughtUp(client: Client): 'yes' | 'no' | 'ahead' {
+    let ahead = false;
+    for (const [runId, cur] of client.cursors ?? []) {
+      const head = this.feedFor(runId).head;
+      if (cur < head) return 'no';
+      if (cur > head) ahead = true;
+    }
+    return ahead ? 'ahead' : 'yes';
+  }
+
+  // ---- live ----
+
+  /** Called by the run manager right after a batch is committed (same tick). */
   publish(events: readonly EventEnvelope[]): void {
     if (events.length === 0) return;
-    for (const client of this.clients.values()) {
+    const now = performance.now();
+    this.lastPublishAt = now;
+    let i = 0;
+    while (i < events.length) {
+      const runId = events[i]?.runId ?? '';
+      let j = i + 1;
+      while (j < events.length && events[j]?.runId === runId) j++;
+      const part = i === 0 && j === events.length ? events : events.slice(i, j);
       try {
-        this.offer(client, events);
+        this.publishRun(runId, part, now);
       } catch (err) {
         // One client's trouble must never stop a run or the other clients.
-        console.error(`statewire: dropping socket ${client.socket.id}: ${(err as Error).message}`);
-        this.clients.delete(client.socket.id);
-        client.socket.disconnect(true);
+        console.error(`statewire: live broadcast of ${runId} failed: ${(err as Error).message}`);
       }
+      i = j;
+    }
+    if (this.paced.size > 0) this.pacer.wake();
+  }
+
+  private publishRun(runId: string, events: readonly EventEnvelope[], now: number): void {
+    const feed = this.feedFor(runId, (events[0]?.seq ?? 1) - 1);
+    for (const v of VARIANTS) {
+      const rooms = [runRoom(runId, v), allRoom(v)];
+      let members = 0;
+      for (const room of rooms) {
+        const set = this.rooms.get(room);
+        if (!set) continue;
+        for (const c of set) if (this.buffered(c) >= this.highWaterOf(c)) this.demote(c);
+        members += set.size;
+      }
+      if (members === 0) continue;
+      if (!isBatch(v) && members * events.length > ROOM_WRITES) {
+        // One message per event to every member would stall the step loop: pace them instead.
+        for (const room of rooms) for (const c of [...(this.rooms.get(room) ?? [])]) this.demote(c);
+        continue;
+      }
+      const target = this.io.to(rooms.filter((r) => (this.rooms.get(r)?.size ?? 0) > 0));
+      if (isBatch(v))
+        target.emit(
+          'events',
+          events.map((e) => this.out(e, isFull(v))),
+        );
+      else for (const e of events) target.emit(e.type, this.out(e, isFull(v)));
+    }
+    feed.append(events, now);
+  }
+
+  // ---- catching up (pacer turns) ----
+
+  private turn(deadline: number): TurnResult {
+    for (;;) {
+      if (this.paced.size === 0) return 'idle';
+      const cohorts = this.cohorts(performance.now());
+      if (cohorts.list.length === 0) return cohorts.blocked ? 'blocked' : 'idle';
+      let served = false;
+      for (const co of cohorts.list) {
+        served = this.serve(co) || served; // at least one page per turn, however short the slice
+        if (performance.now() >= deadline) return 'more';
+      }
+      if (!served) return 'blocked'; // cursors behind a head the log cannot (yet) give: retry later
     }
   }
 
-  private offer(client: Client, events: readonly EventEnvelope[]): void {
-    let added = false;
-    for (const e of events) {
-      if (client.follow === 'none' || (client.follow === 'run' && e.runId !== client.runId)) continue;
-      if (client.replay?.runId === e.runId) continue; // the replay will read it from the log
-      if (e.seq <= (client.lastSeq.get(e.runId) ?? 0)) continue;
-      client.lastSeq.set(e.runId, e.seq);
-      client.queue.push(e);
-      added = true;
+  /** Clients that can take a page now, grouped by (run, cursor, variant, compaction): one read and one encode per group. */
+  private cohorts(now: number): { list: Cohort[]; blocked: boolean } {
+    const groups = new Map<string, Cohort>();
+    let blocked = false;
+    for (const c of [...this.paced]) {
+      if (!c.socket.connected) {
+        this.detach(c);
+        continue;
+      }
+      const state = this.caughtUp(c);
+      if (state === 'yes') {
+        this.join(c);
+        continue;
+      }
+      if (state === 'ahead') continue; // the next publish wakes us
+      if (this.buffered(c) >= this.highWaterOf(c)) {
+        blocked = true;
+        continue;
+      }
+      c.tokens = Math.min(this.burst, c.tokens + ((now - c.tokensAt) * this.rate) / 1000);
+      c.tokensAt = now;
+      if (c.tokens <= 0) {
+        blocked = true;
+        continue;
+      }
+      // The run it is furthest behind on first.
+      let pick: { feed: RunFeed; cursor: number } | undefined;
+      for (const [runId, cursor] of c.cursors ?? []) {
+        const feed = this.feedFor(runId);
+        if (cursor < feed.head && (!pick || cursor < pick.cursor)) pick = { feed, cursor };
+      }
+      if (!pick) continue;
+      const compact = c.lagging && pick.feed.head - pick.cursor > this.maxQueue;
+      const key = `${pick.cursor}\u0000${c.variant}\u0000${compact ? 1 : 0}\u0000${pick.feed.runId}`;
+      let g = groups.get(key);
+      if (!g)
+        groups.set(
+          key,
+          (g = { feed: pick.feed, cursor: pick.cursor, variant: c.variant, compact, members: [] }),
+        );
+      g.members.push(c);
     }
-    if (added) {
-      this.pump(client);
-      // Only a client that could not take what it was offered gets its nav_steps collapsed.
-      if (client.queue.length > this.maxQueue) client.queue = compactQueue(client.queue);
-    }
+    // Furthest behind first: the leaders wait, so clients that subscribed at different times merge.
+    return { list: [...groups.values()].sort((a, b) => a.cursor - b.cursor), blocked };
   }
+
+  private serve(co: Cohort): boolean {
+    const max = isBatch(co.variant)
+      ? this.page
+      : Math.max(8, Math.min(this.page, Math.floor(COHORT_WRITES / co.members.length)));
+    const raw = co.feed.read(co.cursor, max);
+    const last = raw[raw.length - 1]?.seq;
+    if (last === undefined) return false;
+    const slice = co.compact ? compactSlice(raw, co.feed.lastNavSeq) : raw;
+    const full = isFull(co.variant);
+    const target =
+      co.members.length === 1 ? co.members[0]!.socket : this.io.to(co.members.map((c) => c.socket.id));
+    if (isBatch(co.variant))
+      target.emit(
+        'events',
+        slice.map((e) => this.out(e, full)),
+      );
+    else for (const e of slice) target.emit(e.type, this.out(e, full));
+    for (const c of co.members) {
+      c.cursors?.set(co.feed.runId, last);
+      c.tokens -= raw.length;
+      // The handoff: in the same synchronous step as the last page, so no publish falls in between.
+      if (this.caughtUp(c) === 'yes') this.join(c);
+    }
+    return true;
+  }
+
+  // ---- helpers ----
 
   private buffered(client: Client): number {
     return (
@@ -181,37 +456,12 @@ export class LiveHub {
     );
   }
 
-  private pump(client: Client): void {
-    if (client.timer) {
-      clearTimeout(client.timer);
-      client.timer = undefined;
-    }
-    if (!client.socket.connected) return;
-    for (;;) {
-      if (this.buffered(client) >= this.highWater) break;
-      if (client.queue.length === 0 && client.replay) this.readReplayPage(client);
-      const e = client.queue.shift();
-      if (!e) break;
-      const out = client.fullValues ? e : this.previewOnly(e);
-      client.socket.emit(e.type, out);
-    }
-    if (client.queue.length > 0 || client.replay) client.timer = setTimeout(() => this.pump(client), 15);
+  private highWaterOf(client: Client): number {
+    return isBatch(client.variant) ? this.batchHighWater : this.highWater;
   }
 
-  private readReplayPage(client: Client): void {
-    const rp = client.replay;
-    if (!rp) return;
-    const page = this.store.events(rp.runId, rp.after, this.page);
-    client.queue.push(...page);
-    if (page.length > 0) rp.after = page[page.length - 1]?.seq ?? rp.after;
-    if (page.length < this.page) {
-      client.lastSeq.set(rp.runId, Math.max(rp.after, client.lastSeq.get(rp.runId) ?? 0));
-      client.replay = undefined;
-    }
-  }
-
-  private previewOnly(e: EventEnvelope): EventEnvelope {
-    if (e.type !== 'nav_step') return e;
+  private out(e: EventEnvelope, full: boolean): EventEnvelope {
+    if (full || e.type !== 'nav_step') return e;
     let s = this.stripped.get(e);
     if (!s) {
       s = withoutFullValues(e);
@@ -228,4 +478,17 @@ export class LiveHub {
   get clientCount(): number {
     return this.clients.size;
   }
+
+  /** Clients outside a room (replaying or paced), for tests and benches. */
+  get pacedCount(): number {
+    return this.paced.size;
+  }
+}
+
+interface Cohort {
+  feed: RunFeed;
+  cursor: number;
+  variant: Variant;
+  compact: boolean;
+  members: Client[];
 }
