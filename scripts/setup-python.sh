@@ -7,10 +7,12 @@
 # Route 2 (if route 1 fails): Debian's python3-* packages via apt-get, a venv on /usr/bin/python3
 #          with --system-site-packages, and the SDK put on the path by a .pth file (no build step).
 # Usage: bash scripts/setup-python.sh  → prints the venv's python path on the last line.
+# Env: STATEWIRE_VENV (default .venv-py), STATEWIRE_PY_ROUTE=pip|debian (force a route), PYTHON.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="$ROOT/.venv-py"
+VENV="${STATEWIRE_VENV:-$ROOT/.venv-py}"
+ROUTE="${STATEWIRE_PY_ROUTE:-auto}" # auto | pip | debian (pip/debian force one route, to check it)
 PY="$VENV/bin/python"
 STAMP="$VENV/.statewire-stamp"
 IMPORTS="import statewire_nodes, fastapi, uvicorn, msgpack, numpy, PIL, httpx, pytest"
@@ -60,7 +62,12 @@ via_debian() {
 }
 
 start=$(date +%s)
-if via_pip || via_debian; then
+case "$ROUTE" in
+  pip) via_pip ;;
+  debian) via_debian ;;
+  *) via_pip || via_debian ;;
+esac && ok=1 || ok=0
+if [ "$ok" = 1 ]; then
   if "$PY" -c "$IMPORTS"; then
     echo "$want" >"$STAMP"
     say "installed in $(( $(date +%s) - start )) s ($VENV)"

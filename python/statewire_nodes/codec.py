@@ -44,6 +44,8 @@ def _as_array(obj: Any) -> np.ndarray | None:
     """numpy arrays, and array-likes a handler may return (PIL images, CPU torch tensors)."""
     if isinstance(obj, np.ndarray):
         return obj
+    if isinstance(obj, np.generic):  # numpy scalars have an array interface too; they travel as numbers
+        return None
     if hasattr(obj, "detach") and hasattr(obj, "numpy"):  # a torch tensor, without importing torch
         return obj.detach().cpu().numpy()
     if hasattr(obj, "__array_interface__"):

@@ -25,7 +25,9 @@ def build_schema(config: dict | None, where: str) -> dict:
         return {"type": "object", "properties": {}}
     if not isinstance(config, dict):
         raise ConfigError(f"{where}: config must be a dict of fields, got {type(config).__name__}")
-    schema = copy.deepcopy(config) if "properties" in config else {"type": "object", "properties": copy.deepcopy(config)}
+    schema = (
+        copy.deepcopy(config) if "properties" in config else {"type": "object", "properties": copy.deepcopy(config)}
+    )
     props = schema.get("properties")
     if not isinstance(props, dict):
         raise ConfigError(f"{where}: config 'properties' must be a dict")

@@ -122,9 +122,7 @@ class ServiceContainer:
         st = self.states.get(name) if isinstance(name, str) else None
         if st is None:
             declared = ", ".join(self.states) or "none"
-            raise SlotError(
-                f"container '{self.id}': {action} of undeclared slot {name!r} (declared slots: {declared})"
-            )
+            raise SlotError(f"container '{self.id}': {action} of undeclared slot {name!r} (declared slots: {declared})")
         return st
 
     def read(self, name: str, key: Any = None) -> Any:

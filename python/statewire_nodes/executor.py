@@ -89,11 +89,11 @@ def container_op(execution_id: str, cid: str, op: str, body: dict) -> dict:
     except httpx.HTTPError as e:
         raise ExecutorError(f"container '{cid}' {op}: executor at {base} unreachable ({e})") from None
     if resp.status_code == 409:
-        raise StaleExecutionError(
-            f"container '{cid}' {op}: execution '{execution_id}' is stale ({_detail(resp)})", 409
-        )
+        raise StaleExecutionError(f"container '{cid}' {op}: execution '{execution_id}' is stale ({_detail(resp)})", 409)
     if resp.status_code >= 400:
-        raise ExecutorError(f"container '{cid}' {op}: executor answered {resp.status_code}: {_detail(resp)}", resp.status_code)
+        raise ExecutorError(
+            f"container '{cid}' {op}: executor answered {resp.status_code}: {_detail(resp)}", resp.status_code
+        )
     answer = codec.unpack(resp.content) if resp.content else {}
     return answer if isinstance(answer, dict) else {}
 

@@ -42,8 +42,7 @@ class _Server(uvicorn.Server):
         self.port = self.servers[0].sockets[0].getsockname()[1]
         if self.announce:
             print(
-                f"statewire-nodes: {self.label} listening on "
-                f"http://{self.config.host}:{self.port}",
+                f"statewire-nodes: {self.label} listening on http://{self.config.host}:{self.port}",
                 flush=True,
             )
 
@@ -63,7 +62,9 @@ def parse_args(argv: list[str] | None, with_target: bool = False) -> argparse.Na
     return p.parse_args(argv)
 
 
-def run_service(svc: NodeService, port: int | None = None, host: str | None = None, argv: list[str] | None = None) -> None:
+def run_service(
+    svc: NodeService, port: int | None = None, host: str | None = None, argv: list[str] | None = None
+) -> None:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if not logging.getLogger("statewire_nodes").handlers:
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)

@@ -86,7 +86,9 @@ def _ports(spec: dict | None, where: str) -> dict[str, Port]:
         if not isinstance(name, str) or not name:
             raise ValueError(f"{where}: port names must be non-empty strings, got {name!r}")
         if name in RESERVED_PARAMS:
-            raise ValueError(f"{where}: port name '{name}' is reserved (handler parameters {', '.join(RESERVED_PARAMS)})")
+            raise ValueError(
+                f"{where}: port name '{name}' is reserved (handler parameters {', '.join(RESERVED_PARAMS)})"
+            )
         port = Port(p) if isinstance(p, str) else p
         if not isinstance(port, Port):
             raise TypeError(f"{where} port '{name}': expected Port(...) or a wire type string, got {p!r}")
@@ -169,7 +171,9 @@ class NodeService:
             params.append(p.name)
         fdef.params = tuple(params)
 
-    def container(self, cid: str, label: str = "", states: dict[str, State] | None = None, position=(0, 0)) -> ServiceContainer:
+    def container(
+        self, cid: str, label: str = "", states: dict[str, State] | None = None, position=(0, 0)
+    ) -> ServiceContainer:
         """Declares a service-owned container; listed in the manifest, previewed in every call answer."""
         if cid in self.containers:
             raise ValueError(f"container '{cid}' is declared twice in service '{self.name}'")
@@ -301,7 +305,9 @@ class NodeService:
         extra = [k for k in result if k not in fdef.outputs]
         if extra:
             declared = ", ".join(fdef.outputs) or "none"
-            raise CallError(500, f"{fdef.name} returned undeclared output(s) {', '.join(map(str, extra))} (declared: {declared})")
+            raise CallError(
+                500, f"{fdef.name} returned undeclared output(s) {', '.join(map(str, extra))} (declared: {declared})"
+            )
         outputs: dict[str, Any] = {}
         for name, v in result.items():
             if v is None:

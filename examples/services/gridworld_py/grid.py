@@ -61,7 +61,7 @@ class Grid:
         """uint8 H×W×3: visited cells tinted, goal green, agent yellow, grid lines."""
         n = self.size
         cells = np.broadcast_to(_BG, (n, n, 3)).copy()
-        seen = np.clip(self.visits / 4.0, 0, 1)[..., None]
+        seen = np.where(self.visits > 0, np.clip(0.4 + 0.15 * self.visits, 0, 1), 0)[..., None]
         cells = (cells * (1 - seen) + _VISITED * seen).astype(np.uint8)
         cells[self.goal] = _GOAL
         cells[self.pos] = _AGENT

@@ -17,7 +17,11 @@ from grid import Grid, greedy_action
 
 from statewire_nodes import NodeService, Port, State
 
-svc = NodeService("gridworld", version="0.1.0", description="A grid world environment and a greedy policy")
+svc = NodeService(
+    "gridworld",
+    version="0.1.0",
+    description="A grid world environment and a greedy policy",
+)
 
 stats = svc.container(
     "gridworld_stats",
@@ -67,8 +71,19 @@ def _visit(ep: str, g: Grid) -> None:
     inputs={"trigger": Port("ANY", "anything; fires a reset", optional=True)},
     outputs=OBSERVATION,
     config={
-        "size": {"type": "integer", "default": 7, "minimum": 2, "maximum": 32, "description": "cells per side"},
-        "max_steps": {"type": "integer", "default": 50, "minimum": 1, "description": "steps before the episode ends"},
+        "size": {
+            "type": "integer",
+            "default": 7,
+            "minimum": 2,
+            "maximum": 32,
+            "description": "cells per side",
+        },
+        "max_steps": {
+            "type": "integer",
+            "default": 50,
+            "minimum": 1,
+            "description": "steps before the episode ends",
+        },
     },
 )
 def reset(config):
@@ -89,7 +104,10 @@ def reset(config):
         "action": Port("DISCRETE_ACTION", "0 up, 1 right, 2 down, 3 left"),
         "episode": Port("TEXT", "episode to step (default: the latest reset)", optional=True),
     },
-    outputs={**OBSERVATION, "reward": Port("METRICS", "-0.01 per step, +1 at the goal")},
+    outputs={
+        **OBSERVATION,
+        "reward": Port("METRICS", "-0.01 per step, +1 at the goal"),
+    },
 )
 def step(action, episode=None):
     """Moves the agent one cell."""
@@ -110,8 +128,18 @@ def step(action, episode=None):
     inputs={"position": Port("POSE"), "goal": Port("POSE")},
     outputs={"action": Port("DISCRETE_ACTION")},
     config={
-        "epsilon": {"type": "number", "default": 0.1, "minimum": 0, "maximum": 1, "description": "chance of a random action"},
-        "seed": {"type": "integer", "default": 0, "description": "random seed of the exploration"},
+        "epsilon": {
+            "type": "number",
+            "default": 0.1,
+            "minimum": 0,
+            "maximum": 1,
+            "description": "chance of a random action",
+        },
+        "seed": {
+            "type": "integer",
+            "default": 0,
+            "description": "random seed of the exploration",
+        },
     },
 )
 def policy(position, goal, config):
@@ -127,8 +155,16 @@ def policy(position, goal, config):
     inputs={"reward": Port("METRICS"), "done": Port("BOOL", optional=True)},
     outputs={"total": Port("METRICS", "sum of the rewards recorded in the granted slot")},
     config={
-        "container": {"type": "string", "default": "episode_log", "description": "granted executor container"},
-        "slot": {"type": "string", "default": "rewards", "description": "accumulator slot in it"},
+        "container": {
+            "type": "string",
+            "default": "episode_log",
+            "description": "granted executor container",
+        },
+        "slot": {
+            "type": "string",
+            "default": "rewards",
+            "description": "accumulator slot in it",
+        },
     },
 )
 def record_reward(reward, done, config, ctx):
@@ -137,7 +173,12 @@ def record_reward(reward, done, config, ctx):
     rewards = ctx.read(config["container"], config["slot"]) or []
     total = float(np.sum(rewards)) if isinstance(rewards, list) else float(rewards)
     if done:
-        ctx.log("info", f"episode finished with return {total:.2f}", code="EPISODE_DONE", total=total)
+        ctx.log(
+            "info",
+            f"episode finished with return {total:.2f}",
+            code="EPISODE_DONE",
+            total=total,
+        )
     return {"total": total}
 
 
