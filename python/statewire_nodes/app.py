@@ -68,10 +68,12 @@ def build_app(svc: NodeService) -> FastAPI:
         key = body.get("key") if isinstance(body, dict) else None
         if key is None:
             raise HTTPException(400, "evict requires 'key'")
+        if not isinstance(key, (str, int)) or isinstance(key, bool):
+            raise HTTPException(400, f"evict: 'key' must be a string, got {type(key).__name__}")
         try:
-            evicted = svc.evict(key)
-        except TypeError as e:
-            raise HTTPException(400, str(e)) from None
+            evicted = svc.evict(str(key))
+        except Exception as e:  # an on_evict hook of the service failed
+            raise HTTPException(500, f"evict '{key}': {e}") from None
         return _respond({"evicted": evicted, "key": key}, use_msgpack)
 
     async def _slot_body(cid: str, request: Request) -> tuple[Any, dict, bool]:

@@ -106,6 +106,7 @@ class NodeService:
         self.description = description
         self.functions: dict[str, Function] = {}
         self.containers: dict[str, ServiceContainer] = {}
+        self._evict_hooks: list[Callable[[str], Any]] = []
         self._app = None
 
     # ── declaration ───────────────────────────────────────────────────────────────────────────
@@ -202,9 +203,17 @@ class NodeService:
     def previews(self) -> dict:
         return {cid: {"label": c.label, "states": c.preview()} for cid, c in self.containers.items()}
 
+    def on_evict(self, hook: Callable[[str], Any]) -> Callable[[str], Any]:
+        """Decorator: ``hook(key)`` runs on ``POST /containers/evict`` (e.g. to drop an episode's simulator)."""
+        self._evict_hooks.append(hook)
+        return hook
+
     def evict(self, key: str) -> int:
         """Drops ``key``'s partitions in every owned container; returns how many partitions were dropped."""
-        return sum(c.evict(key) for c in self.containers.values())
+        removed = sum(c.evict(key) for c in self.containers.values())
+        for hook in self._evict_hooks:
+            hook(key)
+        return removed
 
     def broadcast_signal(self, signal: str) -> list[dict]:
         """Clears the owned slots whose lifetime subscribes to ``signal`` (the executor never sends one)."""

@@ -58,6 +58,9 @@ def test_a_greedy_episode_reaches_the_goal(gridworld):
     assert evicted == {"evicted": 2, "key": ep}
     read = decode(post(f"{url}/containers/gridworld_stats/read", {"name": "trail", "key": ep}))
     assert read["value"] == []
+    # ... and the service's on_evict hook dropped the episode's grid with them
+    gone = post(f"{url}/call/gridworld__step", {"inputs": {"action": 0, "episode": ep}})
+    assert gone.status_code == 500 and f"unknown or evicted episode '{ep}'" in gone.json()["detail"]
 
 
 def test_json_encoding_sends_the_observation_as_png(gridworld):

@@ -35,7 +35,7 @@ stats = svc.container(
 )
 
 _episodes: dict[str, Grid] = {}
-_latest: list[str] = []
+_latest: dict[str, str] = {}  # "ep": the episode of the last reset
 _lock = threading.Lock()
 _rngs: dict[int, np.random.Generator] = {}
 
@@ -62,9 +62,17 @@ def _observe(ep: str, g: Grid) -> dict:
 
 def _visit(ep: str, g: Grid) -> None:
     cell = f"{g.pos[0]},{g.pos[1]}"
-    counts = stats.read("visit_counts", key=ep)
-    stats.write("visit_counts", {cell: counts.get(cell, 0) + 1}, key=ep)
+    with _lock:  # read-then-write: two concurrent steps must not lose a count
+        counts = stats.read("visit_counts", key=ep)
+        stats.write("visit_counts", {cell: counts.get(cell, 0) + 1}, key=ep)
     stats.write("trail", list(g.pos), key=ep)
+
+
+@svc.on_evict
+def _forget(episode: str) -> None:
+    """Statewire evicts an episode's key at episode_reset: drop its grid with its partitions."""
+    with _lock:
+        _episodes.pop(episode, None)
 
 
 @svc.function(
@@ -93,7 +101,7 @@ def reset(config):
         ep = f"ep{n}"
         g = Grid(size=int(config["size"]), max_steps=int(config["max_steps"]))
         _episodes[ep] = g
-        _latest.append(ep)
+        _latest["ep"] = ep
     svc.broadcast_signal("episode_reset")  # clears last_reward (lifetime "episode")
     _visit(ep, g)
     return _observe(ep, g)
@@ -112,12 +120,12 @@ def reset(config):
 def step(action, episode=None):
     """Moves the agent one cell."""
     with _lock:
-        if not _latest:
+        ep = episode or _latest.get("ep")
+        if ep is None:
             raise ValueError("no episode yet: fire gridworld__reset first")
-        ep = episode or _latest[-1]
         g = _episodes.get(ep)
         if g is None:
-            raise ValueError(f"unknown episode {ep!r} (known: {', '.join(_episodes)})")
+            raise ValueError(f"unknown or evicted episode {ep!r} (live: {', '.join(_episodes) or 'none'})")
         reward = g.step(int(action))
     stats.write("last_reward", reward)
     _visit(ep, g)
