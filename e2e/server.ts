@@ -15,7 +15,8 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(copyFrom?: string): Promise<RunningServer> {
+/** `extraArgs` go to `statewire serve` (e.g. `--token …` in e2e/attacks.spec.ts). */
+export async function startServer(copyFrom?: string, extraArgs: string[] = []): Promise<RunningServer> {
   const workspace = mkdtempSync(join(tmpdir(), 'statewire-e2e-'));
   // Never copy a run database (.statewire/): each server starts with its own fresh one.
   if (copyFrom)
@@ -25,7 +26,17 @@ export async function startServer(copyFrom?: string): Promise<RunningServer> {
     });
   const proc = spawn(
     process.execPath,
-    [join(root, 'bin/statewire.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--workspace', workspace],
+    [
+      join(root, 'bin/statewire.js'),
+      'serve',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--workspace',
+      workspace,
+      ...extraArgs,
+    ],
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],

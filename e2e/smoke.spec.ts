@@ -15,6 +15,9 @@ test('opens a saved graph and shows its nodes, containers and grants', async ({ 
   // Loop handles are synthesized like the reference: init_goal and iterout_note on the iterIn.
   await expect(page.getByTestId('handle-out-loop_in-init_goal')).toHaveAttribute('title', 'init_goal: TEXT');
   await expect(page.getByTestId('handle-out-loop_in-iterout_note')).toBeAttached();
+  // Counter outputs come from the catalog: `step` (root count) and `iteration` (this loop's count).
+  await expect(page.getByTestId('handle-out-loop_in-step')).toBeAttached();
+  await expect(page.getByTestId('handle-out-loop_in-iteration')).toBeAttached();
   await expect(page.getByTestId('handle-in-loop_out-stop')).toHaveAttribute('title', 'stop: BOOL');
 
   // Unknown plugin type: generic node, handles from its edges, marked.

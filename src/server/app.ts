@@ -21,7 +21,14 @@ import {
 } from './http/errors.ts';
 import { registerGraphRoutes } from './http/graphs.routes.ts';
 import { assertRunnable, registerNavigateRoutes } from './http/navigate.routes.ts';
+import {
+  installOriginGuard,
+  installSocketAuth,
+  OriginGuard,
+  socketAllowRequest,
+} from './http/originGuard.ts';
 import { registerRunRoutes } from './http/runs.routes.ts';
+import { installSecurityHeaders } from './http/securityHeaders.ts';
 import { registerValidateRoutes } from './http/validate.routes.ts';
 import { RunManager } from './runs/runManager.ts';
 import { LiveHub, type HubOptions } from './socket/liveHub.ts';
@@ -40,13 +47,17 @@ export interface ServerOptions {
   logger?: boolean;
   /** Socket backpressure tuning (tests and benches). */
   hub?: HubOptions;
+  /** Extra Host names to answer to (`--allowed-host`): `name` (any port) or `name:port`. */
+  allowedHosts?: string[];
+  /** Required bearer token (`--token`); a non-loopback bind without one gets a random token. */
+  token?: string;
 }
 
 export interface StatewireServer {
   app: FastifyInstance;
   io: SocketServer;
-  /** Starts listening; resolves with the bound port and URL. */
-  listen(): Promise<{ port: number; url: string }>;
+  /** Starts listening; resolves with the bound port, URL and the token in force (if any). */
+  listen(): Promise<{ port: number; url: string; token?: string }>;
   close(): Promise<void>;
 }
 
@@ -71,7 +82,16 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   });
   installErrorHandling(app);
   installJsonParser(app, bodyLimit);
-  const io = new SocketServer(app.server, { serveClient: false, maxHttpBufferSize: 1e6 });
+  // Host/Origin/content-type/token rules for REST and socket.io handshakes (http/originGuard.ts).
+  const guard = new OriginGuard({ allowedHosts: opts.allowedHosts, token: opts.token });
+  installSecurityHeaders(app);
+  installOriginGuard(app, guard);
+  const io = new SocketServer(app.server, {
+    serveClient: false,
+    maxHttpBufferSize: 1e6,
+    allowRequest: socketAllowRequest(guard),
+  });
+  installSocketAuth(io, guard);
 
   const db = openDatabase(join(workspace, '.statewire', 'runs.db'));
   const store = new RunStore(db);
@@ -117,10 +137,22 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
     app,
     io,
     async listen() {
-      await app.listen({ host, port });
+      // The guard learns the port (`--port 0`) on 'listening', which fires before any connection
+      // is accepted: no request is ever served without the Host and token rules.
+      let token: string | undefined;
+      const onListening = () => {
+        const a = app.server.address();
+        if (typeof a === 'object' && a) token = guard.bind(a.address, a.port, host);
+      };
+      app.server.once('listening', onListening);
+      try {
+        await app.listen({ host, port });
+      } finally {
+        app.server.off('listening', onListening);
+      }
       const addr = app.server.address();
       const bound = typeof addr === 'object' && addr ? addr.port : port;
-      return { port: bound, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
+      return { port: bound, token, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
     },
     async close() {
       if (closed) return;

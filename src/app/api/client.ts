@@ -1,5 +1,7 @@
 // REST client for the statewire server (/api/graphs, /api/components). Every failure becomes an
 // ApiError carrying the HTTP status and the server's message, so callers can show it verbatim.
+import { authHeaders } from './token.ts';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -20,7 +22,13 @@ async function request<T>(
   try {
     res = await fetch(url, {
       method,
-      headers: body === undefined ? extraHeaders : { 'content-type': 'application/json', ...extraHeaders },
+      // Every state-changing call says JSON, even without a body: the server refuses others (415),
+      // which is what keeps another site's form or no-cors POST out.
+      headers: {
+        ...(method === 'GET' ? {} : { 'content-type': 'application/json' }),
+        ...authHeaders(),
+        ...extraHeaders,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {

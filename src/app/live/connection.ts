@@ -1,6 +1,7 @@
 // The app's one socket.io connection (same origin, default path), created on first use, and the
 // LiveClient that feeds the run store from it. The only module that imports socket.io-client.
 import { io } from 'socket.io-client';
+import { apiToken } from '../api/token.ts';
 import { runApi } from '../run/run.api.ts';
 import { runStore } from '../run/run.store.ts';
 import { LiveClient, PAGE_LIMIT, type SocketLike } from './liveClient.ts';
@@ -10,7 +11,15 @@ let client: LiveClient | null = null;
 export function liveClient(): LiveClient {
   if (!client) {
     // websocket first, polling as the fallback (a proxy that refuses upgrades still works).
-    const socket = io({ transports: ['websocket', 'polling'], reconnectionDelayMax: 5000 });
+    // `auth` as a function: read at each (re)connect, so a token kept later is used.
+    const socket = io({
+      transports: ['websocket', 'polling'],
+      reconnectionDelayMax: 5000,
+      auth: (cb) => {
+        const token = apiToken();
+        cb(token ? { token } : {});
+      },
+    });
     client = new LiveClient({
       store: runStore,
       socket: socket as unknown as SocketLike,

@@ -3,13 +3,15 @@
 import type { RunStartBody, RunSummary } from '../../domain/protocol.rest.ts';
 import type { EventsPage } from '../live/liveClient.ts';
 import type { InspectedState } from './run.store.ts';
+import { authHeaders } from '../api/token.ts';
 
 async function call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, {
       method,
-      headers: method === 'POST' ? { 'content-type': 'application/json' } : undefined,
+      // POSTs always say JSON (the server refuses others with 415, see src/server/http/originGuard.ts).
+      headers: { ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...authHeaders() },
       body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
     });
   } catch (e) {

@@ -1,15 +1,19 @@
 // `statewire serve [--port N] [--host H] [--workspace DIR]`: what `npm start` runs. PORT and HOST
 // env vars override the defaults (flags override env). Prints `listening on <url>` once ready (tests
 // parse it), exits non-zero with a clear message when the port is busy, and shuts down cleanly on
-// SIGINT/SIGTERM (closing the database so WAL is checkpointed).
+// SIGINT/SIGTERM (closing the database so WAL is checkpointed). When a token is in force (`--token`,
+// STATEWIRE_TOKEN, or generated for a non-loopback bind) it prints ready-to-open `/?token=…` URLs.
 import { existsSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT, type StatewireServer } from '../app.ts';
+import { parseAllowedHostEntries, tokenProblem } from '../http/originGuard.ts';
 import { startDemoRunIfFirstLaunch } from './demoRun.ts';
 
 const USAGE =
-  'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--dist DIR] [--body-limit BYTES] [--demo-run]';
+  'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--dist DIR] [--body-limit BYTES] [--demo-run]\n' +
+  '                       [--allowed-host NAME[:PORT]]... [--token TOKEN]';
 
 export async function serveCommand(argv: string[]): Promise<number> {
   let values: {
@@ -19,6 +23,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     dist?: string;
     'body-limit'?: string;
     'demo-run'?: boolean;
+    'allowed-host'?: string[];
+    token?: string;
     help?: boolean;
   };
   try {
@@ -32,6 +38,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
         'body-limit': { type: 'string' },
         // `npm start` passes it: on a workspace that has never run anything, start the demo graph.
         'demo-run': { type: 'boolean' },
+        // Extra Host names to answer to (a reverse proxy's name, a LAN name); see http/originGuard.ts.
+        'allowed-host': { type: 'string', multiple: true },
+        token: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -58,6 +67,21 @@ export async function serveCommand(argv: string[]): Promise<number> {
     return 2;
   }
   const host = values.host ?? env('HOST') ?? DEFAULT_HOST;
+  const token = values.token ?? env('STATEWIRE_TOKEN');
+  const tokenError = token === undefined ? undefined : tokenProblem(token);
+  if (tokenError) {
+    console.error(
+      `statewire serve: invalid ${values.token !== undefined ? '--token' : 'STATEWIRE_TOKEN'}: ${tokenError}`,
+    );
+    return 2;
+  }
+  const allowedHosts = values['allowed-host'] ?? [];
+  try {
+    parseAllowedHostEntries(allowedHosts);
+  } catch (err) {
+    console.error(`statewire serve: ${(err as Error).message}`);
+    return 2;
+  }
   const workspace = values.workspace ?? env('STATEWIRE_WORKSPACE') ?? 'workspace';
   // Say which folder is served, and when it had to be created: a mistyped --workspace would
   // otherwise silently serve an empty workspace.
@@ -71,14 +95,17 @@ export async function serveCommand(argv: string[]): Promise<number> {
       port,
       bodyLimit,
       distDir: values.dist ?? env('STATEWIRE_DIST'),
+      allowedHosts,
+      token,
     });
   } catch (err) {
     console.error(`statewire serve: cannot start: ${(err as Error).message}`);
     return 1;
   }
   let url: string;
+  let activeToken: string | undefined;
   try {
-    ({ url } = await server.listen());
+    ({ url, token: activeToken } = await server.listen());
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     await server.close().catch(() => undefined);
@@ -114,12 +141,28 @@ export async function serveCommand(argv: string[]): Promise<number> {
       `workspace ${resolve(workspace)}${workspaceExisted ? '' : ' (created: the folder did not exist)'}`,
     );
     console.log(`listening on ${url}`);
+    if (activeToken !== undefined) {
+      const how = token === undefined ? 'generated for this non-loopback address' : 'from --token';
+      console.log(`token required (${how}); open the app with it:`);
+      for (const u of openUrls(url)) console.log(`  ${u}/?token=${encodeURIComponent(activeToken)}`);
+    }
     if (values['demo-run']) {
-      void startDemoRunIfFirstLaunch(url).then((r) => {
+      void startDemoRunIfFirstLaunch(url, activeToken).then((r) => {
         if (r.started) console.log(`demo run ${r.runId} started (first launch): open ${url}`);
         else if (r.reason === 'failed')
           console.error(`statewire serve: demo run not started: ${r.detail ?? ''}`);
       });
     }
   });
+}
+
+/** Where a person can open the app: the URL itself, or for a wildcard bind loopback + each external IPv4. */
+function openUrls(url: string): string[] {
+  const u = new URL(url);
+  if (u.hostname !== '0.0.0.0' && u.hostname !== '[::]') return [url];
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .filter((i) => i && i.family === 'IPv4' && !i.internal)
+    .map((i) => `http://${i!.address}:${u.port}`);
+  return [`http://127.0.0.1:${u.port}`, ...external];
 }

@@ -29,7 +29,14 @@ const inject = (
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},
-) => server.app.inject({ method, url, payload: payload as string | object | undefined, headers });
+) =>
+  server.app.inject({
+    method,
+    url,
+    payload: payload as string | object | undefined,
+    // State-changing requests must say JSON even without a body (http/originGuard.ts).
+    headers: method === 'GET' ? headers : { 'content-type': 'application/json', ...headers },
+  });
 
 describe('/api/graphs CRUD', () => {
   it('lists the demo graph with _id, _path, folder and an etag', async () => {

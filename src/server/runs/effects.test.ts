@@ -50,7 +50,8 @@ afterAll(async () => {
 });
 
 async function call(method: 'GET' | 'POST', url: string, payload?: object) {
-  const res = await server.app.inject({ method, url, payload });
+  const headers = method === 'POST' ? { 'content-type': 'application/json' } : {};
+  const res = await server.app.inject({ method, url, payload, headers });
   return { status: res.statusCode, body: res.json() };
 }
 const done = (id: string) =>

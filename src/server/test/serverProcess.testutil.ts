@@ -107,7 +107,8 @@ export async function api(
 ): Promise<{ status: number; body: any }> {
   const res = await fetch(base + path, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    // State-changing requests must say JSON even without a body (http/originGuard.ts).
+    headers: body === undefined && method === 'GET' ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();

@@ -1,0 +1,76 @@
+// OriginGuard on a real in-process fastify (inject): the token, the Origin rule before listening,
+// and the content-type rule with its one exception (msgpack on the services' internal routes).
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { installOriginGuard, OriginGuard } from './originGuard.ts';
+
+describe('OriginGuard', () => {
+  it('generates a token for a non-loopback bind only, and compares it exactly', () => {
+    expect(new OriginGuard().bind('127.0.0.1', 1)).toBeUndefined();
+    const guard = new OriginGuard();
+    const token = guard.bind('0.0.0.0', 1);
+    expect(token).toMatch(/^[\w-]{32}$/);
+    expect(guard.tokenError(token)).toBeUndefined();
+    expect(guard.tokenError(`${token}x`)?.status).toBe(401);
+    expect(guard.tokenError(undefined)?.code).toBe('unauthorized');
+  });
+
+  it('before listening (app.inject) only loopback Origins pass; the Host rule starts at bind', () => {
+    const guard = new OriginGuard();
+    expect(guard.hostError('anything:1')).toBeUndefined();
+    expect(guard.originError('http://localhost:3000')).toBeUndefined();
+    expect(guard.originError('http://evil.test')?.code).toBe('forbidden-origin');
+    guard.bind('127.0.0.1', 4000);
+    expect(guard.hostError('anything:1')?.code).toBe('forbidden-host');
+    expect(guard.originError('http://localhost:3000')?.code).toBe('forbidden-origin');
+    expect(guard.originError('http://localhost:4000')).toBeUndefined();
+  });
+});
+
+describe('content type and token on routes', () => {
+  const TOKEN = 'guard-test-token-0123456789';
+  async function app() {
+    const a = Fastify();
+    a.addContentTypeParser(['application/msgpack'], { parseAs: 'buffer' }, (_r, b, done) => done(null, b));
+    installOriginGuard(a, new OriginGuard({ token: TOKEN }));
+    a.post('/api/graphs', async () => ({ ok: true }));
+    a.post('/api/internal/events', async () => ({ ok: true }));
+    await a.ready();
+    return a;
+  }
+  const auth = { authorization: `Bearer ${TOKEN}` };
+
+  it('JSON everywhere; msgpack only on /api/internal/; anything else is 415', async () => {
+    const a = await app();
+    const post = (url: string, type: string) =>
+      a.inject({ method: 'POST', url, payload: 'x', headers: { ...auth, 'content-type': type } });
+    expect((await post('/api/graphs', 'application/json')).statusCode).not.toBe(415);
+    expect((await post('/api/internal/events', 'application/msgpack')).statusCode).toBe(200);
+    expect((await post('/api/graphs', 'application/msgpack')).statusCode).toBe(415);
+    expect((await post('/api/internal/events', 'text/plain')).statusCode).toBe(415);
+    await a.close();
+  });
+
+  it('the token is required on the API except /api/internal/ from a loopback peer', async () => {
+    const a = await app();
+    const json = { 'content-type': 'application/json' };
+    const noToken = await a.inject({ method: 'POST', url: '/api/graphs', payload: '{}', headers: json });
+    expect([noToken.statusCode, noToken.json().error.code]).toEqual([401, 'unauthorized']);
+    const internal = await a.inject({
+      method: 'POST',
+      url: '/api/internal/events',
+      payload: '{}',
+      headers: json,
+    });
+    expect(internal.statusCode).toBe(200); // inject's peer is 127.0.0.1
+    const remote = await a.inject({
+      method: 'POST',
+      url: '/api/internal/events',
+      payload: '{}',
+      headers: json,
+      remoteAddress: '192.0.2.7',
+    });
+    expect(remote.statusCode).toBe(401);
+    await a.close();
+  });
+});
