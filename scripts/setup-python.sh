@@ -42,7 +42,9 @@ via_pip() {
     first="$("$PY" -m pip config get global.extra-index-url 2>/dev/null | tr -s ' \n' '\n' | head -n1 || true)"
     case "$first" in file://*) args+=(--index-url "$first") ;; esac
   fi
-  "$PY" -m pip install "${args[@]}" -e "$ROOT/python[test]" || { say "pip install failed"; return 1; }
+  # pip warns once per package missing from one of several configured indexes: noise, not a problem.
+  "$PY" -m pip install "${args[@]}" -e "$ROOT/python[test]" 2> >(grep -v 'is ignored: it is neither' >&2) ||
+    { say "pip install failed"; return 1; }
 }
 
 via_debian() {
