@@ -238,7 +238,8 @@ describe('live run over socket.io', () => {
     const second = await startRun({ loop_definition: demoGraph(500), step_delay_ms: 30 });
     expect((await api(base, 'GET', `/api/runs/${first}`)).body.status).toBe('stopped');
     const firstLog = await fullLog(base, first);
-    expect(firstLog[firstLog.length - 1]).toMatchObject({ type: 'nav_status', data: { status: 'stopped' } });
+    expect(firstLog.at(-2)).toMatchObject({ type: 'nav_status', data: { status: 'stopped' } });
+    expect(firstLog.at(-1)).toMatchObject({ type: 'run_result', data: { status: 'stopped' } });
     const third = (
       await api(base, 'POST', '/api/navigate/run?queue=1', {
         loop_definition: demoGraph(3),
