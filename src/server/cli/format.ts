@@ -1,11 +1,10 @@
 // `statewire format FILE`: prints the reference's canonical save form to stdout, or with --write
 // rewrites the file(s) in place atomically (temp file in the same folder, then rename), so a crash
 // never leaves a half-written graph. Parse warnings go to stderr; unreadable or invalid → exit 2.
-import { chmod, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { formatGraph } from '../../domain/graph.format.ts';
+import { writeFileAtomic as writeFileAtomicSync } from '../workspace/atomicWrite.ts';
 import { issueLine, readGraphFile } from './readGraphFile.ts';
 
 export const FORMAT_USAGE = `usage: statewire format [--write] FILE…
@@ -13,23 +12,18 @@ export const FORMAT_USAGE = `usage: statewire format [--write] FILE…
   --write   rewrite each FILE in place (atomically) instead of printing; several FILEs allowed
   exit 0 = done, 2 = a file could not be read, parsed or written`;
 
-/** Writes `text` to `file` via a temp file in the same directory and a rename (atomic on POSIX). */
+/**
+ * Rewrites `file` atomically, keeping its permission bits: the server's writer (temp file written in
+ * full, fsync, rename, fsync of the folder), so a full disk or a crash never leaves a cut graph.
+ */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let mode: number | undefined;
   try {
     mode = (await stat(file)).mode & 0o777;
   } catch {
     /* new file: default mode */
   }
-  try {
-    await writeFile(tmp, text, { encoding: 'utf8', flag: 'wx' });
-    if (mode !== undefined) await chmod(tmp, mode);
-    await rename(tmp, file);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
+  writeFileAtomicSync(file, text, mode);
 }
 
 export async function formatCommand(argv: string[]): Promise<number> {

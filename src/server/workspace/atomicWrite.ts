@@ -5,6 +5,7 @@
 // target untouched. Temp files of a process killed mid-save are removed by `sweepOrphanTemps`.
 import {
   closeSync,
+  fchmodSync,
   fsyncSync,
   openSync,
   readdirSync,
@@ -57,11 +58,13 @@ function fsyncDir(dir: string): void {
   }
 }
 
-export function writeFileAtomic(path: string, text: string): void {
+/** `mode`: the new file's permission bits exactly (e.g. the replaced file's); default 0644 less umask. */
+export function writeFileAtomic(path: string, text: string, mode?: number): void {
   const data = Buffer.from(text, 'utf8');
   const tmp = tempNameFor(path);
   let fd: number | undefined = openSync(tmp, 'wx', 0o644);
   try {
+    if (mode !== undefined) fchmodSync(fd, mode);
     writeFully(fd, data);
     fsyncSync(fd);
     closeSync(fd);
