@@ -140,8 +140,9 @@ describe('validate: ids and references', () => {
     expect(expectIssue(g, { code: 'removed-node-type', severity: 'error', nodeId: 't' }).message).toMatch(
       /stop/,
     );
+    // A `<nodeset>__<fn>` type names the node service that would serve it.
     expect(expectIssue(g, { code: 'unknown-node-type', severity: 'warning', nodeId: 'p' }).message).toMatch(
-      /plugins/,
+      /node service 'nav', which is not loaded .*--service nav=URL/,
     );
     expectIssue(g, { code: 'frontend-only-node', severity: 'warning', nodeId: 'cn' });
     g.nodes.push({ id: 'i', type: 'initialize' });
