@@ -1,30 +1,15 @@
-// Startup: load the server catalog, restore journaled tabs (unsaved work survives reloads and
-// crashes), then honour the deep link `/?graph=<id>`, or open the demo graph, or an empty tab.
-import { NodeSpecSchema, type NodeSpecInput } from '../domain/catalog.schema.ts';
+// Startup: load the server catalog and node services (kept current by server notices), restore
+// journaled tabs (unsaved work survives reloads and crashes), then honour the deep link
+// `/?graph=<id>`, or open the demo graph, or an empty tab.
 import { api } from './api/client.ts';
 import { openSavedGraph } from './files/documents.ts';
 import { readJournal, startJournal } from './files/journal.ts';
 import { makeTab } from './store/doc.slice.ts';
 import { editorStore, type EditorStore } from './store/editor.store.ts';
+import { liveClient } from './live/connection.ts';
+import { loadCatalog, loadServices, startServicesSync } from './services/servicesSync.ts';
 
 export const DEMO_GRAPH_ID = 'grid_navigator';
-
-async function loadCatalog(store: EditorStore) {
-  try {
-    const raw = await api.nodeSchemas();
-    const list = Array.isArray(raw)
-      ? raw
-      : Array.isArray((raw as { schemas?: unknown })?.schemas)
-        ? (raw as { schemas: unknown[] }).schemas
-        : [];
-    const specs = list.filter((x): x is NodeSpecInput => NodeSpecSchema.safeParse(x).success);
-    if (specs.length) store.getState().setCatalog(specs);
-  } catch (e) {
-    store
-      .getState()
-      .addLog('warn', `node catalog not loaded from server, using built-ins: ${(e as Error).message}`);
-  }
-}
 
 async function restoreJournal(store: EditorStore): Promise<boolean> {
   const entries = await readJournal();
@@ -53,6 +38,9 @@ async function restoreJournal(store: EditorStore): Promise<boolean> {
 
 export async function boot(store: EditorStore = editorStore): Promise<void> {
   const catalog = loadCatalog(store);
+  // Node services: their health in the library, their types in the catalog (kept current by notices).
+  void loadServices(store);
+  startServicesSync(store, liveClient());
   const restored = await restoreJournal(store);
   const params = new URLSearchParams(window.location.search);
   const wanted = params.get('graph');

@@ -98,4 +98,9 @@ export const api = {
   layout: (graph: unknown, dimensions: Record<string, { width: number; height: number }>) =>
     request<unknown>('POST', '/api/graphs/layout', { ...(graph as object), dimensions }),
   nodeSchemas: () => request<unknown>('GET', '/api/components/node-schemas'),
+  /** Node services: `ServicesReport` (parsed by the caller, src/app/services/servicesSync.ts). */
+  services: () => request<unknown>('GET', '/api/services'),
+  reloadServices: () => request<unknown>('POST', '/api/services/reload', {}),
+  serviceLog: (name: string) =>
+    request<{ name: string; lines: string[] }>('GET', `/api/services/${encodeURIComponent(name)}/log`),
 };

@@ -47,6 +47,7 @@ import { LOW_DETAIL_ZOOM, LowDetailContext } from './detail.ts';
 import { GRAPH_DRAG_MIME, NODE_DRAG_MIME } from '../ui/dragMime.ts';
 import { motionMs } from '../ui/motion.ts';
 import { dropGraphNode } from '../commands/graphNodes.ts';
+import { ServiceContainersPanel } from './ServiceContainersPanel.tsx';
 
 const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.2 };
 const SNAP_GRID: [number, number] = [20, 20];
@@ -342,6 +343,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#3f3f46" />
           <MiniMap pannable zoomable nodeColor={minimapColor} style={MINIMAP_STYLE} />
           <Controls showInteractive={false} />
+          {stateVisible && <ServiceContainersPanel />}
         </ReactFlow>
       </LowDetailContext>
     </div>

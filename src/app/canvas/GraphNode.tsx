@@ -19,6 +19,8 @@ import { useNodeRunStatus, useNodeViewerLine } from '../run/useNodeRunStatus.ts'
 import type { NodeRunStatus } from '../run/run.store.ts';
 import type { FlowNode } from './flowMapping.ts';
 import { sameNodeView } from './nodeMemo.ts';
+import { serviceProblemOf, type ServiceProblem } from '../services/serviceIssues.ts';
+import { NdArrayView } from '../ui/NdArrayView.tsx';
 
 /** Dot colour and (when not selected/highlighted) border colour per run status; idle shows nothing. */
 const RUN_DOT: Record<NodeRunStatus['status'], string> = {
@@ -48,6 +50,8 @@ interface NodeView {
   mark: 'error' | 'warning' | undefined;
   /** Wired handle keys (detail.ts) while at low detail; '' at full detail. */
   wired: string;
+  /** The node service this type needs is down / missing / starting (services/serviceIssues.ts). */
+  service: ServiceProblem | null;
 }
 
 // One shallow-compared store subscription per node instead of one per field: a thousand nodes
@@ -62,6 +66,7 @@ function selectView(s: EditorState, id: string, full: boolean): NodeView {
     related: isHoverRelated(s, 'node', id),
     mark: issueMark(s, id),
     wired: full ? '' : (wiredHandles(currentLevel(s)).get(id) ?? ''),
+    service: node ? serviceProblemOf(node.type, s.catalog, s.services) : null,
   };
 }
 
@@ -75,7 +80,15 @@ function useNodeView(id: string, full: boolean): NodeView {
   return useEditor(
     useShallow((s: EditorState) => {
       const tab = activeTab(s);
-      const deps = [currentLevel(s), s.catalog, s.hover, tab?.graph, tab?.stateVisible, full] as const;
+      const deps = [
+        currentLevel(s),
+        s.catalog,
+        s.services,
+        s.hover,
+        tab?.graph,
+        tab?.stateVisible,
+        full,
+      ] as const;
       const prev = last.current;
       if (prev && prev.deps.every((d, i) => d === deps[i])) return prev.view;
       const view = selectView(s, id, full);
@@ -92,7 +105,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const lowDetail = useContext(LowDetailContext);
   const [full, setFull] = useState(!lowDetail);
   if (!lowDetail && !full) setFull(true);
-  const { node, ports, color, stateVisible, related, mark, wired } = useNodeView(id, full);
+  const { node, ports, color, stateVisible, related, mark, wired, service } = useNodeView(id, full);
   const run = useNodeRunStatus(id);
   const viewer = useNodeViewerLine(id);
   const updateNodeInternals = useUpdateNodeInternals();
@@ -147,7 +160,23 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
         </span>
         <span className="sw-lod-text ml-auto truncate text-[10px] text-zinc-500">{node.type}</span>
       </div>
-      {!ports.known && (
+      {service && (
+        <div
+          data-testid={`service-problem-${id}`}
+          data-kind={service.kind}
+          className={`max-w-[260px] px-2 py-0.5 text-[10px] leading-snug ${service.severity === 'error' ? 'bg-red-900/40 text-red-300' : 'bg-amber-900/40 text-amber-300'}`}
+          title={service.message}
+        >
+          {service.kind === 'missing'
+            ? `service '${service.service}' not configured`
+            : service.kind === 'down'
+              ? `service '${service.service}' is down`
+              : service.kind === 'starting'
+                ? `service '${service.service}' starting…`
+                : `not offered by '${service.service}'`}
+        </div>
+      )}
+      {!ports.known && !service && (
         <div
           data-testid="unknown-type"
           className="bg-amber-900/40 px-2 py-0.5 text-[10px] text-amber-300"
@@ -210,6 +239,11 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
           className="max-w-[260px] truncate border-t border-zinc-800 px-2 py-0.5 font-mono text-[10px] text-emerald-200"
         >
           {viewer.text}
+        </div>
+      )}
+      {viewer?.picture !== undefined && (
+        <div className="border-t border-zinc-800 px-2 py-1">
+          <NdArrayView value={viewer.picture} size="node" />
         </div>
       )}
       {stateVisible && full && (

@@ -9,6 +9,7 @@ import { groupSelection, ungroupSelection } from './composites.ts';
 import { downloadActive } from '../files/importExport.ts';
 import { saveTab } from '../files/documents.ts';
 import { RUN_COMMANDS } from './runCommands.ts';
+import { reloadServices } from '../services/servicesSync.ts';
 
 export interface Command {
   id: string;
@@ -104,6 +105,11 @@ export const COMMANDS: Command[] = [
       const t = activeTab(st());
       if (t && t.path.length) st().exitToDepth(t.path.length - 1);
     },
+  },
+  {
+    id: 'services.reload',
+    title: 'Reload services (services.json, manifests)',
+    run: () => void reloadServices(editorStore),
   },
   ...RUN_COMMANDS,
 ];

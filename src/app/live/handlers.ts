@@ -4,7 +4,7 @@
 // does not parse becomes a log line naming the event and field instead of a crash.
 import type { z } from 'zod';
 import { EVENT_DATA_SCHEMAS, type EventEnvelope, type EventType } from '../../domain/protocol.ts';
-import { viewerLine } from '../run/viewerLine.ts';
+import { viewerLine, viewerPicture } from '../run/viewerLine.ts';
 import {
   clearKey,
   LOG_LIMIT,
@@ -270,6 +270,9 @@ const onLlmUsage: Handler = (m, store) => {
     });
 };
 
+/** How many of a viewer's newest lines keep their picture (see onViewerData). */
+export const PICTURE_HISTORY = 100;
+
 /**
  * A viewer node's latest payload, kept as one short line (the node shows it; older steps never win),
  * and appended to that node's history for inspecting earlier steps.
@@ -277,10 +280,22 @@ const onLlmUsage: Handler = (m, store) => {
 const onViewerData: Handler = (m, store) => {
   const d = parsed('viewer_data', m, store);
   if (!d) return;
-  const line = { step: d.step, text: viewerLine(d.fields) };
+  const picture = viewerPicture(d.fields);
+  const line: ViewerLine = {
+    step: d.step,
+    text: viewerLine(d.fields),
+    ...(picture !== undefined ? { picture } : {}),
+  };
   const s = store.getState();
   const history = s.viewerHistory[d.node_id];
   const lastStep = history?.[history.length - 1]?.step;
+  // Pictures are kept for the newest PICTURE_HISTORY lines only (a long run would otherwise hold
+  // every frame's PNG); older lines keep their text.
+  if (history && picture !== undefined && history.length >= PICTURE_HISTORY) {
+    const old = history[history.length - PICTURE_HISTORY];
+    if (old?.picture !== undefined)
+      history[history.length - PICTURE_HISTORY] = { step: old.step, text: old.text };
+  }
   if (!history) {
     const viewerHistory = own(s.viewerHistory, copyRecord);
     viewerHistory[d.node_id] = [line];

@@ -62,6 +62,15 @@ export class LiveClient {
     deps.socket.on('connect', () => this.subscribe());
   }
 
+  /**
+   * Listens to a server notice that is not part of a run's log (`services_changed`,
+   * `components_changed`, `graphs_changed`, and `connect` for "connected again, refetch"). The
+   * handler belongs to the caller (it may need the editor store, which live/ does not import).
+   */
+  onNotice(type: string, fn: (data: unknown) => void): void {
+    this.deps.socket.on(type, (data: unknown) => fn(data));
+  }
+
   get followed(): string | null {
     return this.runId;
   }

@@ -3,12 +3,9 @@
 // (REFERENCE.md 5.4 "Other containers"). Unlike the reference, lifetime is known (the snapshot has it).
 import { Database } from 'lucide-react';
 import { useEditor } from '../store/editor.store.ts';
-import { lifetimeHint, reducerBadge } from '../ui/stateStyles.ts';
+import { lifetimeHint, ownerHint, ownerTag, reducerBadge } from '../ui/stateStyles.ts';
 import { LiveSlotValue } from './LiveSlotValue.tsx';
 import { useRun, viewContainers } from './run.store.ts';
-
-const OWNER_HOME = 'bg-amber-500/10 text-amber-300';
-const OWNER_NODESET = 'bg-indigo-500/10 text-indigo-300';
 
 export function LiveOnlyContainers({ known }: { known: readonly string[] }) {
   const runTab = useRun((s) => s.tabId);
@@ -47,7 +44,6 @@ function LiveOnlyContainer({ cid }: { cid: string }) {
   });
   if (!header) return null;
   const [label = cid, owner = 'home', slotList = ''] = header.split('\n');
-  const ownerTone = owner === 'home' ? OWNER_HOME : OWNER_NODESET;
   return (
     <div className="mb-2" data-testid={`live-container-${cid}`}>
       <div className="flex items-center gap-1 px-1">
@@ -68,8 +64,9 @@ function LiveOnlyContainer({ cid }: { cid: string }) {
                 <tr key={slot} className="border-t border-zinc-800/60">
                   <td className="w-16 px-1">
                     <span
-                      className={`rounded px-1 ${ownerTone}`}
-                      title={owner === 'home' ? 'graph / executor process' : 'nodeset-owned (subprocess)'}
+                      data-testid="owner-tag"
+                      className={`rounded px-1 ${ownerTag(owner)}`}
+                      title={ownerHint(owner)}
                     >
                       {owner}
                     </span>

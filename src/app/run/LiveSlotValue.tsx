@@ -5,6 +5,8 @@ import { useEffect, useState } from 'react';
 import { useEditor } from '../store/editor.store.ts';
 import { clearKey, useRun, viewContainers } from './run.store.ts';
 import { slotLine } from './slotLine.ts';
+import { ndInfoOf } from '../ui/ndarray.ts';
+import { NdArrayView } from '../ui/NdArrayView.tsx';
 
 /** How long the "cleared by" badge stays after a live clear. */
 export const CLEAR_FLASH_MS = 1500;
@@ -22,6 +24,11 @@ export function LiveSlotValue({
   const activeTabId = useEditor((s) => s.activeTabId);
   const shown = runTab === null || runTab === activeTabId;
   const line = useRun((s) => (shown ? slotLine(viewContainers(s)[containerId]?.states[slot]) : null));
+  // An array value (full values: an inspected step, or a host that streams them) is drawn, not printed.
+  const array = useRun((s) => {
+    const v = shown ? viewContainers(s)[containerId]?.states[slot]?.value : undefined;
+    return ndInfoOf(v) ? v : null;
+  });
   const inspecting = useRun((s) => s.inspectedStep !== null);
   const liveClear = useRun((s) =>
     shown && s.inspectedStep === null ? s.clears[clearKey(containerId, slot)] : undefined,
@@ -47,12 +54,16 @@ export function LiveSlotValue({
       data-testid={`live-value-${containerId}-${slot}`}
       data-inspecting={inspecting ? 'true' : 'false'}
     >
-      <span
-        className={`min-w-[2ch] truncate ${line === null ? 'text-zinc-600' : inspecting ? 'text-sky-300' : 'text-emerald-300'}`}
-        title={line ?? undefined}
-      >
-        {line ?? placeholder}
-      </span>
+      {array !== null ? (
+        <NdArrayView value={array} size="thumb" />
+      ) : (
+        <span
+          className={`min-w-[2ch] truncate ${line === null ? 'text-zinc-600' : inspecting ? 'text-sky-300' : 'text-emerald-300'}`}
+          title={line ?? undefined}
+        >
+          {line ?? placeholder}
+        </span>
+      )}
       {cleared && (
         <span
           data-testid="cleared-badge"

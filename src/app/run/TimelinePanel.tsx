@@ -8,6 +8,8 @@ import { fork, inspect, restore } from './run.actions.ts';
 import { RunsMenu } from './RunsMenu.tsx';
 import { useRun, viewContainers, type RunState, type StepSnapshot } from './run.store.ts';
 import { formatValue, slotLine } from './slotLine.ts';
+import { ndInfoOf } from '../ui/ndarray.ts';
+import { NdArrayView } from '../ui/NdArrayView.tsx';
 
 /** Past this many steps only a window of ticks around the selection is drawn (DOM stays small). */
 const MAX_TICKS = 1500;
@@ -186,7 +188,13 @@ function StepValues() {
                 className="truncate px-1 font-mono text-zinc-300"
                 title={s.value !== undefined ? formatValue(s.value) : s.preview}
               >
-                {full && s.value !== undefined && s.size === undefined ? formatValue(s.value) : slotLine(s)}
+                {ndInfoOf(s.value) ? (
+                  <NdArrayView value={s.value} size="thumb" />
+                ) : full && s.value !== undefined && s.size === undefined ? (
+                  formatValue(s.value)
+                ) : (
+                  slotLine(s)
+                )}
               </td>
             </tr>
           )),

@@ -72,6 +72,8 @@ export interface RunLogLine {
 export interface ViewerLine {
   step: number;
   text: string;
+  /** An array summary with a picture (Image Viewer), drawn in the node by NdArrayView. */
+  picture?: unknown;
 }
 
 /** Full values of one step, fetched from GET /api/runs/{id}/state?step=N. */

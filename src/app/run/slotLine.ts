@@ -1,6 +1,7 @@
 // The one-line live value of a slot (REFERENCE.md 5.1 / checklist 17): `N items` when the snapshot
 // has a size, else the value, else the preview (first 60 chars); keyed slots say how many keys.
 import type { SlotSnapshot } from '../../domain/protocol.ts';
+import { ndInfoOf, ndText } from '../ui/ndarray.ts';
 
 export const LINE_MAX = 60;
 
@@ -10,6 +11,9 @@ function short(text: string): string {
 
 export function formatValue(v: unknown): string {
   if (typeof v === 'string') return short(JSON.stringify(v));
+  // An array summary reads as `uint8 [64×64×3]`, not as its JSON (which carries a PNG).
+  const nd = ndInfoOf(v);
+  if (nd) return short(ndText(nd));
   if (v === undefined) return '';
   try {
     return short(JSON.stringify(v) ?? String(v));

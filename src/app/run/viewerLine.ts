@@ -3,6 +3,8 @@
 // trajectoryViewer) send their whole history, of which only the newest entry is shown. The line is
 // computed once per event in the live handler so a canvas node only compares a short string.
 
+import { firstNdInfo, ndInfoOf, ndText } from '../ui/ndarray.ts';
+
 export const VIEWER_LINE_MAX = 80;
 
 /** Image payloads (data URLs, base64) are not text worth reading on a node. */
@@ -20,6 +22,9 @@ function shortValue(v: unknown, depth = 0): string {
     return depth === 0 ? shortValue(v[v.length - 1], depth + 1) : `[${v.length}]`;
   }
   if (typeof v === 'object') {
+    // Arrays from node services arrive summarized (`$ndarray`): their dtype and shape, not the JSON.
+    const nd = ndInfoOf(v);
+    if (nd) return ndText(nd);
     if (depth > 1) return '{…}';
     const parts = Object.entries(v as Record<string, unknown>)
       .slice(0, 6)
@@ -40,4 +45,16 @@ export function viewerLine(fields: Record<string, unknown>): string {
         : entries.map(([k, v]) => `${k}: ${shortValue(v)}`).join(' · ');
   const line = raw.replace(/\s+/g, ' ').trim();
   return line.length > VIEWER_LINE_MAX ? `${line.slice(0, VIEWER_LINE_MAX - 1)}…` : line;
+}
+
+/**
+ * The picture a viewer shows: the first field holding an array summary with a PNG (for accumulating
+ * viewers, the newest entry of that field's history). Kept as the raw summary for NdArrayView.
+ */
+export function viewerPicture(fields: Record<string, unknown>): unknown {
+  for (const v of Object.values(fields)) {
+    const info = firstNdInfo(v);
+    if (info?.png) return Array.isArray(v) ? v[v.length - 1] : v;
+  }
+  return undefined;
 }

@@ -1,8 +1,11 @@
 // Catalog slice: the node types the library offers. Starts with the built-ins so the editor works
-// offline; replaced by the server's GET /api/components/node-schemas (built-ins + plugins) once loaded.
+// offline; replaced by the server's GET /api/components/node-schemas (built-ins + plugins + node
+// services) once loaded. `services` is the server's node-services report (GET /api/services and the
+// `services_changed` notice): the library's health dots and the "service is down" messages read it.
 import type { StateCreator } from 'zustand';
 import { makeCatalog, type Catalog, type NodeSpec, type NodeSpecInput } from '../../domain/catalog.schema.ts';
 import { BUILTIN_CATALOG } from '../../domain/catalog.builtins.ts';
+import type { ServicesReport } from '../../domain/services/manifest.ts';
 import type { EditorState } from './editor.store.ts';
 
 export interface CatalogSlice {
@@ -10,6 +13,9 @@ export interface CatalogSlice {
   specs: NodeSpec[];
   catalogSource: 'builtin' | 'server';
   setCatalog(specs: readonly NodeSpecInput[]): void;
+  /** Null until the server answered (an offline editor knows nothing about services). */
+  services: ServicesReport | null;
+  setServices(report: ServicesReport): void;
 }
 
 export const createCatalogSlice: StateCreator<EditorState, [], [], CatalogSlice> = (set) => ({
@@ -19,5 +25,9 @@ export const createCatalogSlice: StateCreator<EditorState, [], [], CatalogSlice>
   setCatalog(input) {
     const catalog = makeCatalog(input);
     set({ catalog, specs: [...catalog.values()], catalogSource: 'server' });
+  },
+  services: null,
+  setServices(report) {
+    set({ services: report });
   },
 });

@@ -7,6 +7,7 @@ import { resolvePorts } from '../../domain/ports.ts';
 import { activeTab } from './doc.slice.ts';
 import { currentLevel, indexOf, type EditorState } from './editor.store.ts';
 import { validateGraph, type Issue } from './graphIo.ts';
+import { serviceIssues } from '../services/serviceIssues.ts';
 
 export interface NodePorts {
   inputs: PortSpec[];
@@ -61,24 +62,47 @@ export interface IssueIndex {
   byElement: Map<string, 'error' | 'warning'>;
 }
 
-// Keyed by catalog, then graph: results depend on both (plugin types arrive with the server catalog).
+// Keyed by catalog and services report, then graph: results depend on all three (plugin and service
+// types arrive with the server catalog; "service is down" follows the services report).
 const issueCache = new WeakMap<object, WeakMap<GraphDef, IssueIndex>>();
 const NO_ISSUES: IssueIndex = { all: [], byElement: new Map() };
+const NO_REPORT = {};
+const reportKeys = new WeakMap<object, WeakMap<object, object>>();
 
-/** validate() of the active root graph plus load warnings, computed once per graph object. */
+function cacheKey(catalog: object, report: object | null): object {
+  let perCatalog = reportKeys.get(catalog);
+  if (!perCatalog) reportKeys.set(catalog, (perCatalog = new WeakMap()));
+  const r = report ?? NO_REPORT;
+  let key = perCatalog.get(r);
+  if (!key) perCatalog.set(r, (key = {}));
+  return key;
+}
+
+/**
+ * validate() of the active root graph plus the node-service problems (which replace the generic
+ * "type not loaded" warning of the same node), computed once per graph object.
+ */
 export function issuesOf(s: EditorState): IssueIndex {
   const tab = activeTab(s);
   if (!tab) return NO_ISSUES;
-  let perCatalog = issueCache.get(s.catalog);
+  const key = cacheKey(s.catalog, s.services);
+  let perCatalog = issueCache.get(key);
   if (!perCatalog) {
     perCatalog = new WeakMap();
-    issueCache.set(s.catalog, perCatalog);
+    issueCache.set(key, perCatalog);
   }
   let idx = perCatalog.get(tab.graph);
   if (!idx) {
     let all: Issue[];
     try {
-      all = validateGraph(tab.graph, s.catalog);
+      const services = serviceIssues(tab.graph, s.catalog, s.services);
+      const explained = new Set(services.map((i) => i.path));
+      all = [
+        ...services,
+        ...validateGraph(tab.graph, s.catalog).filter(
+          (i) => !(i.code === 'unknown-node-type' && explained.has(i.path)),
+        ),
+      ];
     } catch (e) {
       all = [
         {

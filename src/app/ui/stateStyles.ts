@@ -40,3 +40,12 @@ export function lifetimeHint(lifetime: string, resetOn: readonly string[] = []):
     return resetOn.length ? `clears on ${resetOn.join(', ')} (explicit signal list)` : LIFETIME_HINTS.custom!;
   return LIFETIME_HINTS[lifetime] ?? 'unknown lifetime: treated as forever';
 }
+
+/** Owner tag (REFERENCE.md 5.3/5.4): `home` amber, any node service / nodeset indigo. */
+export function ownerTag(owner: string): string {
+  return owner === 'home' ? 'bg-amber-500/10 text-amber-300' : 'bg-indigo-500/10 text-indigo-300';
+}
+
+export function ownerHint(owner: string): string {
+  return owner === 'home' ? 'graph / executor process' : 'nodeset-owned (subprocess)';
+}

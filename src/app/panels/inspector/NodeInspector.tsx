@@ -1,5 +1,7 @@
-// Inspector for a graph node: id (renamed everywhere it is referenced), label, type, position,
-// scalar config fields, JSON for complex config values, loop port editors and the node's grants.
+// Inspector for a graph node: id (renamed everywhere it is referenced), label, type, position, the
+// config form its type's `config_schema` declares (ConfigSchemaForm), then any other config key by
+// its value (scalar fields, JSON for complex values), loop port editors and the node's grants.
+// Node-service types say here when their service is down or missing.
 import { useMemo } from 'react';
 import { Trash2 } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
@@ -10,6 +12,9 @@ import { Button } from '../../ui/Button.tsx';
 import { CommitInput } from '../../ui/CommitInput.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { LoopPortsEditor } from './LoopPortsEditor.tsx';
+import { ConfigSchemaForm } from './ConfigSchemaForm.tsx';
+import { schemaFields } from './configSchema.ts';
+import { serviceProblemOf } from '../../services/serviceIssues.ts';
 
 const HIDDEN_KEYS = new Set(['ports', 'initPorts', 'pairedWith', 'hooks']);
 const reasonOf = (r: { ok: boolean; reason?: string }) => (r.ok ? null : (r as { reason: string }).reason);
@@ -77,6 +82,9 @@ export function NodeInspector({ id }: { id: string }) {
   const spec = useEditor((s) => (node ? s.catalog.get(node.type) : undefined));
   const grants = useEditor(useShallow((s) => currentLevel(s).access_grants.filter((g) => g.node_id === id)));
   const level = useEditor(currentLevel);
+  const problem = useEditor((s) => (node ? serviceProblemOf(node.type, s.catalog, s.services) : null));
+  const schema = spec?.config_schema;
+  const fields = useMemo(() => schemaFields(schema).filter((f) => !HIDDEN_KEYS.has(f.key)), [schema]);
   const synthesized = useMemo(
     () => (node?.type === 'iterIn' ? synthesizeIterInPorts(level, node) : []),
     [level, node],
@@ -89,7 +97,15 @@ export function NodeInspector({ id }: { id: string }) {
         {spec?.display_name ?? node.type}
       </div>
       {spec?.description && <div className="mb-2 text-[11px] text-zinc-500">{spec.description}</div>}
-      {!spec && !node.subgraph && (
+      {problem && (
+        <div
+          data-testid="inspector-service-problem"
+          className={`mb-3 rounded px-1.5 py-1 text-[11px] leading-snug ${problem.severity === 'error' ? 'bg-red-900/40 text-red-300' : 'bg-amber-900/40 text-amber-300'}`}
+        >
+          {problem.message}
+        </div>
+      )}
+      {!spec && !node.subgraph && !problem && (
         <div className="mb-3 rounded bg-amber-900/40 px-1.5 py-1 text-[11px] leading-snug text-amber-300">
           unknown type: not in the catalog (kept as is)
         </div>
@@ -158,8 +174,9 @@ export function NodeInspector({ id }: { id: string }) {
         />
       )}
       <div className="mt-2 mb-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">Config</div>
+      <ConfigSchemaForm nodeId={id} fields={fields} config={node.config} />
       {Object.entries(node.config)
-        .filter(([k]) => !HIDDEN_KEYS.has(k) && !k.startsWith('_'))
+        .filter(([k]) => !HIDDEN_KEYS.has(k) && !k.startsWith('_') && !fields.some((f) => f.key === k))
         .map(([k, v]) => (
           <ConfigField key={k} nodeId={id} k={k} v={v} />
         ))}

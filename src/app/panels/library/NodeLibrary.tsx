@@ -1,36 +1,16 @@
 // Node library: the catalog grouped by category with a search box, plus the "State container"
-// entry (which the reference lost once server schemas loaded, 8.2.10). Drag onto the canvas, or
-// double-click / Enter to add at the centre of the view.
-import { useMemo, useState, type DragEvent } from 'react';
+// entry (which the reference lost once server schemas loaded, 8.2.10), and node-service types under
+// "Services › <name>" with each service's health. Drag onto the canvas, or double-click / Enter to
+// add at the centre of the view.
+import { useMemo, useState } from 'react';
 import { Database } from 'lucide-react';
-import { addAtViewCentre, CONTAINER_ENTRY } from '../../store/actions.ts';
-import { editorStore, useEditor } from '../../store/editor.store.ts';
-import { NODE_DRAG_MIME } from '../../ui/dragMime.ts';
-
-interface Entry {
-  type: string;
-  name: string;
-  category: string;
-  description: string;
-}
+import { serviceOfCategory } from '../../../domain/services/manifest.ts';
+import { CONTAINER_ENTRY } from '../../store/actions.ts';
+import { useEditor } from '../../store/editor.store.ts';
+import { LibraryItem, type LibraryEntry as Entry } from './LibraryItem.tsx';
+import { ServicesSection } from './ServicesSection.tsx';
 
 const CATEGORY_ORDER = ['state', 'control', 'llm', 'processing', 'environment', 'output', 'annotation'];
-
-function onDragStart(e: DragEvent<HTMLElement>) {
-  const type = e.currentTarget.dataset.type;
-  if (!type) return;
-  e.dataTransfer.setData(NODE_DRAG_MIME, type);
-  e.dataTransfer.effectAllowed = 'copy';
-}
-
-function addAtCentre(type: string) {
-  const s = editorStore.getState();
-  const r = addAtViewCentre(type);
-  if (!r.ok) s.showToast(r.reason, 'error');
-  else if (r.ids && type !== CONTAINER_ENTRY)
-    s.setSelection({ nodes: r.ids.slice(0, 1), containers: [], edges: [], grants: [] });
-  else if (r.ids) s.setSelection({ nodes: [], containers: r.ids, edges: [], grants: [] });
-}
 
 export function NodeLibrary() {
   const specs = useEditor((s) => s.specs);
@@ -55,12 +35,21 @@ export function NodeLibrary() {
       ? entries.filter((e) => `${e.name} ${e.type} ${e.category}`.toLowerCase().includes(needle))
       : entries;
     const by = new Map<string, Entry[]>();
-    for (const e of hits) by.set(e.category, [...(by.get(e.category) ?? []), e]);
+    // Node-service types (category `server:<name>`) are listed under Services, per service.
+    for (const e of hits)
+      if (serviceOfCategory(e.category) === null) by.set(e.category, [...(by.get(e.category) ?? []), e]);
     return [...by.entries()].sort(
       ([a], [b]) =>
         ((CATEGORY_ORDER.indexOf(a) + 100) % 100) - ((CATEGORY_ORDER.indexOf(b) + 100) % 100) ||
         a.localeCompare(b),
     );
+  }, [specs, q]);
+  const serviceEntries = useMemo(() => {
+    const needle = q.trim().toLowerCase();
+    return specs
+      .filter((s) => serviceOfCategory(s.category) !== null)
+      .map((s) => ({ type: s.type, name: s.display_name, category: s.category, description: s.description }))
+      .filter((e) => !needle || `${e.name} ${e.type} ${e.category}`.toLowerCase().includes(needle));
   }, [specs, q]);
 
   return (
@@ -80,30 +69,21 @@ export function NodeLibrary() {
           <div key={cat} className="mb-1">
             <div className="px-1 pt-1 text-[10px] tracking-wide text-zinc-500 uppercase">{cat}</div>
             {entries.map((e) => (
-              <div
+              <LibraryItem
                 key={e.type}
-                data-testid={`library-item-${e.type}`}
-                data-type={e.type}
-                draggable
-                tabIndex={0}
-                onDragStart={onDragStart}
-                onDoubleClick={() => addAtCentre(e.type)}
-                onKeyDown={(ev) => {
-                  if (ev.key === 'Enter') addAtCentre(e.type);
-                }}
-                title={`${e.type}: ${e.description}`}
-                className="flex cursor-grab items-center gap-1.5 rounded px-1.5 py-0.5 text-xs text-zinc-300 hover:bg-zinc-800 focus:bg-zinc-800 focus:outline-none"
-              >
-                {e.type === CONTAINER_ENTRY ? (
-                  <Database size={11} className="text-violet-400" />
-                ) : (
-                  <span className="h-1.5 w-1.5 rounded-full bg-zinc-500" />
-                )}
-                <span className="truncate">{e.name}</span>
-              </div>
+                entry={e}
+                icon={
+                  e.type === CONTAINER_ENTRY ? (
+                    <Database size={11} className="text-violet-400" />
+                  ) : (
+                    <span className="h-1.5 w-1.5 rounded-full bg-zinc-500" />
+                  )
+                }
+              />
             ))}
           </div>
         ))}
+        <ServicesSection entries={serviceEntries} filtered={q.trim() !== ''} />
       </div>
     </div>
   );

@@ -1,5 +1,6 @@
 // State panel: every container of the current level with its slots (Owner | Name | Type | Lifetime
-// | Value Type | Value). Values are filled by live runs (a later issue); until then "—".
+// | Value Type | Value), then the containers node services own (read-only, indigo owner tag), then
+// any other container a run reports. Values are filled by live runs; until then "—".
 import { Database } from 'lucide-react';
 import { GRAPH_STATE_ID } from '../../../domain/graph.schema.ts';
 import { addContainer } from '../../../domain/graph.ops.ts';
@@ -8,6 +9,8 @@ import { Button } from '../../ui/Button.tsx';
 import { lifetimeHint, reducerBadge } from '../../ui/stateStyles.ts';
 import { LiveOnlyContainers } from '../../run/LiveOnlyContainers.tsx';
 import { LiveSlotValue } from '../../run/LiveSlotValue.tsx';
+import { useServiceContainers } from '../../services/serviceContainers.ts';
+import { ServiceOwnedContainers } from './ServiceOwnedContainers.tsx';
 
 const PILL: Record<string, string> = {
   forever: 'text-violet-400 bg-violet-500/10',
@@ -20,6 +23,7 @@ const PILL: Record<string, string> = {
 export function StatePanel() {
   const containers = useEditor((s) => currentLevel(s).containers);
   const hasGraphState = containers.some((c) => c.id === GRAPH_STATE_ID);
+  const owned = useServiceContainers();
   return (
     <div className="p-1 text-xs" data-testid="state-panel">
       {containers.length === 0 && <div className="p-1 text-zinc-500">No containers in this graph.</div>}
@@ -100,7 +104,8 @@ export function StatePanel() {
           </table>
         </div>
       ))}
-      <LiveOnlyContainers known={containers.map((c) => c.id)} />
+      <ServiceOwnedContainers containers={owned} />
+      <LiveOnlyContainers known={[...containers.map((c) => c.id), ...owned.map((c) => c.id)]} />
     </div>
   );
 }

@@ -1,0 +1,107 @@
+// Keeps the editor's server-provided registries current: the node catalog (GET
+// /api/components/node-schemas, again on `components_changed` when service types come or go) and
+// the node-services report (GET /api/services at boot and after every reconnect, `services_changed`
+// notices when a service starts, dies or is reloaded). "Reload services" POSTs the reload and applies
+// its answer at once; the notices that follow carry the same report, so applying twice is harmless.
+import { NodeSpecSchema, type NodeSpecInput } from '../../domain/catalog.schema.ts';
+import { ServicesReportSchema, type ServicesReport } from '../../domain/services/manifest.ts';
+import { api, ApiError } from '../api/client.ts';
+import type { EditorStore } from '../store/editor.store.ts';
+
+export async function loadCatalog(store: EditorStore): Promise<void> {
+  try {
+    const raw = await api.nodeSchemas();
+    const list = Array.isArray(raw)
+      ? raw
+      : Array.isArray((raw as { schemas?: unknown })?.schemas)
+        ? (raw as { schemas: unknown[] }).schemas
+        : [];
+    const specs = list.filter((x): x is NodeSpecInput => NodeSpecSchema.safeParse(x).success);
+    if (specs.length) store.getState().setCatalog(specs);
+  } catch (e) {
+    store
+      .getState()
+      .addLog('warn', `node catalog not loaded from server, using built-ins: ${(e as Error).message}`);
+  }
+}
+
+/** Parses a report (REST answer or notice) and stores it; a bad one becomes a log line naming where. */
+export function applyServicesReport(raw: unknown, store: EditorStore, origin: string): ServicesReport | null {
+  const r = ServicesReportSchema.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const path = issue?.path.length ? `$.${issue.path.join('.')}` : '$';
+    store
+      .getState()
+      .addLog(
+        'warn',
+        `ignored a bad services report from ${origin} at ${path}: ${issue?.message ?? 'invalid'}`,
+      );
+    return null;
+  }
+  store.getState().setServices(r.data);
+  return r.data;
+}
+
+export async function loadServices(store: EditorStore): Promise<void> {
+  try {
+    applyServicesReport(await api.services(), store, 'GET /api/services');
+  } catch (e) {
+    // A server without the services API (an older one) simply has no services.
+    if (e instanceof ApiError && e.status === 404)
+      store.getState().setServices({ services: [], config_errors: [] });
+    else store.getState().addLog('warn', `node services not loaded: ${(e as Error).message}`);
+  }
+}
+
+/** One line for a toast: how many services are up, starting or down after a reload. */
+export function reloadSummary(report: ServicesReport): string {
+  if (report.services.length === 0)
+    return report.config_errors.length
+      ? `No node services loaded: ${report.config_errors.length} configuration error(s)`
+      : 'No node services configured (workspace/services.json)';
+  const count = (state: string) => report.services.filter((s) => s.state === state).length;
+  const parts = [`${count('up')} up`];
+  if (count('starting')) parts.push(`${count('starting')} starting`);
+  if (count('down')) parts.push(`${count('down')} down`);
+  if (report.config_errors.length) parts.push(`${report.config_errors.length} config error(s)`);
+  return `Node services reloaded: ${parts.join(', ')}`;
+}
+
+/**
+ * POST /api/services/reload (re-reads services.json, restarts changed services, refetches every
+ * manifest), then the catalog. Resolves with the report, or null after showing the failure.
+ */
+export async function reloadServices(store: EditorStore): Promise<ServicesReport | null> {
+  try {
+    const report = applyServicesReport(await api.reloadServices(), store, 'POST /api/services/reload');
+    await loadCatalog(store);
+    if (report) {
+      const down = report.services.some((s) => s.state === 'down') || report.config_errors.length > 0;
+      store.getState().showToast(reloadSummary(report), down ? 'error' : 'info');
+    }
+    return report;
+  } catch (e) {
+    store.getState().showToast(`Reload services failed: ${(e as Error).message}`, 'error');
+    return null;
+  }
+}
+
+/** What the sync needs of the live connection (LiveClient.onNotice), injected for tests. */
+export interface NoticeSource {
+  onNotice(type: string, fn: (data: unknown) => void): void;
+}
+
+/** Subscribes to the server notices that change the catalog or the services report. */
+export function startServicesSync(store: EditorStore, notices: NoticeSource): void {
+  notices.onNotice('services_changed', (data) => {
+    applyServicesReport(data, store, 'the services_changed notice');
+  });
+  notices.onNotice('components_changed', () => {
+    void loadCatalog(store);
+  });
+  // Anything may have changed while the socket was down (the server restarted, a service died).
+  notices.onNotice('connect', () => {
+    void loadServices(store);
+  });
+}
