@@ -25,6 +25,7 @@ const TOKEN = 'e2e-token-0123456789abcdef';
 test.describe.configure({ mode: 'serial' });
 
 let srv: RunningServer;
+let tokened: RunningServer; // started with --token, for the last test
 let runId = '';
 let graphsBefore: Record<string, string> = {};
 
@@ -42,7 +43,11 @@ const status = async () =>
   };
 
 test.beforeAll(async () => {
-  srv = await startServer(fixturePath('workspace'));
+  // Both servers start at once: a server start costs seconds on a busy 2-core machine.
+  [srv, tokened] = await Promise.all([
+    startServer(fixturePath('workspace')),
+    startServer(fixturePath('workspace'), ['--token', TOKEN]),
+  ]);
   const graph = { ...(JSON.parse(DEMO) as object), step_budget: 100_000 };
   const res = await fetch(`${srv.url}/api/navigate/run`, {
     method: 'POST',
@@ -60,7 +65,7 @@ test.beforeAll(async () => {
   expect(Object.keys(graphsBefore)).toContain('grid_navigator.json');
 });
 test.afterAll(async () => {
-  await srv?.stop();
+  await Promise.all([srv?.stop(), tokened?.stop()]);
 });
 
 /** The run was not touched: same run, still running, still advancing; no graph file changed. */
@@ -171,33 +176,26 @@ test('DNS rebinding: a page on evil.test resolving to 127.0.0.1 gets 403 for eve
 test('with --token the page at /?token=… keeps it: REST and socket.io work, a page without it gets 401', async ({
   browser,
 }) => {
-  const tokened = await startServer(fixturePath('workspace'), ['--token', TOKEN]);
-  try {
-    writeFileSync(join(tokened.workspace, 'graphs', 'grid_navigator.json'), DEMO);
-    const page = await browser.newPage();
-    const violations = await watchCsp(page);
-    await page.goto(`${tokened.url}/?token=${TOKEN}&graph=grid_navigator`);
-    await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 20_000 });
-    // The graph came from GET /api/graphs/grid_navigator, which needs the token.
-    await expect(page.getByTestId('container-graph_state')).toBeVisible();
-    expect(new URL(page.url()).searchParams.has('token')).toBe(false);
-    expect(new URL(page.url()).searchParams.get('graph')).toBe('grid_navigator');
-    await page.getByTestId('run-play').click(); // POST + socket.io auth
-    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', /running|done/);
-    await expect
-      .poll(async () =>
-        Number((await page.getByTestId('run-step-counter').textContent())?.replace(/\D+/g, '')),
-      )
-      .toBeGreaterThan(0);
-    expect(await violations()).toEqual([]);
+  writeFileSync(join(tokened.workspace, 'graphs', 'grid_navigator.json'), DEMO);
+  const page = await browser.newPage();
+  const violations = await watchCsp(page);
+  await page.goto(`${tokened.url}/?token=${TOKEN}&graph=grid_navigator`);
+  await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 20_000 });
+  // The graph came from GET /api/graphs/grid_navigator, which needs the token.
+  await expect(page.getByTestId('container-graph_state')).toBeVisible();
+  expect(new URL(page.url()).searchParams.has('token')).toBe(false);
+  expect(new URL(page.url()).searchParams.get('graph')).toBe('grid_navigator');
+  await page.getByTestId('run-play').click(); // POST + socket.io auth
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', /running|done/);
+  await expect
+    .poll(async () => Number((await page.getByTestId('run-step-counter').textContent())?.replace(/\D+/g, '')))
+    .toBeGreaterThan(0);
+  expect(await violations()).toEqual([]);
 
-    const stranger = await browser.newPage(); // another context: no stored token
-    await stranger.goto(`${tokened.url}/`);
-    const got = await stranger.evaluate(async () => (await fetch('/api/graphs')).status);
-    expect(got).toBe(401);
-    await stranger.close();
-    await page.close();
-  } finally {
-    await tokened.stop();
-  }
+  const stranger = await browser.newPage(); // another context: no stored token
+  await stranger.goto(`${tokened.url}/`);
+  const got = await stranger.evaluate(async () => (await fetch('/api/graphs')).status);
+  expect(got).toBe(401);
+  await stranger.close();
+  await page.close();
 });
