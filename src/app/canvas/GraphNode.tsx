@@ -35,6 +35,14 @@ const RUN_BORDER: Partial<Record<NodeRunStatus['status'], string>> = {
   error: 'border-red-500',
 };
 
+/** The node's one-line service note; the full message is its tooltip (and in Issues). */
+const SERVICE_SHORT: Record<ServiceProblem['kind'], (service: string) => string> = {
+  missing: (svc) => `service '${svc}' not configured`,
+  down: (svc) => `service '${svc}' is down`,
+  starting: (svc) => `service '${svc}' starting…`,
+  'no-function': (svc) => `not offered by service '${svc}'`,
+};
+
 function runTitle(r: NodeRunStatus): string {
   const took = r.duration_ms !== undefined ? ` in ${r.duration_ms} ms` : '';
   if (r.status === 'error') return `error at step ${r.step}${took}: ${r.error ?? 'failed'}`;
@@ -160,29 +168,19 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
         </span>
         <span className="sw-lod-text ml-auto truncate text-[10px] text-zinc-500">{node.type}</span>
       </div>
-      {service && (
+      {(!ports.known || service) && (
         <div
-          data-testid={`service-problem-${id}`}
-          data-kind={service.kind}
-          className={`max-w-[260px] px-2 py-0.5 text-[10px] leading-snug ${service.severity === 'error' ? 'bg-red-900/40 text-red-300' : 'bg-amber-900/40 text-amber-300'}`}
-          title={service.message}
+          data-testid={ports.known ? undefined : 'unknown-type'}
+          className={`max-w-[260px] px-2 py-0.5 text-[10px] leading-snug ${service?.severity === 'error' ? 'bg-red-900/40 text-red-300' : 'bg-amber-900/40 text-amber-300'}`}
+          title={service?.message ?? 'This node type is not in the catalog; its handles come from its edges.'}
         >
-          {service.kind === 'missing'
-            ? `service '${service.service}' not configured`
-            : service.kind === 'down'
-              ? `service '${service.service}' is down`
-              : service.kind === 'starting'
-                ? `service '${service.service}' starting…`
-                : `not offered by '${service.service}'`}
-        </div>
-      )}
-      {!ports.known && !service && (
-        <div
-          data-testid="unknown-type"
-          className="bg-amber-900/40 px-2 py-0.5 text-[10px] text-amber-300"
-          title="This node type is not in the catalog; its handles come from its edges."
-        >
-          unknown type
+          {service ? (
+            <span data-testid={`service-problem-${id}`} data-kind={service.kind}>
+              {SERVICE_SHORT[service.kind](service.service)}
+            </span>
+          ) : (
+            'unknown type'
+          )}
         </div>
       )}
       {composite && (

@@ -74,7 +74,7 @@ describe('serviceProblem', () => {
     expect(serviceProblem('gridworld__env_step', builtins, report())).toEqual({
       service: 'gridworld',
       kind: 'missing',
-      severity: 'error',
+      severity: 'warning',
       message:
         "type `gridworld__env_step` is served by service 'gridworld', but no service named 'gridworld' is configured (add it to workspace/services.json)",
     });

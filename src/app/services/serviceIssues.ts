@@ -46,11 +46,13 @@ export function serviceProblem(
   if (!service) return null;
   const what = `type \`${type}\` is served by service '${service}'`;
   const status = report.services.find((s) => s.name === service);
+  // Not configured: a warning, as the validator's "type not loaded" it replaces (the name is only a
+  // guess from the reference's `<nodeset>__<fn>` convention; a plugin may use the same shape).
   if (!status)
     return {
       service,
       kind: 'missing',
-      severity: 'error',
+      severity: 'warning',
       message: `${what}, but no service named '${service}' is configured (add it to workspace/services.json)${configHint(report)}`,
     };
   if (status.state === 'down')
