@@ -17,28 +17,36 @@ import {
   waitFor,
   type ServerProcess,
 } from './test/serverProcess.testutil.ts';
-import { fillDisk, freeBytes, freeSpace, mountTmpfs, type Tmpfs } from './test/tmpfs.testutil.ts';
+import {
+  fillDisk,
+  freeBytes,
+  freeSpace,
+  mountTmpfs,
+  tmpfsUnavailable,
+  type Tmpfs,
+} from './test/tmpfs.testutil.ts';
 
 const SIZE = 4 * 1024 * 1024;
-const mounted = mountTmpfs(SIZE);
+const unavailable = tmpfsUnavailable();
 
-if ('error' in mounted) {
+if (unavailable !== undefined) {
   describe('full disk (needs a tmpfs mount)', () => {
-    it(`NOT RUN: cannot mount a tmpfs here (${mounted.error})`, () => {
-      console.warn(`diskFull.faults: not run — cannot mount a tmpfs: ${mounted.error}`);
+    it(`NOT RUN: cannot mount a tmpfs here (${unavailable})`, () => {
+      console.warn(`diskFull.faults: not run — cannot mount a tmpfs: ${unavailable}`);
       // CI runs as root and must run these for real; only a developer without root may lack them.
       expect(process.env.CI, 'CI must be able to mount a tmpfs (run as root)').toBeFalsy();
     });
   });
 } else {
-  diskFullSuite(mounted);
+  diskFullSuite();
 }
 
-function diskFullSuite(fs: Tmpfs): void {
-  const ws = join(fs.dir, 'ws');
-  const graphsDir = join(ws, 'graphs');
-  const filler = join(fs.dir, 'filler.bin');
-  const dbFile = join(ws, '.statewire', 'runs.db');
+function diskFullSuite(): void {
+  let fs: Tmpfs;
+  let ws = '';
+  let graphsDir = '';
+  let filler = '';
+  let dbFile = '';
   let filled = 0;
   let srv: ServerProcess | undefined;
 
@@ -51,6 +59,13 @@ function diskFullSuite(fs: Tmpfs): void {
   const bigGraph = (tag: string) => ({ ...demoGraph(), description: `${tag} `.repeat(8000) });
 
   beforeAll(async () => {
+    const mounted = mountTmpfs(SIZE);
+    if ('error' in mounted) throw new Error(`cannot mount a tmpfs: ${mounted.error}`);
+    fs = mounted;
+    ws = join(fs.dir, 'ws');
+    graphsDir = join(ws, 'graphs');
+    filler = join(fs.dir, 'filler.bin');
+    dbFile = join(ws, '.statewire', 'runs.db');
     mkdirSync(graphsDir, { recursive: true });
     copyFileSync(DEMO_GRAPH_FILE, join(graphsDir, 'grid_navigator.json'));
     mkdirSync(join(ws, 'dist'));
@@ -59,7 +74,7 @@ function diskFullSuite(fs: Tmpfs): void {
   });
   afterAll(async () => {
     await srv?.stop();
-    fs.unmount();
+    fs?.unmount();
   });
 
   it('PUT on a full disk answers 507 disk-full; the saved graph stays byte-identical', async () => {

@@ -23,17 +23,30 @@ export function mountTmpfs(sizeBytes: number): Tmpfs | { error: string } {
     const e = err as { stderr?: Buffer; message: string };
     return { error: (e.stderr?.toString().trim() || e.message).split('\n')[0] ?? 'mount failed' };
   }
-  return {
-    dir,
-    unmount() {
-      try {
-        execFileSync('umount', [dir], { stdio: 'pipe' });
-      } catch {
-        execFileSync('umount', ['-l', dir], { stdio: 'pipe' });
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+  let mounted = true;
+  const unmount = () => {
+    if (!mounted) return;
+    mounted = false;
+    try {
+      execFileSync('umount', [dir], { stdio: 'pipe' });
+    } catch {
+      execFileSync('umount', ['-l', dir], { stdio: 'pipe' });
+    }
+    rmSync(dir, { recursive: true, force: true });
   };
+  return { dir, unmount };
+}
+
+/**
+ * Why a tmpfs cannot be mounted here, or undefined when it can (probed by mounting one and
+ * unmounting it at once). Call it when tests are collected; mount for real in `beforeAll`, so a
+ * run that filters every test out (and so skips `afterAll`) leaves no mount behind.
+ */
+export function tmpfsUnavailable(): string | undefined {
+  const probe = mountTmpfs(64 * 1024);
+  if ('error' in probe) return probe.error;
+  probe.unmount();
+  return undefined;
 }
 
 export const freeBytes = (dir: string): number => {
