@@ -27,24 +27,25 @@ class NotGrantedError(PermissionError):
 class RemoteContainer:
     """An executor container granted to the calling node, read and written through the executor."""
 
-    def __init__(self, cid: str, execution_id: str):
+    def __init__(self, cid: str, execution_id: str, executor_url: str | None = None):
         self.id = cid
         self.execution_id = execution_id
+        self.executor_url = executor_url
 
     def read(self, name: str, key: str | None = None) -> Any:
         body: dict[str, Any] = {"name": name}
         if key is not None:
             body["key"] = key
-        return executor.container_op(self.execution_id, self.id, "read", body).get("value")
+        return executor.container_op(self.execution_id, self.id, "read", body, self.executor_url).get("value")
 
     def write(self, name: str, data: Any, key: str | None = None) -> None:
         body: dict[str, Any] = {"name": name, "data": data}
         if key is not None:
             body["key"] = key
-        executor.container_op(self.execution_id, self.id, "write", body)
+        executor.container_op(self.execution_id, self.id, "write", body, self.executor_url)
 
     def evict(self, key: str) -> None:
-        executor.container_op(self.execution_id, self.id, "evict", {"key": key})
+        executor.container_op(self.execution_id, self.id, "evict", {"key": key}, self.executor_url)
 
 
 class Context:
@@ -63,10 +64,12 @@ class Context:
         self.grants: tuple[str, ...] = tuple(str(g) for g in grants) if isinstance(grants, (list, tuple)) else ()
         self.node_id: str | None = info.get("node_id")
         self.step: int | None = info.get("step")
+        url = info.get("executor_url")
+        self.executor_url: str | None = url if isinstance(url, str) else None
         self.containers: dict[str, Any] = dict(owned)
         if self.execution_id:
             for cid in self.grants:
-                self.containers[cid] = RemoteContainer(cid, str(self.execution_id))
+                self.containers[cid] = RemoteContainer(cid, str(self.execution_id), self.executor_url)
         self._events: list[dict] = []
 
     def container(self, cid: str) -> Any:
@@ -112,4 +115,4 @@ class Context:
 
     def flush(self) -> None:
         events, self._events = self._events, []
-        executor.push_events(events)
+        executor.push_events(events, self.executor_url)

@@ -37,7 +37,11 @@ class StaleExecutionError(ExecutorError):
     """409: the execution this call belonged to is over (stopped, restored or replaced)."""
 
 
-def executor_url() -> str | None:
+def executor_url(override: str | None = None) -> str | None:
+    """The call's ``_exec.executor_url`` when Statewire sent one (a headless ``statewire run`` has its own
+    endpoints), else the environment (what the reference's executor sets for the services it starts)."""
+    if isinstance(override, str) and override.strip():
+        return override.strip().rstrip("/")
     for name in ENV_VARS:
         url = os.environ.get(name, "").strip()
         if url:
@@ -71,8 +75,8 @@ def _detail(resp: httpx.Response) -> str:
     return str(body)[:300]
 
 
-def container_op(execution_id: str, cid: str, op: str, body: dict) -> dict:
-    base = executor_url()
+def container_op(execution_id: str, cid: str, op: str, body: dict, base_url: str | None = None) -> dict:
+    base = executor_url(base_url)
     if base is None:
         raise ExecutorError(
             f"container '{cid}' is granted but neither {' nor '.join(ENV_VARS)} is set: "
@@ -98,9 +102,9 @@ def container_op(execution_id: str, cid: str, op: str, body: dict) -> dict:
     return answer if isinstance(answer, dict) else {}
 
 
-def push_events(events: list[dict]) -> bool:
+def push_events(events: list[dict], base_url: str | None = None) -> bool:
     """Best effort: a log event must never fail the call that logged it. False if not delivered."""
-    base = executor_url()
+    base = executor_url(base_url)
     if base is None or not events:
         return False
     try:

@@ -2,6 +2,7 @@
 // and the app's container boxes: list → size + first 3 items; number/bool → value; string → first 100
 // chars; null → "null"; other → first 100 chars of its text; keyed slot → key count and the first key's
 // value prefixed "[<key>] ".
+import { isNdArray, isNdArraySummary } from './services/ndarray.ts';
 
 export interface SlotPreview {
   size?: number;
@@ -69,6 +70,9 @@ function truncate(s: string): string {
 }
 
 export function previewValue(v: unknown): SlotPreview {
+  // Arrays from node services: what they are, not their bytes (the SDK's own preview says the same).
+  if (isNdArray(v)) return { preview: `ndarray ${v.dtype} [${v.shape.join(', ')}]` };
+  if (isNdArraySummary(v)) return { preview: `ndarray ${v.$ndarray.dtype} [${v.$ndarray.shape.join(', ')}]` };
   if (Array.isArray(v)) {
     const head = v.slice(0, 3).map(text).join(', ');
     return { size: v.length, preview: `[${head}${v.length > 3 ? ', ...' : ''}]` };

@@ -35,6 +35,10 @@ import { LiveHub, type HubOptions } from './socket/liveHub.ts';
 import { GraphFiles } from './workspace/graphFiles.ts';
 import { watchGraphs } from './workspace/watchGraphs.ts';
 import { loadPlugins, type PluginLoadResult } from './plugins/loadPlugins.ts';
+import { registerServiceRoutes } from './http/services.routes.ts';
+import { ServiceManager } from './services/serviceManager.ts';
+import { loadServicesConfig } from './services/servicesConfig.ts';
+import { allNodes, usesServices, withWireResult, wrapSinkForServices } from './services/serviceEvents.ts';
 
 export interface ServerOptions {
   workspace: string;
@@ -47,6 +51,10 @@ export interface ServerOptions {
   logger?: boolean;
   /** Socket backpressure tuning (tests and benches). */
   hub?: HubOptions;
+  /** `--service NAME=URL` entries (added to, and winning over, workspace/services.json). */
+  services?: string[];
+  /** A services file other than `<workspace>/services.json`. */
+  servicesFile?: string;
   /** Extra Host names to answer to (`--allowed-host`): `name` (any port) or `name:port`. */
   allowedHosts?: string[];
   /** Required bearer token (`--token`); a non-loopback bind without one gets a random token. */
@@ -98,11 +106,41 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   const registry = createRegistry();
   const plugins: PluginLoadResult = await loadPlugins(join(workspace, 'nodes'), registry);
   for (const f of plugins.failed) console.error(`statewire: plugin ${f.file} not loaded: ${f.error}`);
-  const catalog: Catalog = registry.catalog();
+  // Node services add (and on reload replace) types, so the catalog is re-read when they change.
+  let catalog: Catalog = registry.catalog();
+  const loadServices = () => loadServicesConfig(workspace, opts.services ?? [], opts.servicesFile);
+  const servicesConfig = loadServices();
+  for (const e of servicesConfig.errors) console.error(`statewire: services ${e.path}: ${e.message}`);
+  let executorUrl: string | undefined;
+  const services = new ServiceManager(registry, servicesConfig.entries, servicesConfig.errors, {
+    executorUrl: () => executorUrl,
+    onChange: (report) => {
+      const before = catalog;
+      catalog = registry.catalog();
+      ref.hub?.notice('services_changed', report);
+      if (before.size !== catalog.size || [...catalog.keys()].some((k) => before.get(k) !== catalog.get(k)))
+        ref.hub?.notice('components_changed', { reloaded: report.services.map((s) => s.name) });
+    },
+    onLine: (name, stream, line) =>
+      console.log(`[service ${name}${stream === 'stderr' ? ' stderr' : ''}] ${line}`),
+  });
   // The hub asks the manager for the current run; the manager publishes through the hub.
-  const ref: { runs?: RunManager } = {};
+  const ref: { runs?: RunManager; hub?: LiveHub } = {};
   const hub = new LiveHub(io, store, () => ref.runs?.currentRun?.id, opts.hub);
-  const runs = new RunManager(store, hub, createRun, { registry }, (g) =>
+  ref.hub = hub;
+  // Runs see node services: a graph needing a service that is not up is refused before it starts
+  // (RunManager turns the throw into a 400 naming the nodes), and its events carry array summaries.
+  const createServiceAwareRun: typeof createRun = (g, o, sink) => {
+    const missing = services.unavailable(allNodes(g));
+    if (missing) throw new Error(missing);
+    const run = createRun(
+      g,
+      o,
+      wrapSinkForServices(sink, g, services, (m) => console.error(`statewire: ${m}`)),
+    );
+    return usesServices(g, services) ? withWireResult(run) : run;
+  };
+  const runs = new RunManager(store, hub, createServiceAwareRun, { registry }, (g) =>
     assertRunnable(g, catalog, '$.graph'),
   );
   ref.runs = runs;
@@ -116,6 +154,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   registerRunRoutes(app, runs, store);
   app.get('/api/health', async () => ({ ok: true }));
   app.get('/api/components/plugins', async () => plugins);
+  registerServiceRoutes(app, services, loadServices);
 
   // The app may be (re)built while the server runs, so index.html is looked up per request.
   if (existsSync(distDir))
@@ -152,12 +191,16 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       }
       const addr = app.server.address();
       const bound = typeof addr === 'object' && addr ? addr.port : port;
+      // Services call back on loopback whatever the bound address (internal routes are loopback-only).
+      executorUrl = `http://127.0.0.1:${bound}`;
+      void services.start();
       return { port: bound, token, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
     },
     async close() {
       if (closed) return;
       closed = true;
       graphsWatch.close();
+      await services.close();
       try {
         await runs.shutdown();
       } finally {

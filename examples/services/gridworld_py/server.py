@@ -36,6 +36,9 @@ stats = svc.container(
 
 _episodes: dict[str, Grid] = {}
 _latest: dict[str, str] = {}  # "ep": the episode of the last reset
+# The grid of the last reset, kept after its episode is evicted: between an episode's end (its key is
+# evicted at episode_reset) and the auto-reset of the next step, the policy still acts on it.
+_current: dict[str, Grid] = {}
 _lock = threading.Lock()
 _rngs: dict[int, np.random.Generator] = {}
 
@@ -96,15 +99,21 @@ def _forget(episode: str) -> None:
 )
 def reset(config):
     """Starts a new episode and returns its first observation."""
+    ep, g = _new_episode(int(config["size"]), int(config["max_steps"]))
+    return _observe(ep, g)
+
+
+def _new_episode(size: int, max_steps: int) -> tuple[str, Grid]:
     with _lock:
         n = stats.write("episodes", 1)
         ep = f"ep{n}"
-        g = Grid(size=int(config["size"]), max_steps=int(config["max_steps"]))
+        g = Grid(size=size, max_steps=max_steps)
         _episodes[ep] = g
         _latest["ep"] = ep
+        _current["grid"] = g
     svc.broadcast_signal("episode_reset")  # clears last_reward (lifetime "episode")
     _visit(ep, g)
-    return _observe(ep, g)
+    return ep, g
 
 
 @svc.function(
@@ -115,25 +124,46 @@ def reset(config):
     outputs={
         **OBSERVATION,
         "reward": Port("METRICS", "-0.01 per step, +1 at the goal"),
+        "ended": Port("TEXT", "id of the episode this step finished, else absent (wire it to an episode_reset signal)"),
+    },
+    config={
+        "auto_reset": {
+            "type": "boolean",
+            "default": False,
+            "description": "step a finished episode by starting a new one (for agent loops)",
+        },
     },
 )
-def step(action, episode=None):
+def step(action, config, episode=None):
     """Moves the agent one cell."""
     with _lock:
         ep = episode or _latest.get("ep")
-        if ep is None:
-            raise ValueError("no episode yet: fire gridworld__reset first")
-        g = _episodes.get(ep)
-        if g is None:
-            raise ValueError(f"unknown or evicted episode {ep!r} (live: {', '.join(_episodes) or 'none'})")
+        g = _episodes.get(ep) if ep is not None else None
+    if (g is None or g.done) and config["auto_reset"]:
+        # The new episode keeps the last one's shape (its grid may already be evicted).
+        last = g if g is not None else _current.get("grid")
+        size, max_steps = (last.size, last.max_steps) if last is not None else (7, 50)
+        ep, g = _new_episode(size, max_steps)
+    if ep is None:
+        raise ValueError("no episode yet: fire gridworld__reset first")
+    if g is None:
+        raise ValueError(f"unknown or evicted episode {ep!r} (live: {', '.join(_episodes) or 'none'})")
+    with _lock:
         reward = g.step(int(action))
     stats.write("last_reward", reward)
     _visit(ep, g)
-    return {**_observe(ep, g), "reward": reward}
+    out = {**_observe(ep, g), "reward": reward}
+    if g.done:
+        out["ended"] = ep
+    return out
 
 
 @svc.function(
-    inputs={"position": Port("POSE"), "goal": Port("POSE")},
+    inputs={
+        "position": Port("POSE", "default: the agent in the latest episode", optional=True),
+        "goal": Port("POSE", "default: the goal of the latest episode", optional=True),
+        "trigger": Port("ANY", "anything; fires the policy", optional=True),
+    },
     outputs={"action": Port("DISCRETE_ACTION")},
     config={
         "epsilon": {
@@ -150,10 +180,15 @@ def step(action, episode=None):
         },
     },
 )
-def policy(position, goal, config):
+def policy(config, position=None, goal=None, trigger=None):
     """Greedy toward the goal, exploring with probability epsilon."""
     seed = int(config["seed"])
     with _lock:
+        g = _current.get("grid")
+        if position is None or goal is None:
+            if g is None:
+                raise ValueError("no position/goal given and no episode yet: fire gridworld__reset first")
+            position, goal = list(g.pos), list(g.goal)
         rng = _rngs.setdefault(seed, np.random.default_rng(seed))
         action = greedy_action(list(position), list(goal), float(config["epsilon"]), rng)
     return {"action": action}

@@ -59,6 +59,8 @@ export const ServiceStatusSchema = z.object({
   types: z.array(z.string()),
   containers: z.array(ServiceContainerSchema),
   restarts: z.number().int(),
+  /** Process id of a managed service while it runs. */
+  pid: z.number().int().nullable(),
 });
 export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;
 

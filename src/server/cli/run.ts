@@ -15,6 +15,10 @@ import { offlineProvider, providerFromEnv } from '../../engine/llm.providers.ts'
 import { createRegistry } from '../../engine/registry.ts';
 import { loadPlugins } from '../plugins/loadPlugins.ts';
 import { readRegularFile } from './readGraphFile.ts';
+import { allNodes, wrapSinkForServices } from '../services/serviceEvents.ts';
+import { ServiceManager } from '../services/serviceManager.ts';
+import { startExecutorEndpoints } from '../services/executorEndpoints.ts';
+import { loadServicesConfig } from '../services/servicesConfig.ts';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -26,7 +30,8 @@ const defaultIo: CliIo = {
   err: (l) => void process.stderr.write(`${l}\n`),
 };
 
-const USAGE = 'usage: statewire run FILE [--steps N] [--json] [--plugins DIR] [--llm offline|env]';
+const USAGE =
+  'usage: statewire run FILE [--steps N] [--json] [--plugins DIR] [--llm offline|env] [--service NAME=URL]... [--services FILE]';
 
 interface Args {
   file: string;
@@ -34,12 +39,14 @@ interface Args {
   json: boolean;
   plugins?: string;
   llm: 'offline' | 'env';
+  services: string[];
+  servicesFile?: string;
 }
 
 function parseArgs(argv: string[]): Args | string {
   const rest = [...argv];
   let file: string | undefined;
-  const args: Partial<Args> = { json: false, llm: 'offline' };
+  const args: Partial<Args> = { json: false, llm: 'offline', services: [] };
   while (rest.length > 0) {
     const a = rest.shift()!;
     if (a === '--help' || a === '-h') return 'help';
@@ -52,6 +59,14 @@ function parseArgs(argv: string[]): Args | string {
       const d = rest.shift();
       if (!d) return '--plugins needs a folder';
       args.plugins = d;
+    } else if (a === '--service') {
+      const v = rest.shift();
+      if (!v) return '--service needs NAME=URL';
+      args.services!.push(v);
+    } else if (a === '--services') {
+      const v = rest.shift();
+      if (!v) return '--services needs a file';
+      args.servicesFile = v;
     } else if (a === '--llm') {
       const v = rest.shift();
       if (v !== 'offline' && v !== 'env') return '--llm must be offline or env';
@@ -99,6 +114,39 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
     const res = await loadPlugins(pluginDir, registry);
     for (const f of res.failed) io.err(`plugin ${f.file}: ${f.error}`);
   }
+  // Node services: the workspace's services.json (next to the graph's folder), --services FILE, --service flags.
+  const servicesCfg = loadServicesConfig(
+    join(dirname(resolve(args.file)), '..'),
+    args.services,
+    args.servicesFile,
+  );
+  for (const e of servicesCfg.errors) io.err(`services ${e.path}: ${e.message}`);
+  const endpoints: { url?: string; close?: () => Promise<void> } = {};
+  const services = new ServiceManager(registry, servicesCfg.entries, servicesCfg.errors, {
+    executorUrl: () => endpoints.url,
+    onLine: (name, stream, line) =>
+      io.err(`[service ${name}${stream === 'stderr' ? ' stderr' : ''}] ${line}`),
+  });
+  try {
+    // Services read and write granted containers through these (only when there are services).
+    if (servicesCfg.entries.length) Object.assign(endpoints, await startExecutorEndpoints(services));
+    return await runWithServices(args, text, registry, services, io);
+  } finally {
+    await services.close();
+    await endpoints.close?.();
+  }
+}
+
+async function runWithServices(
+  args: Args,
+  text: string,
+  registry: ReturnType<typeof createRegistry>,
+  services: ServiceManager,
+  io: CliIo,
+): Promise<number> {
+  await services.start();
+  for (const s of services.report().services)
+    if (s.state !== 'up') io.err(`service ${s.name}: ${s.state}${s.error ? ` (${s.error})` : ''}`);
   const parsed = parseGraphText(text, args.file);
   if (!parsed.ok) {
     for (const i of parsed.errors) io.err(formatIssue(args.file, i));
@@ -111,6 +159,11 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
     for (const i of errors) io.err(formatIssue(args.file, i));
     return 2;
   }
+  const missing = services.unavailable(allNodes(parsed.graph));
+  if (missing) {
+    io.err(`${args.file}: error service-unavailable $ ${missing}`);
+    return 2;
+  }
   const runId = `cli_${Date.now().toString(36)}`;
   let seq = 0;
   const summary = new StepSummary(io);
@@ -120,6 +173,8 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
       io.out(JSON.stringify({ type: e.type, runId, seq, ts: new Date().toISOString(), data: e.data }));
     else summary.add(e);
   };
+  // Arrays from node services become summaries (with pictures) on the stream, run_result included.
+  const wired = wrapSinkForServices(sink, parsed.graph, services, (m) => io.err(`warning: ${m}`));
   let run: EngineRunExt;
   try {
     const llm = args.llm === 'env' ? providerFromEnv(process.env) : offlineProvider;
@@ -127,7 +182,7 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
       io.err('--llm env needs STATEWIRE_LLM_BASE_URL and STATEWIRE_LLM_MODEL');
       return 2;
     }
-    run = createRun(parsed.graph, { runId, now: Date.now, registry, llm }, sink);
+    run = createRun(parsed.graph, { runId, now: Date.now, registry, llm }, wired);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     io.err(`${args.file}: error ${e instanceof BuildError ? 'build-failed' : 'internal-error'} $ ${msg}`);
@@ -142,7 +197,7 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
     await run.stepOnce();
   }
   // The stream ends with the run's results (outputs, final container values) for scripts and CI.
-  sink({ type: 'run_result', data: run.result(!done && args.steps ? { stepLimit: args.steps } : {}) });
+  wired({ type: 'run_result', data: run.result(!done && args.steps ? { stepLimit: args.steps } : {}) });
   if (!args.json) summary.end(run.status, run.step);
   return run.status === 'error' ? 1 : 0;
 }

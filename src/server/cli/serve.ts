@@ -13,7 +13,8 @@ import { startDemoRunIfFirstLaunch } from './demoRun.ts';
 
 const USAGE =
   'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--dist DIR] [--body-limit BYTES] [--demo-run]\n' +
-  '                       [--allowed-host NAME[:PORT]]... [--token TOKEN]';
+  '                       [--allowed-host NAME[:PORT]]... [--token TOKEN]\n' +
+  '                       [--service NAME=URL]... [--services FILE]';
 
 export async function serveCommand(argv: string[]): Promise<number> {
   let values: {
@@ -25,6 +26,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     'demo-run'?: boolean;
     'allowed-host'?: string[];
     token?: string;
+    service?: string[];
+    services?: string;
     help?: boolean;
   };
   try {
@@ -41,6 +44,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
         // Extra Host names to answer to (a reverse proxy's name, a LAN name); see http/originGuard.ts.
         'allowed-host': { type: 'string', multiple: true },
         token: { type: 'string' },
+        // Node services: `--service NAME=URL` (repeatable) and a services file other than workspace/services.json.
+        service: { type: 'string', multiple: true },
+        services: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -97,6 +103,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       distDir: values.dist ?? env('STATEWIRE_DIST'),
       allowedHosts,
       token,
+      services: values.service ?? [],
+      servicesFile: values.services,
     });
   } catch (err) {
     console.error(`statewire serve: cannot start: ${(err as Error).message}`);

@@ -56,6 +56,11 @@ export function registerServiceRoutes(
     return { name, lines: services.logOf(name) };
   });
 
+  registerInternalRoutes(app, services);
+}
+
+/** The executor side for services calling back (also mounted alone by `statewire run`). */
+export function registerInternalRoutes(app: FastifyInstance, services: ServiceManager): void {
   const loopbackOnly = (req: FastifyRequest) => {
     if (!isLoopback(req.socket.remoteAddress))
       throw new ApiError(403, 'forbidden', 'internal endpoints answer loopback callers only');

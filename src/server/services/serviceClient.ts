@@ -25,7 +25,7 @@ export class ServiceError extends Error {
 export interface CallRequest {
   inputs: Record<string, unknown>;
   config: Record<string, unknown>;
-  _exec?: { execution_id: string; grants: string[]; node_id?: string; step?: number };
+  _exec?: { execution_id: string; grants: string[]; node_id?: string; step?: number; executor_url?: string };
 }
 
 export interface CallAnswer {

@@ -56,8 +56,13 @@ export function usesServices(graph: GraphDef, services: ServiceManager): boolean
   return names.size > 0 && visit(graph);
 }
 
-/** Key a service evicts at `episode_reset`: the payload's `key`, else its `episode` number. */
+/**
+ * Key a service evicts at `episode_reset`: the payload itself when it is a string or number (an
+ * emitSignal fed the ended episode's id), else its `key`, else its `episode`.
+ */
 export function episodeKey(payload: unknown): string | null {
+  if (typeof payload === 'string' || (typeof payload === 'number' && Number.isFinite(payload)))
+    return String(payload);
   if (typeof payload !== 'object' || payload === null) return null;
   const p = payload as Record<string, unknown>;
   const k = p.key ?? p.episode;
@@ -94,4 +99,16 @@ export function wrapSinkForServices(
     if (containsNdArray(data)) data = mapNdArrays(data, summarizeForWire);
     sink(data === event.data ? event : ({ type: event.type, data } as EngineEvent));
   };
+}
+
+/** The run with `result()` in wire form (arrays as summaries), for hosts that log it directly. */
+export function withWireResult<R extends { result(...args: never[]): unknown }>(run: R): R {
+  return new Proxy(run, {
+    get(target, key) {
+      const v = Reflect.get(target, key, target) as unknown;
+      if (key === 'result')
+        return (...args: never[]) => mapNdArrays(target.result(...args), summarizeForWire);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }

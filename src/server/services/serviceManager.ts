@@ -107,6 +107,7 @@ export class ServiceManager {
         types: rt.types,
         containers: rt.manifest?.containers ?? [],
         restarts: rt.restarts,
+        pid: rt.process?.pid ?? null,
       })),
       config_errors: this.configErrors,
     };
@@ -129,9 +130,13 @@ export class ServiceManager {
           `node '${n.id}' (type ${n.type}) needs node service '${name}', which is not configured (add it to workspace/services.json or pass --service ${name}=URL)`,
         );
       else if (rt.state !== 'up')
-        problems.push(`node '${n.id}' (type ${n.type}) needs node service '${name}', which is ${rt.state}${rt.error ? `: ${rt.error}` : ''}`);
+        problems.push(
+          `node '${n.id}' (type ${n.type}) needs node service '${name}', which is ${rt.state}${rt.error ? `: ${rt.error}` : ''}`,
+        );
       else if (!rt.types.includes(n.type))
-        problems.push(`node '${n.id}' (type ${n.type}): service '${name}' serves no function '${n.type}' (it serves ${rt.types.join(', ') || 'none'})`);
+        problems.push(
+          `node '${n.id}' (type ${n.type}): service '${name}' serves no function '${n.type}' (it serves ${rt.types.join(', ') || 'none'})`,
+        );
     }
     return problems.length ? problems.join('; ') : null;
   }
@@ -145,8 +150,22 @@ export class ServiceManager {
   ownedPreviews(): Record<string, { label: string; owner: string; states: Record<string, unknown> }> {
     const out: Record<string, { label: string; owner: string; states: Record<string, unknown> }> = {};
     for (const rt of this.runtimes.values())
-      for (const [cid, p] of Object.entries(rt.previews))
-        out[cid] = { label: p.label ?? cid, owner: rt.entry.name, states: p.states ?? {} };
+      for (const [cid, p] of Object.entries(rt.previews)) {
+        // The reference's previews carry no `lifetime`; take it from the manifest (default forever).
+        const declared = rt.manifest?.containers.find((c) => c.id === cid)?.states ?? {};
+        const states: Record<string, unknown> = {};
+        for (const [slot, st] of Object.entries(p.states ?? {})) {
+          const s = (typeof st === 'object' && st !== null ? st : {}) as Record<string, unknown>;
+          const lifetime = s.lifetime ?? declared[slot]?.lifetime ?? 'forever';
+          states[slot] = {
+            type: declared[slot]?.type ?? 'lastWrite',
+            value_type: declared[slot]?.value_type ?? 'ANY',
+            ...s,
+            lifetime,
+          };
+        }
+        out[cid] = { label: p.label ?? cid, owner: rt.entry.name, states };
+      }
     return out;
   }
 
@@ -280,6 +299,7 @@ export class ServiceManager {
           name: rt.entry.name,
           client: () =>
             rt.state === 'up' && rt.client ? rt.client : { down: rt.error ?? `state ${rt.state}` },
+          executorUrl: () => this.opts.executorUrl?.(),
           onPreviews: (p: Previews) => {
             rt.previews = { ...rt.previews, ...p };
           },

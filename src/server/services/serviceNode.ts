@@ -48,6 +48,8 @@ export interface ServiceBinding {
   client(): ServiceClient | { down: string };
   /** Stores the container previews a call answered with. */
   onPreviews(previews: Record<string, { label?: string; states?: Record<string, unknown> }>): void;
+  /** Where the service calls back (`_exec.executor_url`; the environment variable is the fallback). */
+  executorUrl(): string | undefined;
 }
 
 const AGGREGATORS = new Set(['passthrough_last', 'passthrough_index', 'merge_all', 'rename']);
@@ -90,7 +92,13 @@ export function serviceNodeHandler(
           {
             inputs: sent,
             config: { ...ctx.node.config },
-            _exec: { execution_id: ctx.runId, grants, node_id: ctx.node.id, step: ctx.step },
+            _exec: {
+              execution_id: ctx.runId,
+              grants,
+              node_id: ctx.node.id,
+              step: ctx.step,
+              ...(binding.executorUrl() ? { executor_url: binding.executorUrl() } : {}),
+            },
           },
           imageInputs,
           imageOutputs,

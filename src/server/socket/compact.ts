@@ -2,6 +2,7 @@
 // run except the newest is dropped and a `gap {fromSeq, toSeq}` notice takes the place of the first
 // dropped one (the client fetches the range from /api/runs/{id}/events if it needs it). Every other
 // event type is kept, in order; the log itself always has everything.
+import { isNdArraySummary } from '../../domain/services/ndarray.ts';
 import type { EventEnvelope } from '../../domain/protocol.ts';
 
 export function compactQueue(queue: readonly EventEnvelope[]): EventEnvelope[] {
@@ -78,7 +79,9 @@ export function withoutFullValues(e: EventEnvelope): EventEnvelope {
       const { value, keyed, ...rest } = s;
       void keyed;
       // Numbers and booleans keep `value` (the reference's preview shape); everything else is previewed.
-      states[slot] = typeof value === 'number' || typeof value === 'boolean' ? { ...rest, value } : rest;
+      // Array summaries (a picture and a few numbers, not the bytes) are kept too: they are what a viewer shows.
+      const keep = typeof value === 'number' || typeof value === 'boolean' || isNdArraySummary(value);
+      states[slot] = keep ? { ...rest, value } : rest;
     }
     containers[cid] = { ...c, states };
   }

@@ -133,6 +133,7 @@ describe('the config form from config_schema', () => {
           types: [],
           containers: [],
           restarts: 0,
+          pid: null,
         },
       ],
       config_errors: [],

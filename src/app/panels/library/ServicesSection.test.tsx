@@ -29,6 +29,7 @@ function status(name: string, patch: Partial<ServiceStatus> = {}): ServiceStatus
     types: [],
     containers: [],
     restarts: 0,
+    pid: null,
     ...patch,
   };
 }
