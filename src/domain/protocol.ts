@@ -249,7 +249,9 @@ export const SubscribeMessageSchema = z.object({
   /**
    * Receive `events` messages (an array of envelopes of one run, in seq order) instead of one
    * message per envelope: one socket frame per page or per committed batch, which is what lets
-   * hundreds of viewers follow a fast run.
+   * hundreds of viewers follow a fast run. A replay batch asks for a socket.io ack: call it once the
+   * batch is applied; the server keeps at most two unacknowledged batches per client (an ack that
+   * never comes counts as given after 10 s).
    */
   batch: z.boolean().optional(),
 });

@@ -30,6 +30,7 @@ beforeAll(async () => {
   server = await startServer(ws.dir);
 });
 afterAll(async () => {
+  (await import('node:fs')).writeFileSync('/tmp/pacer.log', server?.output() ?? '');
   await server?.stop();
   ws?.cleanup();
 });
@@ -64,7 +65,11 @@ class DroppingViewer {
       reconnectionDelayMax: 200,
       randomizationFactor: 0,
     });
-    if (batch) this.socket.on('events', (list: EventEnvelope[]) => list.forEach((e) => this.apply(e)));
+    if (batch)
+      this.socket.on('events', (list: EventEnvelope[], ack?: () => void) => {
+        list.forEach((e) => this.apply(e));
+        ack?.(); // replay batches are paced by these acks
+      });
     else for (const type of EVENT_TYPES) this.socket.on(type, (e: EventEnvelope) => this.apply(e));
     this.socket.on('connect', () => {
       this.socket.emit(

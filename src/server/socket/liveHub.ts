@@ -7,8 +7,10 @@
 // per variant for "all runs"); `publish` sends each committed batch to the room once — one encode, the
 // same frame written to every member. A client that is behind (replaying, or fallen behind while
 // live) is outside the room with a cursor into the log, served page by page by the pacer (pacer.ts):
-// bounded pages, a per-client rate cap, a bounded share of the event loop, and one SQLite read per
-// page shared by every client at that position (runFeed.ts).
+// bounded pages, a per-client rate cap, a bounded share of the event loop (small only while a run
+// really needs the CPU: loopLoad.ts), acknowledged batches (at most MAX_INFLIGHT unacknowledged per
+// batch client), and one SQLite read and one encoding per page shared by every client at that
+// position (runFeed.ts, installSharedEncoding).
 // Ordering argument: the run manager commits a batch to SQLite and calls `publish` in the same tick;
 // the pacer runs in its own ticks. A client is either in the room (gets every published batch) or
 // has a cursor (gets the log after it); it moves from cursor to room in the same synchronous step in
@@ -22,6 +24,7 @@ import { SubscribeMessageSchema, type EventEnvelope } from '../../domain/protoco
 import { jsonPath } from '../../domain/issues.ts';
 import type { RunStore } from '../db/runStore.ts';
 import { compactSlice, withoutFullValues } from './compact.ts';
+import { LoopLoad } from './loopLoad.ts';
 import { Pacer, type TurnResult } from './pacer.ts';
 import { RunFeed } from './runFeed.ts';
 
@@ -51,12 +54,26 @@ const allRoom = (v: Variant) => `all:${v}`;
 
 /** A run counts as stepping when it published this recently (ms). */
 const BUSY_WINDOW_MS = 50;
+/** Share of the event loop used by everything but the hub above which the hub takes its busy share. */
+const BUSY_LOAD = 0.5;
 /** A feed nobody needs is dropped after this long without a publish (ms). */
 const FEED_IDLE_MS = 30_000;
 /** Per-event packets written in one go to a cohort (members × events), so one send stays short. */
 const COHORT_WRITES = 1500;
 /** Per-event packets one publish may write to a room; a bigger fan-out is paced instead. */
 const ROOM_WRITES = 20_000;
+/**
+ * Unacknowledged replay batches per batch client. Acks, not the socket's write buffer, measure how
+ * fast a client really takes data: loopback and LAN sockets buffer megabytes in the kernel, and a
+ * client that slow would see even its heartbeat wait behind them.
+ */
+const MAX_INFLIGHT = 2;
+/** A batch not acknowledged by then counts as taken (a client that never acks still progresses). */
+const ACK_TIMEOUT_MS = 10_000;
+/** Clients served together by one broadcast (bigger groups are split so one send stays short). */
+const GROUP_MAX = 40;
+/** The ack request that follows a replay batch: an empty batch (applying it changes nothing). */
+const NO_EVENTS: readonly EventEnvelope[] = Object.freeze([]);
 
 interface Client {
   socket: Socket;
@@ -71,9 +88,19 @@ interface Client {
   lagging: boolean;
   tokens: number;
   tokensAt: number;
+  /** Replay batches sent and not yet acknowledged (batch clients). */
+  inflight: number;
 }
 
 const KNOWN_MESSAGES = new Set(['subscribe', 'unsubscribe', 'ping']);
+const SUBSCRIBE = SubscribeMessageSchema.strict();
+/** Batch payloads of whole replay slices kept for the next group of clients at the same position. */
+const CACHED_PAYLOADS = 128;
+
+/** The part of socket.io's packet encoder the hub wraps (Server#encoder, public and shared by all sends). */
+interface PacketEncoder {
+  encode(packet: { type: number; nsp: string; id?: number; data?: unknown }): unknown[];
+}
 
 export class LiveHub {
   private readonly clients = new Map<string, Client>();
@@ -88,8 +115,12 @@ export class LiveHub {
   private readonly rate: number;
   private readonly burst: number;
   private readonly stripped = new WeakMap<EventEnvelope, EventEnvelope>();
+  /** Payloads sent more than once (to several groups or sockets): encoded once (installSharedEncoding). */
+  private readonly shareable = new WeakSet<object>();
+  private readonly payloads = new Map<string, EventEnvelope[]>();
   private lastPublishAt = -Infinity;
   readonly pacer: Pacer;
+  private readonly load = new LoopLoad(() => this.pacer.spentMs);
 
   constructor(
     private readonly io: SocketServer,
@@ -106,15 +137,53 @@ export class LiveHub {
     this.burst = Math.max(this.page, this.rate / 10);
     this.pacer = new Pacer(
       (deadline) => this.turn(deadline),
-      () => performance.now() - this.lastPublishAt < BUSY_WINDOW_MS,
+      // Busy: a run is publishing and the rest of the server uses most of the loop.
+      () => performance.now() - this.lastPublishAt < BUSY_WINDOW_MS && this.load.others() >= BUSY_LOAD,
       {
         sliceMs: opts.sliceMs ?? 4,
-        busyShare: opts.busyShare ?? 0.12,
+        busyShare: opts.busyShare ?? 0.05,
         idleShare: opts.idleShare ?? 0.6,
         retryMs: 10,
       },
     );
+    this.shareable.add(NO_EVENTS);
+    this.installSharedEncoding();
     io.on('connection', (socket) => this.attach(socket));
+  }
+
+  /**
+   * socket.io encodes a packet on every emit (once per broadcast, once per single-socket emit). The
+   * same replay page or event goes to many groups of clients at different moments, so its encoding is
+   * kept with the payload object (payloads the hub marked shareable only; anything else, e.g. binary,
+   * goes through socket.io's own encoder untouched — and so does the first encoding of a shared one).
+   */
+  private installSharedEncoding(): void {
+    const encoder = (this.io as unknown as { encoder?: PacketEncoder }).encoder;
+    if (!encoder || typeof encoder.encode !== 'function') return;
+    const plain = encoder.encode.bind(encoder);
+    // payload → the JSON of [name, payload] as socket.io wrote it (everything after the packet id).
+    const cache = new WeakMap<object, { name: unknown; json: string }>();
+    encoder.encode = (packet) => {
+      const d = packet.data;
+      const payload: unknown = Array.isArray(d) && d.length === 2 ? d[1] : undefined;
+      if (
+        packet.type !== 2 || // EVENT
+        packet.nsp !== '/' ||
+        typeof payload !== 'object' ||
+        payload === null ||
+        !this.shareable.has(payload)
+      )
+        return plain(packet);
+      const name = (d as unknown[])[0];
+      const prefix = `2${packet.id ?? ''}`;
+      const hit = cache.get(payload);
+      if (hit && hit.name === name) return [prefix + hit.json];
+      const out = plain(packet);
+      const text = out[0];
+      if (out.length === 1 && typeof text === 'string' && text.startsWith(prefix))
+        cache.set(payload, { name, json: text.slice(prefix.length) });
+      return out;
+    };
   }
 
   private attach(socket: Socket): void {
@@ -125,6 +194,7 @@ export class LiveHub {
       lagging: false,
       tokens: this.burst,
       tokensAt: performance.now(),
+      inflight: 0,
     };
     this.clients.set(socket.id, client);
     socket.on('disconnect', () => {
@@ -178,7 +248,7 @@ export class LiveHub {
       this.clientError(client, code, message, path);
       reply?.({ ok: false, error: { code, message, path } });
     };
-    const r = SubscribeMessageSchema.strict().safeParse(msg ?? {});
+    const r = SUBSCRIBE.safeParse(msg ?? {});
     if (!r.success) {
       const i = r.error.issues[0];
       const path = jsonPath(i?.path ?? []);
@@ -391,7 +461,7 @@ export class LiveHub {
         continue;
       }
       if (state === 'ahead') continue; // the next publish wakes us
-      if (this.buffered(c) >= this.highWaterOf(c)) {
+      if (this.buffered(c) >= this.highWaterOf(c) || (isBatch(c.variant) && c.inflight >= MAX_INFLIGHT)) {
         blocked = true;
         continue;
       }
@@ -411,6 +481,10 @@ export class LiveHub {
       const compact = c.lagging && pick.feed.head - pick.cursor > this.maxQueue;
       const key = `${pick.cursor}\u0000${c.variant}\u0000${compact ? 1 : 0}\u0000${pick.feed.runId}`;
       let g = groups.get(key);
+      if (g && g.members.length >= GROUP_MAX) {
+        groups.set(`${key}\u0000${groups.size}`, g); // keep the full group under another key
+        g = undefined;
+      }
       if (!g)
         groups.set(
           key,
@@ -429,16 +503,26 @@ export class LiveHub {
     const raw = co.feed.read(co.cursor, max);
     const last = raw[raw.length - 1]?.seq;
     if (last === undefined) return false;
-    const slice = co.compact ? compactSlice(raw, co.feed.lastNavSeq) : raw;
     const full = isFull(co.variant);
-    const target =
-      co.members.length === 1 ? co.members[0]!.socket : this.io.to(co.members.map((c) => c.socket.id));
-    if (isBatch(co.variant))
-      target.emit(
-        'events',
-        slice.map((e) => this.out(e, full)),
-      );
-    else for (const e of slice) target.emit(e.type, this.out(e, full));
+    // One broadcast to the group: socket.io encodes and frames it once and writes the same bytes to each.
+    const target = this.io.to(co.members.map((c) => c.socket.id));
+    if (isBatch(co.variant)) {
+      target.emit('events', this.batchPayload(co, raw));
+      // Then a tiny ack request per member: it is answered once the member has applied the batch before it.
+      for (const c of co.members) {
+        c.inflight++;
+        let acked = false;
+        c.socket.timeout(ACK_TIMEOUT_MS).emit('events', NO_EVENTS, () => {
+          if (acked) return;
+          acked = true;
+          c.inflight--;
+          this.pacer.wake();
+        });
+      }
+    } else {
+      const slice = co.compact ? compactSlice(raw, co.feed.lastNavSeq) : raw;
+      for (const e of slice) target.emit(e.type, this.out(e, full));
+    }
     for (const c of co.members) {
       c.cursors?.set(co.feed.runId, last);
       c.tokens -= raw.length;
@@ -446,6 +530,24 @@ export class LiveHub {
       if (this.caughtUp(c) === 'yes') this.join(c);
     }
     return true;
+  }
+
+  /** The `events` payload for a replay slice; a whole slice's payload is kept for the next group at that position. */
+  private batchPayload(co: Cohort, raw: EventEnvelope[]): EventEnvelope[] {
+    const full = isFull(co.variant);
+    if (co.compact) return compactSlice(raw, co.feed.lastNavSeq).map((e) => this.out(e, full));
+    const whole = raw.length === co.feed.sliceLength(co.cursor, this.page);
+    const key = `${co.feed.runId}\u0000${co.cursor}\u0000${full ? 1 : 0}`;
+    let payload = whole ? this.payloads.get(key) : undefined;
+    if (payload) return payload;
+    payload = raw.map((e) => this.out(e, full));
+    if (whole) {
+      this.shareable.add(payload);
+      this.payloads.set(key, payload);
+      if (this.payloads.size > CACHED_PAYLOADS)
+        this.payloads.delete(this.payloads.keys().next().value as string);
+    }
+    return payload;
   }
 
   // ---- helpers ----
@@ -461,12 +563,12 @@ export class LiveHub {
   }
 
   private out(e: EventEnvelope, full: boolean): EventEnvelope {
-    if (full || e.type !== 'nav_step') return e;
-    let s = this.stripped.get(e);
-    if (!s) {
-      s = withoutFullValues(e);
+    let s = e;
+    if (!full && e.type === 'nav_step') {
+      s = this.stripped.get(e) ?? withoutFullValues(e);
       this.stripped.set(e, s);
     }
+    this.shareable.add(s); // a logged event may go to many sockets one by one (per-event clients)
     return s;
   }
 

@@ -58,12 +58,20 @@ export class RunFeed {
     if (this.recent.length > this.opts.recent * 1.5) this.recent = this.recent.slice(-this.opts.recent);
   }
 
+  /** How many events `read(cursor, max)` returns once the log has them (slices end at page boundaries). */
+  sliceLength(cursor: number, max: number): number {
+    const boundary = (Math.floor(cursor / this.opts.page) + 1) * this.opts.page;
+    return Math.min(max, boundary - cursor);
+  }
+
   /**
-   * Up to `max` (≤ page) events after `cursor`, in seq order: from memory when the cursor is inside
-   * the recent window, else from a cached (or freshly read) log page. Empty when `cursor ≥ head`.
+   * Up to `max` (≤ page) events after `cursor`, in seq order, never past the end of the cursor's page
+   * (so clients catching up sit on page boundaries and share pages): from memory when the cursor is
+   * inside the recent window, else from a cached (or freshly read) log page. Empty when `cursor ≥ head`.
    */
-  read(cursor: number, max: number): EventEnvelope[] {
+  read(cursor: number, wanted: number): EventEnvelope[] {
     if (cursor >= this.head) return [];
+    const max = this.sliceLength(cursor, wanted);
     const first = this.recent[0];
     if (first && cursor >= first.seq - 1) {
       const i = firstAfter(this.recent, cursor);
