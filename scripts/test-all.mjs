@@ -1,4 +1,5 @@
-// `npm test`: typecheck, lint, JSON-Schema-current check, unit tests, browser tests — in that order,
+// `npm test`: typecheck, lint, JSON-Schema-current check, unit tests, the Python SDK's pytest suite,
+// browser tests — in that order,
 // all of them even when one fails — then one closing line `N passed, N failed` for CI.
 // Static checks count as one test each; vitest and Playwright counts come from their JSON reports.
 import { spawnSync } from 'node:child_process';
@@ -37,6 +38,23 @@ function countReport(label, file, ok) {
   }
 }
 
+/** pytest's JUnit XML: `<testsuite … tests="N" failures="F" errors="E" skipped="S">`. */
+function countPytest(file, ok) {
+  try {
+    const xml = readFileSync(file, 'utf8');
+    const attr = (name) => Number(new RegExp(`<testsuite\\b[^>]*\\b${name}="(\\d+)"`).exec(xml)?.[1] ?? NaN);
+    const [tests, bad, errors, skipped] = ['tests', 'failures', 'errors', 'skipped'].map(attr);
+    if ([tests, bad, errors, skipped].some(Number.isNaN)) throw new Error('no testsuite counts');
+    passed += tests - bad - errors - skipped;
+    failed += bad + errors + skipped; // a skipped test here is a missing dependency: not a pass
+    if (bad + errors + skipped > 0 || !ok) failures.push('python');
+    if (!ok && bad + errors === 0) failed++;
+  } catch {
+    failed++;
+    failures.push('python (no report)');
+  }
+}
+
 function countVitest(r) {
   return {
     passed: r.numPassedTests ?? 0,
@@ -64,6 +82,28 @@ const unitOk = run('unit', npx, [
   '--outputFile.json=test-results/vitest.json',
 ]);
 countReport('unit', 'test-results/vitest.json', unitOk);
+
+// The Python SDK's own suite (python/tests, real uvicorn servers) in the venv that
+// scripts/setup-python.sh makes (pip as configured here, else Debian's python3-* packages).
+const py = spawnSync('bash', ['scripts/setup-python.sh'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  encoding: 'utf8',
+});
+const python = py.status === 0 ? py.stdout.trim().split('\n').pop() : undefined;
+if (python) {
+  rmSync('test-results/pytest.xml', { force: true });
+  const pyOk = run('python', python, [
+    '-m',
+    'pytest',
+    '-q',
+    'python/tests',
+    '--junitxml=test-results/pytest.xml',
+  ]);
+  countPytest('test-results/pytest.xml', pyOk);
+} else {
+  failed++;
+  failures.push('python setup');
+}
 
 if (
   run('chromium', 'node', ['scripts/ensure-chromium.mjs']) &&
