@@ -68,6 +68,9 @@ def run_service(
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if not logging.getLogger("statewire_nodes").handlers:
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+        # httpx logs every request to the executor at INFO: one line per container read or write, which
+        # would bury the service's own lines in the run log. Its warnings and errors still show.
+        logging.getLogger("httpx").setLevel(logging.WARNING)
     config = _config(svc.app, host or args.host, args.port if port is None else port, args.log_level)
     server = _Server(config, f"{svc.name} {svc.version}")
     server.run()

@@ -38,6 +38,7 @@ import { loadPlugins, type PluginLoadResult } from './plugins/loadPlugins.ts';
 import { registerServiceRoutes } from './http/services.routes.ts';
 import { ServiceManager } from './services/serviceManager.ts';
 import { loadServicesConfig } from './services/servicesConfig.ts';
+import { serviceOutputSink } from './services/serviceOutput.ts';
 import { allNodes, usesServices, withWireResult, wrapSinkForServices } from './services/serviceEvents.ts';
 
 export interface ServerOptions {
@@ -121,8 +122,10 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       if (before.size !== catalog.size || [...catalog.keys()].some((k) => before.get(k) !== catalog.get(k)))
         ref.hub?.notice('components_changed', { reloaded: report.services.map((s) => s.name) });
     },
-    onLine: (name, stream, line) =>
-      console.log(`[service ${name}${stream === 'stderr' ? ' stderr' : ''}] ${line}`),
+    onLine: serviceOutputSink(
+      () => (ref.runs?.currentRun?.active ? ref.runs.currentRun : undefined),
+      (line) => console.log(line),
+    ),
   });
   // The hub asks the manager for the current run; the manager publishes through the hub.
   const ref: { runs?: RunManager; hub?: LiveHub } = {};
