@@ -1,7 +1,8 @@
 // A node service written against the reference's protocol without the Statewire SDK (plain FastAPI,
 // msgpack with ext-type-1 arrays: test/fixtures/reference_style_service.py) runs unchanged: Statewire
 // starts it from a services file, registers its functions from /manifest, and a headless
-// `statewire run` passes a float32 array from one of its nodes to the next and reports the result.
+// `statewire run` passes a float32 array from one of its nodes to the next, fires a `__firelist__`'s
+// children like the built-in dynamic nodes, and reports the result.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,10 +19,20 @@ const graph = {
     { id: 'make', type: 'refsvc__make', label: 'Make', config: { h: 2, w: 3 }, position: { x: 0, y: 0 } },
     { id: 'scale', type: 'refsvc__scale', label: 'Scale', config: { factor: 2 }, position: { x: 200, y: 0 } },
     { id: 'out', type: 'graphOut', label: 'Mean', config: { portName: 'mean' }, position: { x: 400, y: 0 } },
+    { id: 'fan', type: 'refsvc__fan', label: 'Fan', config: {}, position: { x: 200, y: 200 } },
+    {
+      id: 'fanned',
+      type: 'graphOut',
+      label: 'Fanned',
+      config: { portName: 'fanned' },
+      position: { x: 400, y: 200 },
+    },
   ],
   edges: [
     { id: 'e1', source: 'make', sourceHandle: 'depth', target: 'scale', targetHandle: 'depth' },
     { id: 'e2', source: 'scale', sourceHandle: 'mean', target: 'out', targetHandle: 'value' },
+    { id: 'e3', source: 'make', sourceHandle: 'depth', target: 'fan', targetHandle: 'depth' },
+    { id: 'e4', source: 'fan', sourceHandle: 'mean', target: 'fanned', targetHandle: 'value' },
   ],
   containers: [],
   access_grants: [],
@@ -61,6 +72,11 @@ describe('a reference-style node service (no SDK)', () => {
     const result = events.at(-1)!;
     expect(result.type).toBe('run_result');
     // ramp 0…5 / 4 = mean 0.625, × 2 = 1.25 (float32 arithmetic on the service side, exact here)
-    expect(result.data).toMatchObject({ status: 'done', outputs: { mean: 1.25 } });
+    // The fan's __firelist__ fires three children (factors 1, 2, 3); the last one's mean is its output.
+    expect(result.data).toMatchObject({ status: 'done', outputs: { mean: 1.25, fanned: 1.875 } });
+    const children = events
+      .filter((e) => e.type === 'exec_log' && e.data.parent_node_id === 'fan')
+      .map((e) => e.data.node_id);
+    expect(children).toEqual(['fan::dyn0', 'fan::dyn1', 'fan::dyn2']);
   }, 120_000);
 });

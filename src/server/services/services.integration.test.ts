@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GraphDef } from '../../domain/graph.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import { isNdArray } from '../../domain/services/ndarray.ts';
 import { PY_GRAPH_FILE, writeGridworldServices } from '../test/pythonService.testutil.ts';
 import {
@@ -178,6 +178,22 @@ describe('node services (real Python service, real server)', () => {
     await expect(
       pack.call('gridworld__reset', { inputs: {}, config: { size: 99 } }, none, img),
     ).rejects.toThrow(/service 'gridworld' function 'gridworld__reset': HTTP 400: .*size/);
+  });
+
+  it('internal endpoints: a stale execution id is 409, events of an unknown execution are dropped', async () => {
+    const { encode } = await import('@msgpack/msgpack');
+    const stale = await fetch(`${server.url}/api/internal/containers/exec_gone/episode_log/read`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/msgpack' },
+      body: Buffer.from(encode({ name: 'rewards' })),
+    });
+    expect(stale.status).toBe(409);
+    expect(JSON.stringify(await stale.json())).toContain('stale-execution');
+    const events = await api(server.url, 'POST', '/api/internal/events', {
+      events: [{ severity: 'info', message: 'late', execution_id: 'exec_gone' }],
+    });
+    expect(events.status).toBe(200);
+    expect(events.body).toMatchObject({ accepted: 0, dropped: 1 });
   });
 
   it('statewire run --service streams a headless run and ends with run_result', () => {
