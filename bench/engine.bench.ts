@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
-import { parseGraph } from '../src/domain/graph.parse.ts';
-import type { GraphDef } from '../src/domain/graph.schema.ts';
+import { parseGraph } from '../src/domain/graph/graph.parse.ts';
+import type { GraphDef } from '../src/domain/graph/graph.schema.ts';
 import { createRun } from '../src/engine/createRun.ts';
 import { paintedMap } from '../src/engine/testkit.ts';
 

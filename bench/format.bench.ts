@@ -2,10 +2,10 @@
 // 600 grants), timing parse (text → GraphDef), validate and format (GraphDef → canonical text).
 // Median of several runs after a warm-up, in milliseconds. `npx tsx bench/format.bench.ts`.
 import { pathToFileURL } from 'node:url';
-import { generateLargeGraph } from '../src/domain/fixtures/largeGraph.ts';
-import { formatGraph } from '../src/domain/graph.format.ts';
-import { parseGraphText } from '../src/domain/graph.parse.ts';
-import { validate } from '../src/domain/graph.validate.ts';
+import { generateLargeGraph } from '../src/domain/graph/fixtures/largeGraph.ts';
+import { formatGraph } from '../src/domain/graph/graph.format.ts';
+import { parseGraphText } from '../src/domain/graph/graph.parse.ts';
+import { validate } from '../src/domain/validate/graph.validate.ts';
 
 const RUNS = 9;
 

@@ -4,7 +4,7 @@
 // frame-sized batches and report events/s and the per-frame apply time (p50/p95).
 // Standalone: `npx tsx bench/live.bench.ts`.
 import { pathToFileURL } from 'node:url';
-import type { EventEnvelope } from '../src/domain/protocol.ts';
+import type { EventEnvelope } from '../src/domain/protocol/protocol.ts';
 import { applyBatch } from '../src/app/live/handlers.ts';
 import { createRunStore } from '../src/app/run/run.store.ts';
 

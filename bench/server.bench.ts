@@ -9,8 +9,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { io } from 'socket.io-client';
-import type { EventEnvelope } from '../src/domain/protocol.ts';
-import { EVENT_TYPES } from '../src/domain/protocol.ts';
+import type { EventEnvelope } from '../src/domain/protocol/protocol.ts';
+import { EVENT_TYPES } from '../src/domain/protocol/protocol.ts';
 import {
   api,
   demoGraph,

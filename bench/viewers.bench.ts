@@ -14,7 +14,7 @@
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { io, type Socket } from 'socket.io-client';
-import type { EventEnvelope } from '../src/domain/protocol.ts';
+import type { EventEnvelope } from '../src/domain/protocol/protocol.ts';
 import {
   api,
   demoGraph,

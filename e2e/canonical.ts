@@ -1,8 +1,8 @@
 // Canonical text of a graph as the domain formats it, for comparing saved files with fixtures
 // independently of how the server indents or orders keys.
 import { writeFileSync, mkdirSync } from 'node:fs';
-import { formatGraph } from '../src/domain/graph.format.ts';
-import { parseGraph } from '../src/domain/graph.parse.ts';
+import { formatGraph } from '../src/domain/graph/graph.format.ts';
+import { parseGraph } from '../src/domain/graph/graph.parse.ts';
 
 export function canonical(value: unknown): string {
   const r = parseGraph(value);

@@ -5,8 +5,8 @@
 // `--check` fails when a checked-in file is not what the schemas generate (run by `npm test`).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { z } from 'zod';
-import { GraphDefSchema } from '../src/domain/graph.schema.ts';
-import { EVENT_DATA_SCHEMAS, EVENT_TYPES, EventEnvelopeSchema } from '../src/domain/protocol.ts';
+import { GraphDefSchema } from '../src/domain/graph/graph.schema.ts';
+import { EVENT_DATA_SCHEMAS, EVENT_TYPES, EventEnvelopeSchema } from '../src/domain/protocol/protocol.ts';
 
 const OPTIONS = { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' } as const;
 
@@ -28,7 +28,7 @@ export function generateProtocolSchemaText(): string {
     $id: 'https://statewire.dev/schema/protocol.schema.json',
     title: 'Statewire live event (socket.io, run log, statewire run --json)',
     description:
-      'One event envelope {type, runId, seq, ts, data}; data depends on type (src/domain/protocol.ts). ' +
+      'One event envelope {type, runId, seq, ts, data}; data depends on type (src/domain/protocol/protocol.ts). ' +
       'A run stream ends with one run_result event.',
   };
   return JSON.stringify(doc, null, 2) + '\n';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseGraph } from '../domain/graph.parse.ts';
-import type { GraphDef } from '../domain/graph.schema.ts';
-import type { EngineEvent } from '../domain/protocol.ts';
+import { parseGraph } from '../domain/graph/graph.parse.ts';
+import type { GraphDef } from '../domain/graph/graph.schema.ts';
+import type { EngineEvent } from '../domain/protocol/protocol.ts';
 import { createRun } from './createRun.ts';
 import type { Checkpoint, EffectStore } from './run.api.ts';
 import { collector, container, edge, grant, graph, loop, node, paintedMap, slot } from './testkit.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resetSignals } from '../domain/lifetimes.ts';
+import { resetSignals } from '../domain/state/lifetimes.ts';
 import type { StateContainer } from './container.ts';
 import { buildContainer, buildContainers } from './containers.build.ts';
 import { BuildError } from './errors.ts';

@@ -1,9 +1,9 @@
 // A live state container (REFERENCE.md 3.8, seed 002): named slots folded by reducers, keyed
 // partitions, evict, signal fan-out. Its whole state is one immutable value (`ContainerState`) that is
 // replaced on every write, so a checkpoint is just a reference and unchanged slots are shared.
-import type { StateConfig } from '../domain/graph.schema.ts';
-import type { ClearedRef } from '../domain/protocol.ts';
-import { initialValue, reduce } from '../domain/reducers.ts';
+import type { StateConfig } from '../domain/graph/graph.schema.ts';
+import type { ClearedRef } from '../domain/protocol/protocol.ts';
+import { initialValue, reduce } from '../domain/state/reducers.ts';
 import { SlotError } from './errors.ts';
 import { deepFreeze } from './freeze.ts';
 

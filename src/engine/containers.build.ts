@@ -1,9 +1,9 @@
 // Builds live containers from ContainerDefs at run start (REFERENCE.md 2.4). A removed value type is a
 // BuildError naming container and slot (the reference failed silently); unknown reducers, lifetimes
 // and value types only warn.
-import { REMOVED_VALUE_TYPES, STATE_VALUE_TYPES, type ContainerDef } from '../domain/graph.schema.ts';
-import { LIFETIME_SIGNALS, resetSignals } from '../domain/lifetimes.ts';
-import { isKnownReducer } from '../domain/reducers.ts';
+import { REMOVED_VALUE_TYPES, STATE_VALUE_TYPES, type ContainerDef } from '../domain/graph/graph.schema.ts';
+import { LIFETIME_SIGNALS, resetSignals } from '../domain/state/lifetimes.ts';
+import { isKnownReducer } from '../domain/state/reducers.ts';
 import { StateContainer, type SlotSpec } from './container.ts';
 import { BuildError } from './errors.ts';
 

@@ -1,7 +1,7 @@
 // createRun: builds a run (flatten → containers → grants → scopes) and wraps the executor in the
 // EngineRun contract the server and CLI drive (stepOnce/stop/checkpoints/restore, fork via
 // fromCheckpoint). Build problems throw a BuildError before any event is emitted.
-import type { GraphDef } from '../domain/graph.schema.ts';
+import type { GraphDef } from '../domain/graph/graph.schema.ts';
 import type { RunState } from './run.state.ts';
 import { applyCheckpoint, makeCheckpoint, readCheckpoint } from './checkpoint.ts';
 import { Executor } from './executor.ts';
@@ -11,7 +11,7 @@ import { createRegistry } from './registry.ts';
 import { RunContext } from './runContext.ts';
 import type { Checkpoint, EngineRun, EventSink, RunOptions } from './run.api.ts';
 import { snapshotContainer } from './snapshot.ts';
-import type { RunStatus } from '../domain/protocol.ts';
+import type { RunStatus } from '../domain/protocol/protocol.ts';
 
 export interface EngineRunExt extends EngineRun {
   /** Build warnings (unknown reducers/lifetimes/value types, dangling grants). */

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatGraph } from '../domain/graph.format.ts';
-import { parseGraph } from '../domain/graph.parse.ts';
-import { validate } from '../domain/graph.validate.ts';
-import { EVENT_DATA_SCHEMAS } from '../domain/protocol.ts';
+import { formatGraph } from '../domain/graph/graph.format.ts';
+import { parseGraph } from '../domain/graph/graph.parse.ts';
+import { validate } from '../domain/validate/graph.validate.ts';
+import { EVENT_DATA_SCHEMAS } from '../domain/protocol/protocol.ts';
 import { runAll } from './testkit.ts';
 
 const text = readFileSync(new URL('../../workspace/graphs/grid_navigator.json', import.meta.url), 'utf8');

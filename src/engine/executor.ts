@@ -10,9 +10,9 @@
 // - an iterIn with no incoming edge is an entry node (a loop without init wires still starts);
 // - a DAG run is one step and emits one nav_step;
 // - an iterIn also outputs `iteration`, its own loop's count (`step` is the root count, as the reference).
-import type { RunStatus } from '../domain/protocol.ts';
-import type { ClearedRef } from '../domain/protocol.ts';
-import type { EdgeDef, NodeDef, SynthesizedPort } from '../domain/graph.schema.ts';
+import type { RunStatus } from '../domain/protocol/protocol.ts';
+import type { ClearedRef } from '../domain/protocol/protocol.ts';
+import type { EdgeDef, NodeDef, SynthesizedPort } from '../domain/graph/graph.schema.ts';
 import type { RunContext } from './runContext.ts';
 import { GRAPH_SCOPE } from './scopes.ts';
 import { deepFreeze } from './freeze.ts';
@@ -22,7 +22,7 @@ import type { HandlerResult, NodeContext, NodeReport } from './handler.types.ts'
 import { hashString, stableStringify } from './prng.ts';
 import { snapshotContainers } from './snapshot.ts';
 import type { ContainerState } from './container.ts';
-import type { RunResultData } from '../domain/protocol.ts';
+import type { RunResultData } from '../domain/protocol/protocol.ts';
 import { buildRunResult, type RunEnd } from './runResult.ts';
 
 export interface ScopeState {

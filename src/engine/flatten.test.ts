@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphDef, NodeDef } from '../domain/graph.schema.ts';
+import type { GraphDef, NodeDef } from '../domain/graph/graph.schema.ts';
 import { flattenGraph } from './flatten.ts';
 import { container, edge, grant, graph, loop, node, runAll, slot, testRegistry } from './testkit.ts';
 

@@ -5,7 +5,7 @@
 // - each grant keeps the id the node's own graph uses (`alias`), so inside a composite
 //   `ctx.containers[alias]` and `ctx.graph_state` work exactly as at top level; an inner graph_state is
 //   the composite's own blackboard (flat id `<composite>__graph_state`).
-import type { ContainerDef, EdgeDef, GraphDef, NodeDef } from '../domain/graph.schema.ts';
+import type { ContainerDef, EdgeDef, GraphDef, NodeDef } from '../domain/graph/graph.schema.ts';
 
 export interface FlatGrant {
   id: string;

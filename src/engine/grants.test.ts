@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphDef } from '../domain/graph.schema.ts';
+import type { GraphDef } from '../domain/graph/graph.schema.ts';
 import type { FireList } from './dynamic.ts';
 import type { NodeContext } from './handler.types.ts';
 import { createRegistry } from './registry.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphDef } from '../domain/graph.schema.ts';
+import type { GraphDef } from '../domain/graph/graph.schema.ts';
 import { container, edge, grant, graph, loop, node, runAll, slot, testRegistry } from './testkit.ts';
 
 const acc = () => slot('accumulator');

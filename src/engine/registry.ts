@@ -1,7 +1,7 @@
 // The node type registry: handler + catalog spec per type. `createRegistry()` holds the built-ins;
 // plugins add types with `register(spec, handler)`. The registry's specs are the catalog the UI shows.
-import { BUILTIN_NODE_SPECS } from '../domain/catalog.builtins.ts';
-import { NodeSpecSchema, type NodeSpec, type NodeSpecInput } from '../domain/catalog.schema.ts';
+import { BUILTIN_NODE_SPECS } from '../domain/catalog/catalog.builtins.ts';
+import { NodeSpecSchema, type NodeSpec, type NodeSpecInput } from '../domain/catalog/catalog.schema.ts';
 import { toHandler, type HandlerInput, type NodeHandler } from './handler.types.ts';
 import { constant, graphIn, graphOut, note, nullSource } from './nodes/control.ts';
 import { gridEnv, gridPolicy } from './nodes/grid.ts';

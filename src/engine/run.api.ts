@@ -1,7 +1,7 @@
 // The engine's public contract: what the server's run manager and the `statewire run` CLI drive.
 // The engine is pure TypeScript over src/domain: no HTTP, sockets, database; clock and ids injected.
-import type { GraphDef } from '../domain/graph.schema.ts';
-import type { EngineEvent, RunEndStatus, RunResultData, RunStatus } from '../domain/protocol.ts';
+import type { GraphDef } from '../domain/graph/graph.schema.ts';
+import type { EngineEvent, RunEndStatus, RunResultData, RunStatus } from '../domain/protocol/protocol.ts';
 import type { LlmProvider } from './handler.types.ts';
 import type { NodeRegistry } from './registry.ts';
 

@@ -7,12 +7,12 @@ import {
   type EdgeDef,
   type NodeDef,
   type SynthesizedPort,
-} from '../domain/graph.schema.ts';
-import type { PortSpec } from '../domain/catalog.schema.ts';
-import { synthesizeIterInPorts } from '../domain/loopPorts.ts';
-import { resolvePorts } from '../domain/ports.ts';
-import { parseWireType } from '../domain/wireTypes.ts';
-import type { EngineEvent } from '../domain/protocol.ts';
+} from '../domain/graph/graph.schema.ts';
+import type { PortSpec } from '../domain/catalog/catalog.schema.ts';
+import { synthesizeIterInPorts } from '../domain/flow/loopPorts.ts';
+import { resolvePorts } from '../domain/flow/ports.ts';
+import { parseWireType } from '../domain/flow/wireTypes.ts';
+import type { EngineEvent } from '../domain/protocol/protocol.ts';
 import type { EventSink, RunOptions } from './run.api.ts';
 import type { StateContainer } from './container.ts';
 import { buildContainers } from './containers.build.ts';

@@ -1,7 +1,7 @@
 // run_result: a run's outputs by graphOut portName and every container's final values, in one object.
 import { describe, expect, it } from 'vitest';
-import type { GraphDef, NodeDef } from '../domain/graph.schema.ts';
-import { RunResultDataSchema } from '../domain/protocol.ts';
+import type { GraphDef, NodeDef } from '../domain/graph/graph.schema.ts';
+import { RunResultDataSchema } from '../domain/protocol/protocol.ts';
 import { createRun } from './createRun.ts';
 import { container, edge, grant, graph, loop, node, runAll, slot, testRegistry } from './testkit.ts';
 

@@ -1,7 +1,7 @@
 // The `run_result` payload (protocol.ts RunResultDataSchema): a run's outputs and final container
 // values in one object, so a script or CI job reads results without replaying the event stream.
 // Pure: built from the run context, the live state and the container states the caller picks.
-import type { RunEndStatus, RunResultData } from '../domain/protocol.ts';
+import type { RunEndStatus, RunResultData } from '../domain/protocol/protocol.ts';
 import type { ContainerState } from './container.ts';
 import type { LiveState } from './executor.ts';
 import type { RunContext } from './runContext.ts';

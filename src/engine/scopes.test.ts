@@ -1,7 +1,7 @@
-// The forest itself is tested in src/domain/scopes.test.ts; here only what the adapter adds: it is
+// The forest itself is tested in src/domain/flow/scopes.test.ts; here only what the adapter adds: it is
 // the very analysis the validator uses, and pairing problems become BuildErrors.
 import { describe, expect, it } from 'vitest';
-import { analyzeScopes } from '../domain/scopes.ts';
+import { analyzeScopes } from '../domain/flow/scopes.ts';
 import { BuildError } from './errors.ts';
 import { buildScopes, commonScope } from './scopes.ts';
 import { edge, loop, node } from './testkit.ts';

@@ -3,12 +3,12 @@
 // This adapter only adds what a run needs on top: an iterIn the analysis could not pair is a
 // BuildError here (the validator reports it as an issue instead). Partial overlaps are left to the
 // validator, as before; the analysis still yields a well-formed forest for them (no parent cycles).
-import type { EdgeDef, NodeDef } from '../domain/graph.schema.ts';
-import { pairedIterOut } from '../domain/loopPorts.ts';
-import { analyzeScopes, type Scope, type ScopeAnalysis } from '../domain/scopes.ts';
+import type { EdgeDef, NodeDef } from '../domain/graph/graph.schema.ts';
+import { pairedIterOut } from '../domain/flow/loopPorts.ts';
+import { analyzeScopes, type Scope, type ScopeAnalysis } from '../domain/flow/scopes.ts';
 import { BuildError } from './errors.ts';
 
-export { commonScope, GRAPH_SCOPE, isWithin } from '../domain/scopes.ts';
+export { commonScope, GRAPH_SCOPE, isWithin } from '../domain/flow/scopes.ts';
 
 export type ScopeInfo = Scope;
 export type ScopeForest = ScopeAnalysis;

@@ -1,8 +1,8 @@
 // nav_step container snapshots: the reference's preview shape (REFERENCE.md 4.3) plus `lifetime` and
 // the full `value` (and keyed partitions in `keyed`). Built from an immutable ContainerState, so a
 // snapshot taken before step_end shows what the step wrote into step-lifetime slots.
-import type { ContainerSnapshot, SlotSnapshot } from '../domain/protocol.ts';
-import { previewKeyed, previewValue } from '../domain/preview.ts';
+import type { ContainerSnapshot, SlotSnapshot } from '../domain/protocol/protocol.ts';
+import { previewKeyed, previewValue } from '../domain/state/preview.ts';
 import type { ContainerState, StateContainer } from './container.ts';
 
 export function snapshotContainer(c: StateContainer, state: ContainerState = c.state): ContainerSnapshot {

@@ -7,8 +7,8 @@ import {
   type GraphDef,
   type NodeDef,
   type StateDef,
-} from '../domain/graph.schema.ts';
-import type { EngineEvent, EventType } from '../domain/protocol.ts';
+} from '../domain/graph/graph.schema.ts';
+import type { EngineEvent, EventType } from '../domain/protocol/protocol.ts';
 import { createRun, type EngineRunExt } from './createRun.ts';
 import type { RunOptions } from './run.api.ts';
 import { createRegistry, type NodeRegistry } from './registry.ts';

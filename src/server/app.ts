@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Server as SocketServer } from 'socket.io';
-import type { Catalog } from '../domain/catalog.schema.ts';
+import type { Catalog } from '../domain/catalog/catalog.schema.ts';
 import { createRun } from '../engine/createRun.ts';
 import { createRegistry } from '../engine/registry.ts';
 import { closeDatabase, openDatabase } from './db/database.ts';

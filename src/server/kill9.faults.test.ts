@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseGraphText } from '../domain/graph.parse.ts';
+import { parseGraphText } from '../domain/graph/graph.parse.ts';
 import { fullLog } from './test/liveClient.testutil.ts';
 import {
   api,

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { EventEnvelope } from '../domain/protocol.ts';
+import type { EventEnvelope } from '../domain/protocol/protocol.ts';
 import {
   assertMatchesLog,
   connectClient,

@@ -9,7 +9,7 @@
 import type { Socket as NetSocket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
-import { EVENT_TYPES, type EventEnvelope } from '../domain/protocol.ts';
+import { EVENT_TYPES, type EventEnvelope } from '../domain/protocol/protocol.ts';
 import {
   api,
   demoGraph,

@@ -27,7 +27,7 @@ import {
   type OnSelectionChangeParams,
   type NodeMouseHandler,
 } from '@xyflow/react';
-import type { GraphDef, Position } from '../../domain/graph.schema.ts';
+import type { GraphDef, Position } from '../../domain/graph/graph.schema.ts';
 import { addNodeOfType, commitMove, connectHandles } from '../store/actions.ts';
 import { activeTab } from '../store/doc.slice.ts';
 import { currentLevel, editorStore, useEditor, type EditorState } from '../store/editor.store.ts';

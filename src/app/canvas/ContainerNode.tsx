@@ -4,8 +4,8 @@
 import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { Database } from 'lucide-react';
-import { CONTAINER_HANDLE } from '../../domain/graph.ops.ts';
-import { GRAPH_STATE_ID } from '../../domain/graph.schema.ts';
+import { CONTAINER_HANDLE } from '../../domain/graph/graph.ops.ts';
+import { GRAPH_STATE_ID } from '../../domain/graph/graph.schema.ts';
 import { selectContainer, useEditor } from '../store/editor.store.ts';
 import { isHoverRelated, issueMark } from '../store/derived.ts';
 import { issueOutlineClass } from './issueOutline.ts';

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { ReactFlowProvider, type NodeProps } from '@xyflow/react';
-import { emptyGraph } from '../../domain/graph.schema.ts';
+import { emptyGraph } from '../../domain/graph/graph.schema.ts';
 import { editorStore } from '../store/editor.store.ts';
 import { LowDetailContext } from './detail.ts';
 import type { FlowNode } from './flowMapping.ts';

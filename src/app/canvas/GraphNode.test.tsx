@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { ReactFlowProvider, type NodeProps } from '@xyflow/react';
-import { emptyGraph } from '../../domain/graph.schema.ts';
+import { emptyGraph } from '../../domain/graph/graph.schema.ts';
 import { HANDLERS } from '../live/handlers.ts';
 import { ev } from '../live/testEvents.testutil.ts';
 import { initialRunState, runStore } from '../run/run.store.ts';

@@ -7,10 +7,10 @@
 import { memo, useContext, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Handle, Position, useStoreApi, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
-import { STATE_HANDLE } from '../../domain/graph.ops.ts';
-import { wireColor } from '../../domain/wireTypes.ts';
+import { STATE_HANDLE } from '../../domain/graph/graph.ops.ts';
+import { wireColor } from '../../domain/flow/wireTypes.ts';
 import { activeTab } from '../store/doc.slice.ts';
-import type { NodeDef } from '../../domain/graph.schema.ts';
+import type { NodeDef } from '../../domain/graph/graph.schema.ts';
 import { currentLevel, editorStore, selectNode, useEditor, type EditorState } from '../store/editor.store.ts';
 import { isHoverRelated, issueMark, portsOf, type NodePorts } from '../store/derived.ts';
 import { issueOutlineClass } from './issueOutline.ts';

@@ -4,7 +4,7 @@
 // and React work of a thousand-node first render. Zooming in past the threshold upgrades each node
 // to every handle once (it keeps them when zooming out again, so there is no churn while zooming).
 import { createContext } from 'react';
-import type { GraphDef } from '../../domain/graph.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 
 export const LOW_DETAIL_ZOOM = 0.25;
 

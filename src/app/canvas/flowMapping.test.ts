@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyGraph, type GraphDef } from '../../domain/graph.schema.ts';
+import { emptyGraph, type GraphDef } from '../../domain/graph/graph.schema.ts';
 import { buildFlowEdges, buildFlowNodes, fromFlowEdgeId, fromFlowNodeId } from './flowMapping.ts';
 
 function g(): GraphDef {

@@ -2,8 +2,8 @@
 // id from the store); the mapping only decides ids, types and positions, and reuses the previous
 // flow object whenever nothing it carries changed, so React Flow skips unchanged nodes.
 import type { Edge, Node } from '@xyflow/react';
-import type { GraphDef } from '../../domain/graph.schema.ts';
-import { CONTAINER_HANDLE, STATE_HANDLE } from '../../domain/graph.ops.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import { CONTAINER_HANDLE, STATE_HANDLE } from '../../domain/graph/graph.ops.ts';
 
 export type FlowNodeData = { kind: 'node' | 'container'; defId: string };
 export type FlowNode = Node<FlowNodeData>;

@@ -1,8 +1,8 @@
 // Dropping a saved graph node (kind "node") onto the canvas deep-copies it into a composite's
 // subgraph, containers and grants included (the reference dropped them, 8.2.11). Later edits of
 // the saved file do not propagate (archive semantics).
-import { addNodes } from '../../domain/graph.ops.ts';
-import type { Position } from '../../domain/graph.schema.ts';
+import { addNodes } from '../../domain/graph/graph.ops.ts';
+import type { Position } from '../../domain/graph/graph.schema.ts';
 import { api } from '../api/client.ts';
 import { currentLevel, editorStore, type EditorStore } from '../store/editor.store.ts';
 import { parseGraphInput } from '../store/graphIo.ts';

@@ -1,7 +1,7 @@
 // Auto-layout through the server (POST /api/graphs/layout, elkjs): positions of nodes and
 // containers come back; applying them is one undo step.
-import type { OpResult } from '../../domain/graph.ops.ts';
-import type { Position } from '../../domain/graph.schema.ts';
+import type { OpResult } from '../../domain/graph/graph.ops.ts';
+import type { Position } from '../../domain/graph/graph.schema.ts';
 import { api } from '../api/client.ts';
 import { currentLevel, editorStore, type EditorStore } from '../store/editor.store.ts';
 import { formatGraphText } from '../store/graphIo.ts';

@@ -1,7 +1,7 @@
 // Open / save / save-as / rename / delete through /api/graphs, with stale-save detection: a tab
 // remembers the canonical text of the file as it was when opened or last saved; saving first
 // re-reads the file and, if someone changed it meanwhile, asks instead of overwriting.
-import type { GraphDef } from '../../domain/graph.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import { api, ApiError, errorCodeOf, messageOf } from '../api/client.ts';
 import { activeTab, type Tab } from '../store/doc.slice.ts';
 import { editorStore, type EditorStore } from '../store/editor.store.ts';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { emptyGraph } from '../../domain/graph.schema.ts';
+import { emptyGraph } from '../../domain/graph/graph.schema.ts';
 import { addNodeOfType } from '../store/actions.ts';
 import { createEditorStore } from '../store/editor.store.ts';
 import { readJournal, startJournal } from './journal.ts';

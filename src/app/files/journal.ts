@@ -1,7 +1,7 @@
 // Local journal of every open tab in IndexedDB, written after every change, so a crash, a closed
 // window or a reload restores unsaved work exactly (graph, undo-less, dirty flag, saved id).
 // `document.documentElement.dataset.journal` is "pending" while a write is in flight, then "saved".
-import type { GraphDef } from '../../domain/graph.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { Tab } from '../store/doc.slice.ts';
 import type { EditorStore } from '../store/editor.store.ts';
 

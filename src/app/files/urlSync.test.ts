@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { emptyGraph } from '../../domain/graph.schema.ts';
+import { emptyGraph } from '../../domain/graph/graph.schema.ts';
 import { createEditorStore } from '../store/editor.store.ts';
 import { locationFor, startUrlSync } from './urlSync.ts';
 

@@ -3,7 +3,7 @@
 // Each parses its payload with the protocol's zod schema (the socket is a boundary); a payload that
 // does not parse becomes a log line naming the event and field instead of a crash.
 import type { z } from 'zod';
-import { EVENT_DATA_SCHEMAS, type EventEnvelope, type EventType } from '../../domain/protocol.ts';
+import { EVENT_DATA_SCHEMAS, type EventEnvelope, type EventType } from '../../domain/protocol/protocol.ts';
 import { viewerLine, viewerPicture } from '../run/viewerLine.ts';
 import {
   clearKey,

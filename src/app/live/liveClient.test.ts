@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventEnvelope } from '../../domain/protocol.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { createRunStore } from '../run/run.store.ts';
 import { LiveClient, type EventsPage, type SocketLike } from './liveClient.ts';
 import { ev, navStep, RUN } from './testEvents.testutil.ts';

@@ -4,7 +4,7 @@
 // the background for the timeline), re-subscribe with afterSeq on reconnect, and apply accepted
 // events to the run store at most once per animation frame.
 // The transport is injected (`SocketLike`), so the ordering logic is tested without a socket.
-import { EventEnvelopeSchema, EVENT_TYPES, type EventEnvelope } from '../../domain/protocol.ts';
+import { EventEnvelopeSchema, EVENT_TYPES, type EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { RunStoreLike } from '../run/run.store.ts';
 import { applyBatch } from './handlers.ts';
 

@@ -1,5 +1,5 @@
 // Envelope builders for the live/ and run/ tests.
-import type { EventEnvelope, EventType } from '../../domain/protocol.ts';
+import type { EventEnvelope, EventType } from '../../domain/protocol/protocol.ts';
 
 export const RUN = 'run_1';
 

@@ -2,7 +2,7 @@
 // picking one opens it like the `/?run=<id>` link does (its graph in a tab, its whole timeline).
 import { useState, type MouseEvent } from 'react';
 import { ListTree } from 'lucide-react';
-import type { RunSummary } from '../../domain/protocol.rest.ts';
+import type { RunSummary } from '../../domain/protocol/protocol.rest.ts';
 import { Button } from '../ui/Button.tsx';
 import { openRun } from './run.actions.ts';
 import { runApi } from './run.api.ts';

@@ -1,6 +1,6 @@
 // REST calls of the run UI (/api/navigate/run… control, /api/runs… history). Errors carry the
 // server's `{error:{code,message}}` text so the toolbar can show it verbatim.
-import type { RunStartBody, RunSummary } from '../../domain/protocol.rest.ts';
+import type { RunStartBody, RunSummary } from '../../domain/protocol/protocol.rest.ts';
 import type { EventsPage } from '../live/liveClient.ts';
 import type { InspectedState } from './run.store.ts';
 import { authHeaders } from '../api/token.ts';

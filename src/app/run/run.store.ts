@@ -4,7 +4,7 @@
 // run.actions.ts writes the user's choices (inspect a step, reset).
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import type { ContainerSnapshot, RunStatus } from '../../domain/protocol.ts';
+import type { ContainerSnapshot, RunStatus } from '../../domain/protocol/protocol.ts';
 
 export type RunStatusView = RunStatus | 'starting';
 

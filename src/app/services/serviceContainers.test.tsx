@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { BUILTIN_NODE_SPECS } from '../../domain/catalog.builtins.ts';
-import { makeCatalog } from '../../domain/catalog.schema.ts';
-import { emptyGraph } from '../../domain/graph.schema.ts';
+import { BUILTIN_NODE_SPECS } from '../../domain/catalog/catalog.builtins.ts';
+import { makeCatalog } from '../../domain/catalog/catalog.schema.ts';
+import { emptyGraph } from '../../domain/graph/graph.schema.ts';
 import type { ServicesReport, ServiceStatus } from '../../domain/services/manifest.ts';
 import { initialRunState, runStore } from '../run/run.store.ts';
 import { editorStore } from '../store/editor.store.ts';

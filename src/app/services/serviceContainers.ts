@@ -3,8 +3,8 @@
 // the graph document: the State panel and the canvas show them read-only, with live values from
 // nav_step (where they appear with `owner` = the service name).
 import { useMemo } from 'react';
-import type { Catalog } from '../../domain/catalog.schema.ts';
-import type { GraphDef } from '../../domain/graph.schema.ts';
+import type { Catalog } from '../../domain/catalog/catalog.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { ServicesReport } from '../../domain/services/manifest.ts';
 import { activeTab } from '../store/doc.slice.ts';
 import { useEditor } from '../store/editor.store.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { makeCatalog } from '../../domain/catalog.schema.ts';
-import { BUILTIN_NODE_SPECS } from '../../domain/catalog.builtins.ts';
-import { emptyGraph, type GraphDef, type NodeDef } from '../../domain/graph.schema.ts';
+import { makeCatalog } from '../../domain/catalog/catalog.schema.ts';
+import { BUILTIN_NODE_SPECS } from '../../domain/catalog/catalog.builtins.ts';
+import { emptyGraph, type GraphDef, type NodeDef } from '../../domain/graph/graph.schema.ts';
 import {
   serviceFunctionSpec,
   type ServicesReport,

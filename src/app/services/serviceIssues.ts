@@ -2,9 +2,9 @@
 // and the Issues panel show when a graph uses a type whose service is down, still starting, not
 // configured, or up without that function. Computed in the app from the catalog and the server's
 // services report, so a graph opens and draws (from its edges' handles) whatever state services are in.
-import type { Catalog } from '../../domain/catalog.schema.ts';
-import type { GraphDef } from '../../domain/graph.schema.ts';
-import type { Issue } from '../../domain/issues.ts';
+import type { Catalog } from '../../domain/catalog/catalog.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import type { Issue } from '../../domain/validate/issues.ts';
 import { nodesetOfType, serviceOfCategory, type ServicesReport } from '../../domain/services/manifest.ts';
 
 export interface ServiceProblem {

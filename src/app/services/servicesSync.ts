@@ -3,7 +3,7 @@
 // the node-services report (GET /api/services at boot and after every reconnect, `services_changed`
 // notices when a service starts, dies or is reloaded). "Reload services" POSTs the reload and applies
 // its answer at once; the notices that follow carry the same report, so applying twice is harmless.
-import { NodeSpecSchema, type NodeSpecInput } from '../../domain/catalog.schema.ts';
+import { NodeSpecSchema, type NodeSpecInput } from '../../domain/catalog/catalog.schema.ts';
 import { ServicesReportSchema, type ServicesReport } from '../../domain/services/manifest.ts';
 import { api, ApiError } from '../api/client.ts';
 import type { EditorStore } from '../store/editor.store.ts';

@@ -10,8 +10,8 @@ import {
   updateContainer,
   type ConnectRequest,
   type OpResult,
-} from '../../domain/graph.ops.ts';
-import type { ContainerDef, GraphDef, NodeDef, Position, StateDef } from '../../domain/graph.schema.ts';
+} from '../../domain/graph/graph.ops.ts';
+import type { ContainerDef, GraphDef, NodeDef, Position, StateDef } from '../../domain/graph/graph.schema.ts';
 import { activeTab } from './doc.slice.ts';
 import { currentLevel, editorStore, type EditorStore } from './editor.store.ts';
 import { edgeId, freshId, grantId, usedIds } from './ids.ts';

@@ -3,8 +3,13 @@
 // services) once loaded. `services` is the server's node-services report (GET /api/services and the
 // `services_changed` notice): the library's health dots and the "service is down" messages read it.
 import type { StateCreator } from 'zustand';
-import { makeCatalog, type Catalog, type NodeSpec, type NodeSpecInput } from '../../domain/catalog.schema.ts';
-import { BUILTIN_CATALOG } from '../../domain/catalog.builtins.ts';
+import {
+  makeCatalog,
+  type Catalog,
+  type NodeSpec,
+  type NodeSpecInput,
+} from '../../domain/catalog/catalog.schema.ts';
+import { BUILTIN_CATALOG } from '../../domain/catalog/catalog.builtins.ts';
 import type { ServicesReport } from '../../domain/services/manifest.ts';
 import type { EditorState } from './editor.store.ts';
 

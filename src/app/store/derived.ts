@@ -1,9 +1,9 @@
 // Derived, memoized views the canvas and panels select: resolved ports per node (stable object while
 // the port list is unchanged, so a node re-renders only when its own handles change), hover
 // highlighting, and validation issues per element.
-import type { PortSpec } from '../../domain/catalog.schema.ts';
-import type { GraphDef, NodeDef } from '../../domain/graph.schema.ts';
-import { resolvePorts } from '../../domain/ports.ts';
+import type { PortSpec } from '../../domain/catalog/catalog.schema.ts';
+import type { GraphDef, NodeDef } from '../../domain/graph/graph.schema.ts';
+import { resolvePorts } from '../../domain/flow/ports.ts';
 import { activeTab } from './doc.slice.ts';
 import { currentLevel, indexOf, type EditorState } from './editor.store.ts';
 import { validateGraph, type Issue } from './graphIo.ts';

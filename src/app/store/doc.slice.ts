@@ -3,8 +3,8 @@
 // the current level and records exactly one undo entry; graphs share unchanged sub-objects, so
 // snapshots are cheap.
 import type { StateCreator } from 'zustand';
-import { emptyGraph, type GraphDef } from '../../domain/graph.schema.ts';
-import type { OpResult } from '../../domain/graph.ops.ts';
+import { emptyGraph, type GraphDef } from '../../domain/graph/graph.schema.ts';
+import type { OpResult } from '../../domain/graph/graph.ops.ts';
 import { levelAt, replaceLevel, validPath } from './graphPath.ts';
 import type { Issue } from './graphIo.ts';
 import type { EditorState } from './editor.store.ts';

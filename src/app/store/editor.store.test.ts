@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyGraph } from '../../domain/graph.schema.ts';
+import { emptyGraph } from '../../domain/graph/graph.schema.ts';
 import {
   addNodeOfType,
   addContainerAt,

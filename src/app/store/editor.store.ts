@@ -2,7 +2,7 @@
 // the React binding and the memoized per-level index that lets each canvas node select itself by id.
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import type { ContainerDef, GraphDef, NodeDef } from '../../domain/graph.schema.ts';
+import type { ContainerDef, GraphDef, NodeDef } from '../../domain/graph/graph.schema.ts';
 import { createCatalogSlice, type CatalogSlice } from './catalog.slice.ts';
 import { activeTab, createDocSlice, type DocSlice } from './doc.slice.ts';
 import { levelAt } from './graphPath.ts';

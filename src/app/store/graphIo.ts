@@ -1,11 +1,15 @@
 // The app's one door to the domain's parse / format / validate. Everything in the app goes through
 // these functions so the boundary (strip server-only keys, pass the live catalog) stays in one place.
-import type { Catalog } from '../../domain/catalog.schema.ts';
-import { formatGraph } from '../../domain/graph.format.ts';
-import { parseGraph, parseGraphText as domainParseText, type ParseResult } from '../../domain/graph.parse.ts';
-import type { GraphDef } from '../../domain/graph.schema.ts';
-import { validate } from '../../domain/graph.validate.ts';
-import type { Issue } from '../../domain/issues.ts';
+import type { Catalog } from '../../domain/catalog/catalog.schema.ts';
+import { formatGraph } from '../../domain/graph/graph.format.ts';
+import {
+  parseGraph,
+  parseGraphText as domainParseText,
+  type ParseResult,
+} from '../../domain/graph/graph.parse.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import { validate } from '../../domain/validate/graph.validate.ts';
+import type { Issue } from '../../domain/validate/issues.ts';
 
 export type { Issue };
 export type ParseOutcome = ParseResult;

@@ -1,6 +1,6 @@
 // A tab edits one graph level at a time: the root or a composite's subgraph, addressed by the path
 // of composite node ids from the root. These helpers read and replace the level immutably.
-import type { GraphDef } from '../../domain/graph.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 
 export function levelAt(root: GraphDef, path: readonly string[]): GraphDef {
   let g = root;

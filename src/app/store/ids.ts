@@ -1,6 +1,6 @@
 // Readable, deterministic-per-graph ids for things the user creates: `<prefix>_<n>` with the smallest
 // free n. Readable ids make saved JSON diffable and let tests compare against canonical fixtures.
-import type { GraphDef } from '../../domain/graph.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 
 export function usedIds(g: GraphDef): Set<string> {
   return new Set<string>([

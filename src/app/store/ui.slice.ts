@@ -1,7 +1,7 @@
 // UI slice: selection at the current level, hover highlighting, drawer tab, overlays, toasts and
 // the in-app log. Kept apart from the document so UI churn never touches undo history.
 import type { StateCreator } from 'zustand';
-import type { Position } from '../../domain/graph.schema.ts';
+import type { Position } from '../../domain/graph/graph.schema.ts';
 import type { EditorState } from './editor.store.ts';
 
 export interface SelectionIds {

@@ -1,5 +1,5 @@
 // Reducer and lifetime presentation (REFERENCE.md 5.3 colours; our extension reducers get their own).
-import { LIFETIME_HINTS } from '../../domain/lifetimes.ts';
+import { LIFETIME_HINTS } from '../../domain/state/lifetimes.ts';
 
 export const REDUCER_BADGE: Record<string, string> = {
   accumulator: 'bg-amber-600/40 text-amber-300',

@@ -2,7 +2,7 @@
 // src/engine/nodes/; this file is pure data so the validator and the editor can use it anywhere.
 import { BUILTIN_DOCS } from './catalog.docs.ts';
 import { makeCatalog, type NodeSpecInput } from './catalog.schema.ts';
-import { ITER_IN_COUNTER_PORTS } from './loopPorts.ts';
+import { ITER_IN_COUNTER_PORTS } from '../flow/loopPorts.ts';
 
 const p = (name: string, wire_type = 'ANY', optional = true, description = '') => ({
   name,

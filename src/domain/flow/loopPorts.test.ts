@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validGraph } from './graph.arbitraries.testutil.ts';
+import { validGraph } from '../graph/graph.arbitraries.testutil.ts';
 import { loopView } from './loopView.ts';
-import { parseGraphOrThrow } from './graph.parse.ts';
-import type { GraphDef, NodeDef } from './graph.schema.ts';
+import { parseGraphOrThrow } from '../graph/graph.parse.ts';
+import type { GraphDef, NodeDef } from '../graph/graph.schema.ts';
 import {
   iterInOutputHandles,
   iterOutInputHandles,

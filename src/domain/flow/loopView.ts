@@ -1,6 +1,6 @@
 // A per-iterIn view of a graph for loop-port synthesis (see loopPorts.ts), so parse and validate
 // stay linear on big graphs instead of scanning every node and edge once per iterIn.
-import type { GraphDef } from './graph.schema.ts';
+import type { GraphDef } from '../graph/graph.schema.ts';
 
 /**
  * The smallest graph view that gives the same loop-port synthesis as the whole graph: synthesis only

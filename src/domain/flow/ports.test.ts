@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_CATALOG } from './catalog.builtins.ts';
-import type { GraphDef, NodeDef } from './graph.schema.ts';
+import { BUILTIN_CATALOG } from '../catalog/catalog.builtins.ts';
+import type { GraphDef, NodeDef } from '../graph/graph.schema.ts';
 import { resolvePorts } from './ports.ts';
 
 const node = (id: string, type: string, config: Record<string, unknown> = {}): NodeDef =>

@@ -1,7 +1,7 @@
 // Resolves the concrete input/output ports of one node instance: class ports from the catalog,
 // loop pivots' synthesized ports, composite ports from inner graphIn/graphOut, config.ports overrides.
-import type { Catalog, PortSpec } from './catalog.schema.ts';
-import type { GraphDef, NodeDef } from './graph.schema.ts';
+import type { Catalog, PortSpec } from '../catalog/catalog.schema.ts';
+import type { GraphDef, NodeDef } from '../graph/graph.schema.ts';
 import {
   iterInOutputHandles,
   iterOutInputHandles,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EdgeDef, NodeDef } from './graph.schema.ts';
+import type { EdgeDef, NodeDef } from '../graph/graph.schema.ts';
 import { analyzeScopes, commonScope, GRAPH_SCOPE, isWithin } from './scopes.ts';
 
 const node = (id: string, type: string, config: Record<string, unknown> = {}): NodeDef => ({

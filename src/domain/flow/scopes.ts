@@ -3,7 +3,7 @@
 // loop is the implicit graph scope "". It never throws: problems (unpaired iterIns, partially
 // overlapping scopes) are returned as data, and validate.scopes.ts turns them into issues.
 // Cost: one bounded BFS pair per loop plus linear passes, so big graphs with many loops stay fast.
-import type { EdgeDef, GraphDef, NodeDef } from './graph.schema.ts';
+import type { EdgeDef, GraphDef, NodeDef } from '../graph/graph.schema.ts';
 import { pairedId } from './loopPorts.ts';
 
 export const GRAPH_SCOPE = '';

@@ -12,7 +12,7 @@ import {
   type NodeDef,
   type StateDef,
 } from './graph.schema.ts';
-import { withSynthesizedPorts } from './loopPorts.ts';
+import { withSynthesizedPorts } from '../flow/loopPorts.ts';
 
 /** JSON values as a file would hold them (no -0: JSON cannot write it). */
 export const json = fc

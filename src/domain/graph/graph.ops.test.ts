@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_CATALOG } from './catalog.builtins.ts';
+import { BUILTIN_CATALOG } from '../catalog/catalog.builtins.ts';
 import {
   addContainer,
   addGrant,

@@ -2,11 +2,11 @@
 // composite's subgraph) and returns the next graph, or a refusal with a reason a user can read.
 // Ids and positions are passed in (domain has no randomness). Unchanged nodes/edges keep their
 // object identity so the canvas re-renders only what changed.
-import type { Catalog } from './catalog.schema.ts';
+import type { Catalog } from '../catalog/catalog.schema.ts';
 import type { AccessGrantDef, ContainerDef, EdgeDef, GraphDef, NodeDef, Position } from './graph.schema.ts';
-import { pairedId } from './loopPorts.ts';
-import { resolvePorts } from './ports.ts';
-import { wireCompatibility } from './wireTypes.ts';
+import { pairedId } from '../flow/loopPorts.ts';
+import { resolvePorts } from '../flow/ports.ts';
+import { wireCompatibility } from '../flow/wireTypes.ts';
 
 export type OpResult = { ok: true; graph: GraphDef } | { ok: false; reason: string };
 

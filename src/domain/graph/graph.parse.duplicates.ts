@@ -4,7 +4,7 @@
 // definition vanished, and the issue text asks for states to be unique within a container.
 // The file still loads (severity error in the load issues) so the editor can open and fix it.
 import type { DuplicateKey } from './graph.parse.json.ts';
-import type { Issue } from './issues.ts';
+import type { Issue } from '../validate/issues.ts';
 
 type Seg = string | number;
 

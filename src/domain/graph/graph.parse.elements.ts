@@ -16,7 +16,7 @@ import {
   type IssueIds,
   type RawObject,
 } from './graph.parse.fields.ts';
-import { keySeg } from './issues.ts';
+import { keySeg } from '../validate/issues.ts';
 
 const EDGE_KEYS = new Set(['id', 'source', 'target', 'sourceHandle', 'targetHandle']);
 const CONTAINER_KEYS = new Set(['id', 'label', 'position', 'states']);

@@ -2,7 +2,7 @@
 // reference backend's default, and records an issue (with the JSON path) when it has to tolerate or
 // reject something. Nothing here throws; a rejected field yields `undefined` plus an error issue.
 import type { Position } from './graph.schema.ts';
-import { keySeg, type Issue } from './issues.ts';
+import { keySeg, type Issue } from '../validate/issues.ts';
 
 export type RawObject = Record<string, unknown>;
 export type IssueIds = Pick<Issue, 'nodeId' | 'containerId' | 'edgeId' | 'grantId' | 'slot'>;

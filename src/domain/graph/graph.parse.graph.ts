@@ -29,7 +29,7 @@ import {
   type IndexedEdge,
   type LegacyNode,
 } from './graph.parse.legacy.ts';
-import { keySeg } from './issues.ts';
+import { keySeg } from '../validate/issues.ts';
 
 /** GraphDef's fields: emptyGraph sets every one (the compiler keeps it complete and exact). */
 const GRAPH_KEYS: ReadonlySet<string> = new Set(Object.keys(emptyGraph()));

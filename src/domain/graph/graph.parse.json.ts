@@ -2,7 +2,7 @@
 // "line 3, column 7: expected ',' or '}'" the same way in every runtime (engines word and place
 // JSON.parse errors differently, and some quote the whole input back), and finds duplicate object
 // keys, which JSON.parse resolves silently by keeping the last value.
-import { jsonPath } from './issues.ts';
+import { jsonPath } from '../validate/issues.ts';
 
 export interface JsonErrorLocation {
   offset: number;

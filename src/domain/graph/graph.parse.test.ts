@@ -8,7 +8,7 @@ import {
   type ParseResult,
 } from './graph.parse.ts';
 import type { GraphDef } from './graph.schema.ts';
-import { hasErrors, type Issue } from './issues.ts';
+import { hasErrors, type Issue } from '../validate/issues.ts';
 import { FIXTURES, fixture } from './fixtures/loadFixtures.testutil.ts';
 
 function ok(r: ParseResult): { graph: GraphDef; warnings: Issue[] } {

@@ -7,9 +7,9 @@ import { ParseCtx, typeName } from './graph.parse.fields.ts';
 import { parseGraphObject } from './graph.parse.graph.ts';
 import { findDuplicateKeys, locateJsonError } from './graph.parse.json.ts';
 import { duplicateKeyIssues } from './graph.parse.duplicates.ts';
-import { synthesizeIterInPorts } from './loopPorts.ts';
-import { loopView } from './loopView.ts';
-import type { Issue } from './issues.ts';
+import { synthesizeIterInPorts } from '../flow/loopPorts.ts';
+import { loopView } from '../flow/loopView.ts';
+import type { Issue } from '../validate/issues.ts';
 
 /**
  * `warnings` are the load issues of a file that loaded: warnings and infos, plus `duplicate-state`

@@ -8,7 +8,7 @@ import {
   parseGraphText,
   parseGraphTextOrThrow,
 } from './graph.parse.ts';
-import { validate } from './graph.validate.ts';
+import { validate } from '../validate/graph.validate.ts';
 import { corruptedGraph, validGraph } from './graph.arbitraries.testutil.ts';
 
 const RUNS = { numRuns: 150 };

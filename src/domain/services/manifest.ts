@@ -2,7 +2,7 @@
 // each service (`GET /api/services`), and how a manifest function becomes a catalog entry. Pure: the
 // server fetches and validates, the app shows, both read the same shapes.
 import { z } from 'zod';
-import type { NodeSpecInput } from '../catalog.schema.ts';
+import type { NodeSpecInput } from '../catalog/catalog.schema.ts';
 
 export const ServicePortSchema = z.object({
   name: z.string().min(1),

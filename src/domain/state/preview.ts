@@ -2,7 +2,7 @@
 // and the app's container boxes: list → size + first 3 items; number/bool → value; string → first 100
 // chars; null → "null"; other → first 100 chars of its text; keyed slot → key count and the first key's
 // value prefixed "[<key>] ".
-import { isNdArray, isNdArraySummary } from './services/ndarray.ts';
+import { isNdArray, isNdArraySummary } from '../services/ndarray.ts';
 
 export interface SlotPreview {
   size?: number;

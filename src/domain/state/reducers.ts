@@ -2,7 +2,7 @@
 // seed 004). Shared by the engine (writes) and the app (explaining/previewing writes). A reducer never
 // mutates `current` or `update`; it returns a new value, so the engine can share unchanged values
 // between checkpoints by reference.
-import type { StateConfig } from './graph.schema.ts';
+import type { StateConfig } from '../graph/graph.schema.ts';
 
 export interface Reducer {
   /** Initial value when `config.initial_value` is absent. */

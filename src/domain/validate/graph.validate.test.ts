@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { makeCatalog } from './catalog.schema.ts';
-import { BUILTIN_NODE_SPECS } from './catalog.builtins.ts';
-import { parseGraphOrThrow, parseGraphText } from './graph.parse.ts';
-import type { GraphDef } from './graph.schema.ts';
+import { makeCatalog } from '../catalog/catalog.schema.ts';
+import { BUILTIN_NODE_SPECS } from '../catalog/catalog.builtins.ts';
+import { parseGraphOrThrow, parseGraphText } from '../graph/graph.parse.ts';
+import type { GraphDef } from '../graph/graph.schema.ts';
 import { hasErrors, validate } from './graph.validate.ts';
 import type { Issue } from './issues.ts';
-import { fixture } from './fixtures/loadFixtures.testutil.ts';
+import { fixture } from '../graph/fixtures/loadFixtures.testutil.ts';
 
 type Raw = Record<string, unknown> & { nodes: Record<string, unknown>[]; edges: Record<string, unknown>[] };
 

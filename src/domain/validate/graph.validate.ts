@@ -1,9 +1,9 @@
 // validate(graph) → Issue[]: every rule of REFERENCE.md 2.2–2.6 and checklist item 11 that can be
 // checked without running, plus our extension rules (seed 004). Composite subgraphs are checked
 // recursively with paths like `$.nodes[2].subgraph.nodes[0]`. Codes are listed in README.md.
-import type { Catalog } from './catalog.schema.ts';
-import { BUILTIN_CATALOG } from './catalog.builtins.ts';
-import type { GraphDef } from './graph.schema.ts';
+import type { Catalog } from '../catalog/catalog.schema.ts';
+import { BUILTIN_CATALOG } from '../catalog/catalog.builtins.ts';
+import type { GraphDef } from '../graph/graph.schema.ts';
 import type { Issue } from './issues.ts';
 import { ValidateCtx } from './validate.ctx.ts';
 import { checkContainers } from './validate.containers.ts';

@@ -8,7 +8,7 @@ import {
   REMOVED_VALUE_TYPES,
   STATE_VALUE_TYPES,
   type StateDef,
-} from './graph.schema.ts';
+} from '../graph/graph.schema.ts';
 import { keySeg } from './issues.ts';
 import { quote, type IssueIds, type ValidateCtx } from './validate.ctx.ts';
 

@@ -1,7 +1,7 @@
 // Shared plumbing for the validator's rule files: an issue sink that knows the JSON path of the
 // graph being checked (the root file, or a composite's subgraph) and the catalog in use.
-import type { Catalog } from './catalog.schema.ts';
-import type { GraphDef, NodeDef } from './graph.schema.ts';
+import type { Catalog } from '../catalog/catalog.schema.ts';
+import type { GraphDef, NodeDef } from '../graph/graph.schema.ts';
 import type { Issue, Severity } from './issues.ts';
 
 export type IssueIds = Pick<Issue, 'nodeId' | 'containerId' | 'edgeId' | 'grantId' | 'slot'>;

@@ -1,11 +1,11 @@
 // Edge rules that need each node's resolved ports: wire-type compatibility (REFERENCE.md 1.11),
 // handle names (iterIn/iterOut rules of 2.2 are errors, other known types warnings), and required
 // inputs without an incoming edge. Nodes whose type is not loaded are skipped, like the reference.
-import type { PortSpec } from './catalog.schema.ts';
-import type { EdgeDef, NodeDef } from './graph.schema.ts';
-import { resolvePorts, type ResolvedPorts } from './ports.ts';
-import { wireCompatibility } from './wireTypes.ts';
-import { loopView } from './loopView.ts';
+import type { PortSpec } from '../catalog/catalog.schema.ts';
+import type { EdgeDef, NodeDef } from '../graph/graph.schema.ts';
+import { resolvePorts, type ResolvedPorts } from '../flow/ports.ts';
+import { wireCompatibility } from '../flow/wireTypes.ts';
+import { loopView } from '../flow/loopView.ts';
 import { quote, type ValidateCtx } from './validate.ctx.ts';
 
 /** Runtime routing: a missing target handle means "same name as the source handle". */

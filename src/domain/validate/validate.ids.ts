@@ -1,6 +1,6 @@
 // Identity and reference rules: duplicate ids, dangling edges and grants, duplicate grants,
 // containers nobody may touch, and node types that are removed, frontend-only or unknown.
-import { FRONTEND_ONLY_TYPES, REMOVED_NODE_TYPES } from './catalog.builtins.ts';
+import { FRONTEND_ONLY_TYPES, REMOVED_NODE_TYPES } from '../catalog/catalog.builtins.ts';
 import type { IssueIds, ValidateCtx } from './validate.ctx.ts';
 
 function duplicates(

@@ -1,6 +1,6 @@
 // Loop pivot rules (REFERENCE.md 1.9, 2.2, 2.3): iterIn/iterOut pairing in both directions, one
 // iterOut per iterIn, non-empty carry ports, and the retired pre-version-3 port keys.
-import { loopPortsOf, pairedId } from './loopPorts.ts';
+import { loopPortsOf, pairedId } from '../flow/loopPorts.ts';
 import type { ValidateCtx } from './validate.ctx.ts';
 
 export function checkLoops(ctx: ValidateCtx): void {

@@ -1,10 +1,10 @@
 // Loop-scope validation, mirroring REFERENCE.md 6.5 "Scope analysis" and "iterOut contract".
 import { describe, expect, it } from 'vitest';
-import { emptyGraph, type EdgeDef, type GraphDef, type NodeDef } from './graph.schema.ts';
+import { emptyGraph, type EdgeDef, type GraphDef, type NodeDef } from '../graph/graph.schema.ts';
 import { validate } from './graph.validate.ts';
 import type { Issue } from './issues.ts';
-import { parseGraphText } from './graph.parse.ts';
-import { FIXTURES } from './fixtures/loadFixtures.testutil.ts';
+import { parseGraphText } from '../graph/graph.parse.ts';
+import { FIXTURES } from '../graph/fixtures/loadFixtures.testutil.ts';
 
 const node = (
   id: string,

@@ -3,8 +3,8 @@
 // two different loop scopes that skip the pivots. Root level only, because a subgraph's loop is
 // nested inside its parent's once flattened: the after-loop band rules and eval-output sourcing.
 // Pairing problems (unpaired iterIn, two iterOuts on one iterIn) are reported by validate.loops.ts.
-import type { EdgeDef } from './graph.schema.ts';
-import { analyzeScopes, GRAPH_SCOPE, isFinalSide, type ScopeAnalysis } from './scopes.ts';
+import type { EdgeDef } from '../graph/graph.schema.ts';
+import { analyzeScopes, GRAPH_SCOPE, isFinalSide, type ScopeAnalysis } from '../flow/scopes.ts';
 import { quote, type ValidateCtx } from './validate.ctx.ts';
 
 /** Boundary node types an edge may leave a loop scope through. */

@@ -2,8 +2,8 @@
 // `FILE: severity code path message` (or a JSON array with --json). Exit 0 when no file has an
 // error, 1 when some issue is an error, 2 when a file cannot be read or parsed at all.
 import { parseArgs } from 'node:util';
-import { validate } from '../../domain/graph.validate.ts';
-import { hasErrors, type Issue } from '../../domain/issues.ts';
+import { validate } from '../../domain/validate/graph.validate.ts';
+import { hasErrors, type Issue } from '../../domain/validate/issues.ts';
 import { issueLine, readGraphFile } from './readGraphFile.ts';
 
 export const CHECK_USAGE = `usage: statewire check [--json] FILE…

@@ -4,12 +4,12 @@ import { mkdtemp, mkdir, readFile, readdir, rm, stat, writeFile, copyFile } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatGraph } from '../../domain/graph.format.ts';
-import { generateLargeGraph } from '../../domain/fixtures/largeGraph.ts';
+import { formatGraph } from '../../domain/graph/graph.format.ts';
+import { generateLargeGraph } from '../../domain/graph/fixtures/largeGraph.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const BIN = join(ROOT, 'bin/statewire.js');
-const FIXTURES = join(ROOT, 'src/domain/fixtures');
+const FIXTURES = join(ROOT, 'src/domain/graph/fixtures');
 
 interface Run {
   code: number;

@@ -3,7 +3,7 @@
 // never leaves a half-written graph. Parse warnings go to stderr; unreadable or invalid → exit 2.
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { formatGraph } from '../../domain/graph.format.ts';
+import { formatGraph } from '../../domain/graph/graph.format.ts';
 import { writeFileAtomic as writeFileAtomicSync } from '../workspace/atomicWrite.ts';
 import { issueLine, readGraphFile } from './readGraphFile.ts';
 

@@ -2,9 +2,9 @@
 // violation) becomes one line saying what and where, so the commands can print it and exit 2.
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { parseGraphText } from '../../domain/graph.parse.ts';
-import type { GraphDef } from '../../domain/graph.schema.ts';
-import type { Issue } from '../../domain/issues.ts';
+import { parseGraphText } from '../../domain/graph/graph.parse.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import type { Issue } from '../../domain/validate/issues.ts';
 
 export type LoadedGraph =
   | { ok: true; file: string; text: string; graph: GraphDef; warnings: Issue[] }

@@ -5,10 +5,10 @@
 // is invalid (issues printed as `FILE: severity code path message`).
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseGraphText } from '../../domain/graph.parse.ts';
-import { validate } from '../../domain/graph.validate.ts';
-import type { Issue } from '../../domain/issues.ts';
-import type { EngineEvent } from '../../domain/protocol.ts';
+import { parseGraphText } from '../../domain/graph/graph.parse.ts';
+import { validate } from '../../domain/validate/graph.validate.ts';
+import type { Issue } from '../../domain/validate/issues.ts';
+import type { EngineEvent } from '../../domain/protocol/protocol.ts';
 import { createRun, type EngineRunExt } from '../../engine/createRun.ts';
 import { BuildError } from '../../engine/errors.ts';
 import { offlineProvider, providerFromEnv } from '../../engine/llm.providers.ts';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EventEnvelopeSchema, RunResultDataSchema } from '../../domain/protocol.ts';
+import { EventEnvelopeSchema, RunResultDataSchema } from '../../domain/protocol/protocol.ts';
 import { runCommand, type CliIo } from './run.ts';
 
 let dir: string;

@@ -1,7 +1,7 @@
 // The run log in an in-memory SQLite: content-addressed checkpoints share unchanged values, a commit
 // is all-or-nothing, events come back exactly as stamped, and interrupted runs are marked on start.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventEnvelope } from '../../domain/protocol.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { closeDatabase, openDatabase, SCHEMA_VERSION, type Db } from './database.ts';
 import { RunStore } from './runStore.ts';
 

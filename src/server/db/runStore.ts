@@ -3,8 +3,8 @@
 // events, an optional checkpoint and the run row's counters in ONE transaction, so after a crash the
 // log and the checkpoints always agree (seed 003: the runtime must not forget, nor half-remember).
 import type { Checkpoint } from '../../engine/run.api.ts';
-import type { EventEnvelope, RunStatus } from '../../domain/protocol.ts';
-import type { RunSummary } from '../../domain/protocol.rest.ts';
+import type { EventEnvelope, RunStatus } from '../../domain/protocol/protocol.ts';
+import type { RunSummary } from '../../domain/protocol/protocol.rest.ts';
 import { BlobStore } from './blobStore.ts';
 import { ShapeStore } from './shapes.ts';
 import type { Db } from './database.ts';

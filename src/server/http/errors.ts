@@ -4,7 +4,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { jsonPath } from '../../domain/issues.ts';
+import { jsonPath } from '../../domain/validate/issues.ts';
 import { storageApiError } from './storageErrors.ts';
 
 export class ApiError extends Error {

@@ -1,7 +1,7 @@
 // `/api/graphs` (REFERENCE.md 1.16): graph files CRUD, move and folder operations. Bodies are
 // parsed by zod (control keys) and the tolerant graph parser (the graph itself).
 import type { FastifyInstance } from 'fastify';
-import type { GraphDef } from '../../domain/graph.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import {
   FolderCreateBodySchema,
   FolderDeleteQuerySchema,
@@ -9,7 +9,7 @@ import {
   GraphMoveBodySchema,
   GraphSaveControlSchema,
   SAVE_CONTROL_KEYS,
-} from '../../domain/protocol.rest.ts';
+} from '../../domain/protocol/protocol.rest.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 import type { GraphFiles } from '../workspace/graphFiles.ts';
 import { ApiError, badRequest, parseOr400 } from './errors.ts';

@@ -7,9 +7,9 @@ import {
   RunStartQuerySchema,
   StepDelayBodySchema,
   StepParamSchema,
-} from '../../domain/protocol.rest.ts';
-import type { Catalog } from '../../domain/catalog.schema.ts';
-import type { GraphDef } from '../../domain/graph.schema.ts';
+} from '../../domain/protocol/protocol.rest.ts';
+import type { Catalog } from '../../domain/catalog/catalog.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { RunManager } from '../runs/runManager.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 import { validateGraph } from '../workspace/graphValidate.ts';

@@ -7,7 +7,7 @@ import {
   RestoreBodySchema,
   RunIdParamSchema,
   StateQuerySchema,
-} from '../../domain/protocol.rest.ts';
+} from '../../domain/protocol/protocol.rest.ts';
 import type { RunStore } from '../db/runStore.ts';
 import type { RunManager } from '../runs/runManager.ts';
 import { notFound, parseOr400 } from './errors.ts';

@@ -1,9 +1,9 @@
 // POST /api/graphs/validate and POST /api/graphs/layout. Validation never raises: a graph that does
 // not even parse comes back as issues too (the reference answers 200 with wire_errors).
 import type { FastifyInstance } from 'fastify';
-import type { Catalog } from '../../domain/catalog.schema.ts';
-import type { Issue } from '../../domain/issues.ts';
-import { LayoutBodySchema } from '../../domain/protocol.rest.ts';
+import type { Catalog } from '../../domain/catalog/catalog.schema.ts';
+import type { Issue } from '../../domain/validate/issues.ts';
+import { LayoutBodySchema } from '../../domain/protocol/protocol.rest.ts';
 import { layoutGraph, LayoutTooLargeError } from '../layout/elkLayout.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 import { validateGraph, WIRE_CODES } from '../workspace/graphValidate.ts';

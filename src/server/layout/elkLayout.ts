@@ -3,8 +3,8 @@
 // container sits under its users), pushed apart so boxes never overlap. Long edges get waypoints.
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
-import type { GraphDef } from '../../domain/graph.schema.ts';
-import { GRAPH_STATE_ID } from '../../domain/graph.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import { GRAPH_STATE_ID } from '../../domain/graph/graph.schema.ts';
 
 export type Dimensions = Record<string, { width: number; height: number }>;
 export type LaidOutGraph = Omit<GraphDef, 'edges'> & {

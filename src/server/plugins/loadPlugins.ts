@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { register as registerTsxCjs } from 'tsx/cjs/api';
-import { NodeSpecSchema, type NodeSpec } from '../../domain/catalog.schema.ts';
+import { NodeSpecSchema, type NodeSpec } from '../../domain/catalog/catalog.schema.ts';
 import type { HandlerInput } from '../../engine/handler.types.ts';
 import type { NodeRegistry } from '../../engine/registry.ts';
 

@@ -1,6 +1,6 @@
 // A fork may run a modified graph only if its containers still match the checkpoint it starts from:
 // same container ids, same slots, same reducers. Returns one line per difference (empty = compatible).
-import type { ContainerDef, GraphDef } from '../../domain/graph.schema.ts';
+import type { ContainerDef, GraphDef } from '../../domain/graph/graph.schema.ts';
 
 export function containerDifferences(parent: GraphDef, next: GraphDef): string[] {
   const out: string[] = [];

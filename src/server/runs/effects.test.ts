@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventEnvelope } from '../../domain/protocol.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { createServer, type StatewireServer } from '../app.ts';
 import { tempWorkspace, waitFor } from '../test/serverProcess.testutil.ts';
 

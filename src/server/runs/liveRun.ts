@@ -1,8 +1,8 @@
 // One run the server is driving: its engine, its event stamping (runId/seq/ts), and the commit of a
 // step (events + checkpoint + counters in one transaction, then broadcast). Commit-then-publish is
 // the order that makes replay exact: a client can never see an event the log does not have.
-import type { GraphDef } from '../../domain/graph.schema.ts';
-import type { EngineEvent, EventEnvelope, RunEndStatus, RunStatus } from '../../domain/protocol.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import type { EngineEvent, EventEnvelope, RunEndStatus, RunStatus } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint, EngineRun } from '../../engine/run.api.ts';
 import type { RunStore, StepPart } from '../db/runStore.ts';
 

@@ -7,8 +7,8 @@
 // One file (~440 lines) on purpose: every verb reads and replaces the same current run under one
 // lock, and the step loop's exit paths (pause/stop/restore/fork) must be read together.
 import { randomBytes } from 'node:crypto';
-import type { GraphDef } from '../../domain/graph.schema.ts';
-import type { RunStatus } from '../../domain/protocol.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import type { RunStatus } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint, EngineRun, RunOptions } from '../../engine/run.api.ts';
 import type { RunStore } from '../db/runStore.ts';
 import { SqliteEffectStore } from '../db/effectStore.ts';

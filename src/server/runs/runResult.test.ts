@@ -2,7 +2,11 @@
 // the graphOut values by portName and every container's final values (real server, real SQLite).
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunResultDataSchema, type EventEnvelope, type RunResultData } from '../../domain/protocol.ts';
+import {
+  RunResultDataSchema,
+  type EventEnvelope,
+  type RunResultData,
+} from '../../domain/protocol/protocol.ts';
 import { createServer, type StatewireServer } from '../app.ts';
 import { tempWorkspace, waitFor } from '../test/serverProcess.testutil.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventEnvelope } from '../../domain/protocol.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { reduceState } from './stateAt.ts';
 
 const slot = (value: unknown, lifetime = 'forever', type = 'lastWrite') => ({

@@ -3,10 +3,10 @@
 // the `state_written` / `signal` events committed after it up to the step. Because the run manager
 // commits whole steps and the engine ends each step with a nav_step, the fold is usually empty; it
 // matters for partial logs (a step that wrote state but ended in an error).
-import type { ContainerDef } from '../../domain/graph.schema.ts';
-import type { ContainerSnapshot, EventEnvelope } from '../../domain/protocol.ts';
-import { previewValue } from '../../domain/preview.ts';
-import { initialValue } from '../../domain/reducers.ts';
+import type { ContainerDef } from '../../domain/graph/graph.schema.ts';
+import type { ContainerSnapshot, EventEnvelope } from '../../domain/protocol/protocol.ts';
+import { previewValue } from '../../domain/state/preview.ts';
+import { initialValue } from '../../domain/state/reducers.ts';
 
 export interface RunStateView {
   step: number;

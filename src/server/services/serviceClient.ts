@@ -2,7 +2,7 @@
 // /containers/evict. Every failure becomes a ServiceError whose message names the service, what was
 // asked and what the service said — the node error a user reads.
 import { ServiceManifestSchema, type ServiceManifest } from '../../domain/services/manifest.ts';
-import { jsonPath } from '../../domain/issues.ts';
+import { jsonPath } from '../../domain/validate/issues.ts';
 import {
   CONTENT_TYPE,
   decodeMsgpack,

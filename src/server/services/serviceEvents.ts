@@ -4,8 +4,8 @@
 // - each nav_step gets the service-owned container previews (`owner` = service name, REFERENCE §3.11);
 // - `episode_reset` evicts that episode's key in every service that owns containers.
 // A graph without service node types gets the engine's sink back unchanged (no cost).
-import type { GraphDef } from '../../domain/graph.schema.ts';
-import type { EngineEvent } from '../../domain/protocol.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import type { EngineEvent } from '../../domain/protocol/protocol.ts';
 import { nodesetOfType } from '../../domain/services/manifest.ts';
 import {
   containsNdArray,

@@ -6,7 +6,7 @@
 // write the node's granted containers back through the executor endpoints (internal.routes.ts): those
 // writes go through the same container handles — reducers, lifetimes, state_written, checkpoints.
 import type { ServiceFunction } from '../../domain/services/manifest.ts';
-import { parseWireType } from '../../domain/wireTypes.ts';
+import { parseWireType } from '../../domain/flow/wireTypes.ts';
 import type { Aggregator, FireList } from '../../engine/dynamic.ts';
 import type { HandlerResult, NodeContext, NodeHandler } from '../../engine/handler.types.ts';
 import type { ServiceClient } from './serviceClient.ts';

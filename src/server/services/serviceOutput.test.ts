@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ErrorEnvelope } from '../../domain/protocol.ts';
+import type { ErrorEnvelope } from '../../domain/protocol/protocol.ts';
 import { serviceOutputSink } from './serviceOutput.ts';
 
 function setup(live = true) {

@@ -4,7 +4,7 @@
 // Always echoed to the server's console too. A chatty service cannot flood the run's log: at most
 // LINES_PER_SECOND lines per service per second are logged; the rest are counted, and the count is
 // logged with the next line that gets through.
-import type { ErrorEnvelope } from '../../domain/protocol.ts';
+import type { ErrorEnvelope } from '../../domain/protocol/protocol.ts';
 
 const LINES_PER_SECOND = 50;
 const MAX_LINE = 2000;

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { jsonPath } from '../../domain/issues.ts';
+import { jsonPath } from '../../domain/validate/issues.ts';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventEnvelope } from '../../domain/protocol.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { compactQueue, withoutFullValues } from './compact.ts';
 
 const ev = (

@@ -3,7 +3,7 @@
 // dropped one (the client fetches the range from /api/runs/{id}/events if it needs it). Every other
 // event type is kept, in order; the log itself always has everything.
 import { isNdArraySummary } from '../../domain/services/ndarray.ts';
-import type { EventEnvelope } from '../../domain/protocol.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 
 export function compactQueue(queue: readonly EventEnvelope[]): EventEnvelope[] {
   const lastNav = new Map<string, number>();

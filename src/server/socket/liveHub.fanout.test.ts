@@ -5,7 +5,7 @@
 // the real-socket paths are covered by src/server/live.test.ts and socketDrops.faults.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Server as SocketServer, Socket } from 'socket.io';
-import type { EventEnvelope } from '../../domain/protocol.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { closeDatabase, openDatabase, type Db } from '../db/database.ts';
 import { RunStore } from '../db/runStore.ts';
 import { waitFor } from '../test/serverProcess.testutil.ts';

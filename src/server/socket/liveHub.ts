@@ -20,8 +20,8 @@
 // and is paced from its cursor; while its backlog exceeds MAX_QUEUE, intermediate nav_steps are
 // replaced by a `gap` notice (compact.ts). A replaying client is never compacted: the log is its queue.
 import type { Server as SocketServer, Socket } from 'socket.io';
-import { SubscribeMessageSchema, type EventEnvelope } from '../../domain/protocol.ts';
-import { jsonPath } from '../../domain/issues.ts';
+import { SubscribeMessageSchema, type EventEnvelope } from '../../domain/protocol/protocol.ts';
+import { jsonPath } from '../../domain/validate/issues.ts';
 import type { RunStore } from '../db/runStore.ts';
 import { compactSlice, withoutFullValues } from './compact.ts';
 import { LoopLoad } from './loopLoad.ts';

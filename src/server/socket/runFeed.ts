@@ -3,7 +3,7 @@
 // log pages. Many viewers replaying the same history (200 subscribes from seq 0) share one SQLite read
 // and one decode per page instead of one each; the pages are read by the hub's pacer, in bounded
 // slices, never in the step loop.
-import type { EventEnvelope } from '../../domain/protocol.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { RunStore } from '../db/runStore.ts';
 
 export interface FeedOptions {

@@ -1,8 +1,8 @@
 // A real socket.io client that records every envelope it receives, plus log helpers to compare what
 // a client saw with what the server's log holds.
 import { io, type Socket } from 'socket.io-client';
-import type { EventEnvelope } from '../../domain/protocol.ts';
-import { EVENT_TYPES } from '../../domain/protocol.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
+import { EVENT_TYPES } from '../../domain/protocol/protocol.ts';
 import { api, waitFor } from './serverProcess.testutil.ts';
 
 export interface RecordingClient {

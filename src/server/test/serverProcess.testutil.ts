@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { GraphDef } from '../../domain/graph.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 
 export const REPO = resolve(import.meta.dirname, '../../..');
 export const DEMO_GRAPH_FILE = join(REPO, 'workspace/graphs/grid_navigator.json');

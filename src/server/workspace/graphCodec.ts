@@ -1,10 +1,10 @@
 // The server's single entry to graph parsing and canonical serialization. Everything that reads a
 // graph from a file or a request body goes through `decodeGraph`, so tolerance rules live in one
 // place (domain's tolerant parser) and files are always written in the canonical form.
-import type { GraphDef } from '../../domain/graph.schema.ts';
-import { formatGraph } from '../../domain/graph.format.ts';
-import { parseGraph } from '../../domain/graph.parse.ts';
-import type { Issue } from '../../domain/issues.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import { formatGraph } from '../../domain/graph/graph.format.ts';
+import { parseGraph } from '../../domain/graph/graph.parse.ts';
+import type { Issue } from '../../domain/validate/issues.ts';
 
 export type DecodeResult = { ok: true; graph: GraphDef; warnings: Issue[] } | { ok: false; errors: Issue[] };
 

@@ -5,12 +5,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import type { GraphDef } from '../../domain/graph.schema.ts';
-import { emptyGraph } from '../../domain/graph.schema.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import { emptyGraph } from '../../domain/graph/graph.schema.ts';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { storageApiError } from '../http/storageErrors.ts';
 import { sweepOrphanTemps, writeFileAtomic } from './atomicWrite.ts';
-import { parseGraphText } from '../../domain/graph.parse.ts';
+import { parseGraphText } from '../../domain/graph/graph.parse.ts';
 import { describeErrors, encodeGraph } from './graphCodec.ts';
 import { checkRelative, resolveInside, slugify } from './safePath.ts';
 

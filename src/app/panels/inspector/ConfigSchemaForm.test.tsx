@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { BUILTIN_NODE_SPECS } from '../../../domain/catalog.builtins.ts';
-import { emptyGraph } from '../../../domain/graph.schema.ts';
+import { BUILTIN_NODE_SPECS } from '../../../domain/catalog/catalog.builtins.ts';
+import { emptyGraph } from '../../../domain/graph/graph.schema.ts';
 import { serviceFunctionSpec } from '../../../domain/services/manifest.ts';
 import { activeTab } from '../../store/doc.slice.ts';
 import { editorStore } from '../../store/editor.store.ts';

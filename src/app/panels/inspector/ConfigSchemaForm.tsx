@@ -1,7 +1,7 @@
 // The config fields a node type declares in its `config_schema`, as a form (configSchema.ts decides
 // the control per property). Every change is one `setNodeConfig` edit, so one undo step; a refused
 // value (bad number, bad JSON) shows its reason under the field and changes nothing.
-import { setNodeConfig } from '../../../domain/graph.ops.ts';
+import { setNodeConfig } from '../../../domain/graph/graph.ops.ts';
 import { editorStore } from '../../store/editor.store.ts';
 import { CommitInput } from '../../ui/CommitInput.tsx';
 import { Field, selectCls } from '../../ui/Field.tsx';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { emptyGraph } from '../../../domain/graph.schema.ts';
+import { emptyGraph } from '../../../domain/graph/graph.schema.ts';
 import { activeTab } from '../../store/doc.slice.ts';
 import { editorStore } from '../../store/editor.store.ts';
 import { ContainerInspector } from './ContainerInspector.tsx';

@@ -1,7 +1,7 @@
 // Inspector for a state container: id, label, its grants, and the slot list with an "Add slot" row.
 import { useState } from 'react';
 import { Plus, Trash2 } from 'lucide-react';
-import { removeElements, renameNodeId, updateContainer } from '../../../domain/graph.ops.ts';
+import { removeElements, renameNodeId, updateContainer } from '../../../domain/graph/graph.ops.ts';
 import { addSlotTo, nextSlotName } from '../../store/actions.ts';
 import { currentLevel, editorStore, selectContainer, useEditor } from '../../store/editor.store.ts';
 import { defaultSlot } from '../../store/ops/slot.ops.ts';

@@ -1,6 +1,6 @@
 // Inspector when nothing (or several things) is selected: the graph's own settings.
-import type { OpResult } from '../../../domain/graph.ops.ts';
-import type { GraphDef } from '../../../domain/graph.schema.ts';
+import type { OpResult } from '../../../domain/graph/graph.ops.ts';
+import type { GraphDef } from '../../../domain/graph/graph.schema.ts';
 import { activeTab } from '../../store/doc.slice.ts';
 import { editorStore, useEditor } from '../../store/editor.store.ts';
 import { CommitInput } from '../../ui/CommitInput.tsx';

@@ -1,10 +1,10 @@
 // Editor for an iterIn's `initPorts` or an iterOut's carry `ports`: name, wire type, persist
 // (and required for carry ports). Each change rewrites the whole list in one undo step.
 import { Plus, Trash2 } from 'lucide-react';
-import { setNodeConfig } from '../../../domain/graph.ops.ts';
-import type { LoopPort } from '../../../domain/graph.schema.ts';
-import { loopPortsOf } from '../../../domain/loopPorts.ts';
-import { WIRE_TYPES } from '../../../domain/wireTypes.ts';
+import { setNodeConfig } from '../../../domain/graph/graph.ops.ts';
+import type { LoopPort } from '../../../domain/graph/graph.schema.ts';
+import { loopPortsOf } from '../../../domain/flow/loopPorts.ts';
+import { WIRE_TYPES } from '../../../domain/flow/wireTypes.ts';
 import { editorStore } from '../../store/editor.store.ts';
 import { Button } from '../../ui/Button.tsx';
 import { CommitInput } from '../../ui/CommitInput.tsx';

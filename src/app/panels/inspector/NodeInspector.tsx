@@ -5,8 +5,8 @@
 import { useMemo } from 'react';
 import { Trash2 } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
-import { removeElements, renameNodeId, setNodeConfig, updateNode } from '../../../domain/graph.ops.ts';
-import { synthesizeIterInPorts } from '../../../domain/loopPorts.ts';
+import { removeElements, renameNodeId, setNodeConfig, updateNode } from '../../../domain/graph/graph.ops.ts';
+import { synthesizeIterInPorts } from '../../../domain/flow/loopPorts.ts';
 import { currentLevel, editorStore, selectNode, useEditor } from '../../store/editor.store.ts';
 import { Button } from '../../ui/Button.tsx';
 import { CommitInput } from '../../ui/CommitInput.tsx';

@@ -8,7 +8,7 @@ import {
   REDUCERS,
   STATE_VALUE_TYPES,
   type StateDef,
-} from '../../../domain/graph.schema.ts';
+} from '../../../domain/graph/graph.schema.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { editContainer } from '../../store/actions.ts';
 import { issuesOf } from '../../store/derived.ts';

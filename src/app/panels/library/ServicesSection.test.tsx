@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { BUILTIN_NODE_SPECS } from '../../../domain/catalog.builtins.ts';
+import { BUILTIN_NODE_SPECS } from '../../../domain/catalog/catalog.builtins.ts';
 import { serviceFunctionSpec, type ServiceStatus } from '../../../domain/services/manifest.ts';
 import { editorStore } from '../../store/editor.store.ts';
 import { applyServicesReport, startServicesSync, type NoticeSource } from '../../services/servicesSync.ts';

@@ -2,8 +2,8 @@
 // | Value Type | Value), then the containers node services own (read-only, indigo owner tag), then
 // any other container a run reports. Values are filled by live runs; until then "—".
 import { Database } from 'lucide-react';
-import { GRAPH_STATE_ID } from '../../../domain/graph.schema.ts';
-import { addContainer } from '../../../domain/graph.ops.ts';
+import { GRAPH_STATE_ID } from '../../../domain/graph/graph.schema.ts';
+import { addContainer } from '../../../domain/graph/graph.ops.ts';
 import { currentLevel, editorStore, useEditor } from '../../store/editor.store.ts';
 import { Button } from '../../ui/Button.tsx';
 import { lifetimeHint, reducerBadge } from '../../ui/stateStyles.ts';

@@ -1,7 +1,7 @@
 // Group a selection into a composite node and ungroup it again, as pure operations. Edges crossing
 // the boundary are rewired through generated graphIn/graphOut nodes (the composite's ports).
-import type { OpResult } from '../../../domain/graph.ops.ts';
-import { emptyGraph, type EdgeDef, type GraphDef, type NodeDef } from '../../../domain/graph.schema.ts';
+import type { OpResult } from '../../../domain/graph/graph.ops.ts';
+import { emptyGraph, type EdgeDef, type GraphDef, type NodeDef } from '../../../domain/graph/graph.schema.ts';
 import { freshId, usedIds } from '../ids.ts';
 
 export function groupNodes(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyGraph, type GraphDef } from '../../../domain/graph.schema.ts';
+import { emptyGraph, type GraphDef } from '../../../domain/graph/graph.schema.ts';
 import { cutFragment, insertFragment } from './fragment.ops.ts';
 import { groupNodes, ungroupNode } from './composite.ops.ts';
 

@@ -1,15 +1,15 @@
 // Copy/paste/duplicate as pure operations: cut a fragment (selected nodes and containers, the edges
 // and grants wholly inside them) out of a level, and insert a fragment with fresh ids, remapping
 // every reference (edges, grants, pairedWith) and offsetting positions.
-import type { OpResult } from '../../../domain/graph.ops.ts';
+import type { OpResult } from '../../../domain/graph/graph.ops.ts';
 import type {
   AccessGrantDef,
   ContainerDef,
   EdgeDef,
   GraphDef,
   NodeDef,
-} from '../../../domain/graph.schema.ts';
-import { pairedId } from '../../../domain/loopPorts.ts';
+} from '../../../domain/graph/graph.schema.ts';
+import { pairedId } from '../../../domain/flow/loopPorts.ts';
 import { freshId, usedIds } from '../ids.ts';
 
 export interface Fragment {

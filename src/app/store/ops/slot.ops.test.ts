@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContainerDef } from '../../../domain/graph.schema.ts';
+import type { ContainerDef } from '../../../domain/graph/graph.schema.ts';
 import {
   addSlot,
   defaultSlot,

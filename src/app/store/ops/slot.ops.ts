@@ -5,7 +5,7 @@ import {
   STATE_VALUE_TYPES,
   type ContainerDef,
   type StateDef,
-} from '../../../domain/graph.schema.ts';
+} from '../../../domain/graph/graph.schema.ts';
 
 export type SlotResult = ContainerDef | string;
 
