@@ -57,6 +57,25 @@ describe('demo graph workspace/graphs/grid_navigator.json', () => {
     expect(step.nodeStates.env).toBeDefined();
   });
 
+  it('keeps the trail in one keyed partition per episode: written keyed by episode, the ended one evicted', async () => {
+    const r = await runAll(load());
+    const navs = r.of('nav_step');
+    const episodes = new Set<number>();
+    for (const nav of navs) {
+      const episode = (nav.nodeStates.env as { episode: number }).episode;
+      episodes.add(episode);
+      const trail = nav.containers.memory!.states.trail!;
+      // Only the current episode's key: the ended one was evicted at episode_reset.
+      expect(Object.keys(trail.keyed ?? {}), `step ${nav.step}`).toEqual([String(episode)]);
+      expect(trail.keys).toBe(1);
+      expect(trail.value).toEqual([]); // the unkeyed value is never written
+    }
+    expect(episodes.size).toBeGreaterThanOrEqual(4);
+    const writes = r.of('state_written').filter((w) => w.slot === 'trail');
+    expect(writes.length).toBe(200);
+    expect(new Set(writes.map((w) => w.key))).toEqual(new Set([...episodes].map(String)));
+  });
+
   it('every write, log line and node status between two nav_steps carries the step of the next nav_step', async () => {
     // Nodes settled at the iterOut boundary (e.g. write_reason) belong to the step that just ended:
     // their writes are in that step's snapshot, so their events must say so (the Timeline relies on it).

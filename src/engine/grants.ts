@@ -108,7 +108,7 @@ export function makeContainerView(
         });
         return after;
       },
-      evict: (key) => void c.evict(key),
+      evict: (key) => c.evict(key).map((r) => r.slot),
       slots: () => c.slots.map((s) => s.name),
     };
   }

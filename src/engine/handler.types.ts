@@ -9,7 +9,8 @@ export interface ContainerHandle {
   read(slot: string, key?: string): unknown;
   /** Folds `value` into the slot with its reducer; returns the new value. */
   write(slot: string, value: unknown, key?: string): unknown;
-  evict(key: string): void;
+  /** Drops `key` from every keyed slot; returns the slots that had a partition for it. */
+  evict(key: string): string[];
   slots(): string[];
 }
 

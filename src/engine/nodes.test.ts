@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { validate } from '../domain/validate/graph.validate.ts';
 import { createRun } from './createRun.ts';
 import { collector, container, edge, grant, graph, loop, node, runAll, slot } from './testkit.ts';
 
@@ -159,6 +160,101 @@ describe('built-in nodes', () => {
       before: 0,
       after: 3,
     });
+  });
+
+  it('keys from data: stateWrite/stateRead `key` inputs (a number keys as text), stateEvict drops a key', async () => {
+    // Partitions '1' and '2' keyed from data; the evict of 1 (a number) drops it from every keyed
+    // slot and leaves key 2 and the unkeyed value; a falsy trigger that arrives with key 2 gates it.
+    const g = graph({
+      nodes: [
+        node('k1', 'constant', { value: 1 }),
+        node('k2', 'constant', { value: '2' }),
+        node('no', 'constant', { value: false }),
+        node('p', 'constant', { value: 'pose' }),
+        node('w1', 'stateWrite', { container: 'm', state: 'trail', value: 1 }),
+        node('w2', 'stateWrite', { container: 'm', state: 'trail', value: '2' }),
+        node('w3', 'stateWrite', { container: 'm', state: 'other', value: 1 }),
+        node('rd', 'stateRead', { container: 'm', state: 'trail' }),
+        node('copy', 'stateWrite', { container: 'm', state: 'copy' }),
+        node('ev', 'stateEvict', { container: 'm' }),
+        node('gated', 'stateEvict', { container: 'm' }),
+      ],
+      edges: [
+        edge('k1.value', 'w1.key'),
+        edge('p.value', 'w1.value'),
+        edge('k2.value', 'w2.key'),
+        edge('p.value', 'w2.value'),
+        edge('k1.value', 'w3.key'),
+        edge('p.value', 'w3.value'),
+        // Trigger and key from one fire (a node whose inputs are all optional fires on the first).
+        edge('w1.value', 'rd.trigger'),
+        edge('w1.value', 'rd.key'),
+        edge('rd.value', 'copy.value'),
+        edge('w3.value', 'ev.key'),
+        edge('no.value', 'gated.trigger'),
+        edge('w2.value', 'gated.key'),
+      ],
+      containers: [
+        container('m', {
+          trail: slot('accumulator'),
+          other: slot('accumulator'),
+          copy: slot('lastWrite'),
+        }),
+      ],
+      access_grants: ['w1', 'w2', 'w3', 'rd', 'copy', 'ev', 'gated'].map((id) => grant(id, 'm')),
+    });
+    // The ports are declared in the catalog, so the editor and `statewire check` accept these edges.
+    expect(validate(g).filter((i) => i.severity !== 'info')).toEqual([]);
+    const r = await runAll(g);
+    expect(r.of('error_event')).toEqual([]);
+    const st = r.run.stateAt()!.containers.m!.states;
+    expect(st.copy!.value).toEqual([1]); // stateRead read partition '1' from its key input
+    expect(st.trail!.keyed).toEqual({ '2': ['2'] });
+    expect(st.trail!.value).toEqual([]);
+    expect(st.other!.keyed ?? {}).toEqual({}); // evict drops the key from every keyed slot
+    expect(r.of('state_written').map((w) => [w.node_id, w.key])).toEqual([
+      ['w1', '1'],
+      ['w2', '2'],
+      ['w3', '1'],
+      ['copy', undefined],
+    ]);
+  });
+
+  it('stateEvict outputs the key and the slots it evicted; a non-text key is a node error', async () => {
+    const g = graph({
+      nodes: [
+        node('k', 'constant', { value: 'ep' }),
+        node('w', 'stateWrite', { container: 'm', state: 'a' }),
+        node('ev', 'stateEvict', { container: 'm' }),
+        node('out', 'graphOut', { portName: 'evicted' }),
+        node('bad', 'constant', { value: { episode: 1 } }),
+        node('ev2', 'stateEvict', { container: 'm' }),
+      ],
+      edges: [
+        edge('k.value', 'w.key'),
+        edge('k.value', 'w.value'),
+        edge('w.value', 'ev.key'),
+        edge('ev.evicted', 'out.value'),
+        edge('bad.value', 'ev2.key'),
+      ],
+      containers: [container('m', { a: slot('lastWrite'), b: slot('lastWrite') })],
+      access_grants: [grant('w', 'm'), grant('ev', 'm'), grant('ev2', 'm')],
+    });
+    const r = await runAll(g);
+    expect(r.of('nav_step').at(-1)!.outputs).toMatchObject({ evicted: ['a'] });
+    expect(r.of('error_event')[0]!.message).toContain(
+      'stateEvict \'ev2\': key must be a string or a number, got {"episode":1}',
+    );
+  });
+
+  it('stateEvict without a grant fails naming the node and the container', async () => {
+    const g = graph({
+      nodes: [node('k', 'constant', { value: 'ep' }), node('ev', 'stateEvict', { container: 'm' })],
+      edges: [edge('k.value', 'ev.key')],
+      containers: [container('m', { a: slot('lastWrite') })],
+    });
+    const r = await runAll(g);
+    expect(r.of('error_event')[0]!.message).toContain("node 'ev' has no grant to container 'm'");
   });
 
   it('viewers emit viewer_data; accumulating viewers send their history', async () => {

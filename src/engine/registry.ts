@@ -6,7 +6,7 @@ import { toHandler, type HandlerInput, type NodeHandler } from './handler.types.
 import { constant, graphIn, graphOut, note, nullSource } from './nodes/control.ts';
 import { gridEnv, gridPolicy } from './nodes/grid.ts';
 import { llmCall } from './nodes/llmCall.ts';
-import { emitSignal, stateRead, stateWrite } from './nodes/state.ts';
+import { emitSignal, stateEvict, stateRead, stateWrite } from './nodes/state.ts';
 import { historyLog, textParse } from './nodes/text.ts';
 import { VIEWER_TYPES, viewerHandler } from './nodes/viewers.ts';
 
@@ -63,6 +63,7 @@ const BUILTIN_HANDLERS: Record<string, NodeHandler> = {
   historyLog,
   stateRead,
   stateWrite,
+  stateEvict,
   emitSignal,
   gridEnv,
   gridPolicy,

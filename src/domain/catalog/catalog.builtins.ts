@@ -82,6 +82,9 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
     state: str('slot name'),
     key: str('keyed partition (optional)'),
   }),
+  stateEvict: cfg({
+    container: str('granted container id'),
+  }),
   stateWrite: cfg({
     container: str('granted container id'),
     state: str('slot name'),
@@ -108,6 +111,14 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
     count_slot: str('graph_state slot (counter) incremented per decision; empty = off'),
   }),
 };
+
+/** The optional `key` input of stateRead/stateWrite (the handler keys a number as its decimal text). */
+const KEY_INPUT = p(
+  'key',
+  'TEXT',
+  true,
+  'keyed partition (a string, or a number used as its decimal text); overrides config.key',
+);
 
 const TEXT_INPUTS = ['scene', 'history', 'plan', 'instruction', 'context', 'system_prompt', 'prompt'];
 
@@ -235,7 +246,7 @@ export const BUILTIN_NODE_SPECS: NodeSpecInput[] = [
     icon: 'database',
     description: 'Reads a slot of a granted container when triggered.',
     default_config: { container: '', state: '' },
-    input_ports: [p('trigger', 'ANY')],
+    input_ports: [p('trigger', 'ANY'), KEY_INPUT],
     output_ports: [p('value', 'ANY')],
   },
   {
@@ -246,11 +257,29 @@ export const BUILTIN_NODE_SPECS: NodeSpecInput[] = [
     description: 'Writes its input into a slot of a granted container, then passes the value on.',
     default_config: { container: '', state: '' },
     docs: 'Optional `key` writes a keyed partition; optional `value` writes that constant instead of the input (the input then only triggers).',
-    input_ports: [
-      p('value', 'ANY', false),
-      p('key', 'ANY', true, 'keyed partition (a string or a number); overrides config.key'),
-    ],
+    input_ports: [p('value', 'ANY', false), KEY_INPUT],
     output_ports: [p('value', 'ANY')],
+  },
+  {
+    type: 'stateEvict',
+    display_name: 'State Evict',
+    category: 'state',
+    icon: 'eraser',
+    description: 'Drops a key from every keyed slot of a granted container when the key arrives.',
+    default_config: { container: '' },
+    input_ports: [
+      p('key', 'TEXT', false, 'the key to drop (a string, or a number used as its decimal text)'),
+      p(
+        'trigger',
+        'ANY',
+        true,
+        'optional gate: when it arrives with the key and is falsy, nothing is evicted',
+      ),
+    ],
+    output_ports: [
+      p('key', 'TEXT', true, 'the key, passed on (also when nothing was evicted)'),
+      p('evicted', 'LIST[TEXT]', true, 'the slots that had a partition for the key'),
+    ],
   },
   {
     type: 'emitSignal',
@@ -279,6 +308,13 @@ export const BUILTIN_NODE_SPECS: NodeSpecInput[] = [
       p('map', 'OCCUPANCY_MAP'),
       p('done', 'BOOL'),
       p('metrics', 'METRICS'),
+      p('episode', 'ANY', true, 'the current episode number (1, 2, …), e.g. to key memory per episode'),
+      p(
+        'ended_episode',
+        'ANY',
+        true,
+        'on the fire that starts a new episode: the number of the one that ended (else not emitted)',
+      ),
     ],
   },
   {

@@ -60,7 +60,9 @@ export const BUILTIN_DOCS: Readonly<Record<string, string>> = {
   stateRead:
     'When `trigger` arrives, reads slot `config.state` of container `config.container` (the node needs ' +
     'an access grant to it) and emits the value; `config.key` (or a `key` input) reads a keyed ' +
-    'partition. Reading an undeclared slot or an ungranted container is a node error that names them.',
+    'partition. Reading an undeclared slot or an ungranted container is a node error that names them. ' +
+    'Both inputs are optional, so the node fires on the first that arrives: feed `key` from the same ' +
+    'upstream node as `trigger` (or wire `key` alone).',
   stateWrite:
     'Optional `key` writes a keyed partition; optional `value` writes that constant instead of the input (the input then only triggers).\n\n' +
     'The slot’s reducer decides how the write merges (accumulator appends, lastWrite replaces, counter ' +
@@ -68,6 +70,12 @@ export const BUILTIN_DOCS: Readonly<Record<string, string>> = {
     'chained in order. The key comes from the `key` input (a string, or a number such as an ' +
     'iterIn’s `step`, used as its decimal text) or else from `config.key`. The node needs an access ' +
     'grant to the container.',
+  stateEvict:
+    'When `key` arrives, drops that key from every keyed slot of container `config.container` (the ' +
+    'node needs an access grant to it); the other keys and the unkeyed values stay. A number key is ' +
+    'used as its decimal text, like stateWrite’s. A `trigger` that arrives with the key gates it: a ' +
+    'falsy one evicts nothing. Outputs the `key` and, as `evicted`, the slots that had a partition ' +
+    'for it. A key that is neither text nor a number is a node error.',
   emitSignal:
     'When `trigger` arrives, broadcasts `config.signal` to every container; slots with lifetime ' +
     '`custom` and that name in `reset_on` are cleared (the `signal` event lists them). The payload is ' +
@@ -79,7 +87,10 @@ export const BUILTIN_DOCS: Readonly<Record<string, string>> = {
     'and emits the `observation` text, the `pose`, the occupancy `map`, `done` and `metrics` ' +
     '(`episode`, `t`, `distance`, `success`, `reward`, `collisions`). An episode ends at the goal, on ' +
     'STOP or after `max_episode_steps`; the next fire starts a new one and emits `episode_reset`, which ' +
-    'clears `episode`-lifetime slots. The generator state is node-local state (checkpointed).',
+    'clears `episode`-lifetime slots. `episode` is the current episode number (1, 2, …); on the fire ' +
+    'that starts a new episode, `ended_episode` carries the number of the one that ended (wire it to ' +
+    'a stateEvict to drop that episode’s keyed memory). The generator state is node-local state ' +
+    '(checkpointed).',
   gridPolicy:
     'Picks the action that brings the pose closest to the goal (Manhattan distance, avoiding obstacles; ' +
     'cells already in the `visited_slot` union cost a little more), or a random turn/forward with ' +

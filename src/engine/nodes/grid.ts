@@ -119,7 +119,10 @@ export const gridEnv: NodeHandler = {
     let st = ctx.state as EnvState;
     let reward = 0;
     let collision = 0;
+    // The episode a new one replaces (emitted as `ended_episode`, e.g. to evict its keyed memory).
+    let ended: number | undefined;
     if (st.done || !st.map) {
+      if (st.episode > 0) ended = st.episode;
       const [map, rng] = generate(
         st.rng,
         cfgNumber(cfg, 'width', 12),
@@ -173,6 +176,8 @@ export const gridEnv: NodeHandler = {
           reward: Math.round(reward * 1000) / 1000,
           collisions: collision,
         },
+        episode: st.episode,
+        ...(ended !== undefined ? { ended_episode: ended } : {}),
       },
       state: st,
     };

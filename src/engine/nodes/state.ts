@@ -2,13 +2,18 @@
 // is the one the node's own graph uses (inside composites too); ungranted access fails the node.
 import { cfgString, type ContainerHandle, type NodeContext, type NodeHandler } from '../handler.types.ts';
 
+/** A key input as text: a string, or a finite number as its decimal text (e.g. an iterIn's `step`). */
+function inputKey(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  return typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
+}
+
 function keyOf(
   config: Readonly<Record<string, unknown>>,
   inputs: Readonly<Record<string, unknown>>,
 ): string | undefined {
-  if (typeof inputs.key === 'string') return inputs.key;
-  // A number (e.g. an iterIn's `step`) keys like its decimal text, as config.key does.
-  if (typeof inputs.key === 'number' && Number.isFinite(inputs.key)) return String(inputs.key);
+  const fromInput = inputKey(inputs.key);
+  if (fromInput !== undefined) return fromInput;
   const k = config.key;
   return typeof k === 'string' && k !== '' ? k : typeof k === 'number' ? String(k) : undefined;
 }
@@ -38,6 +43,21 @@ export const stateWrite: NodeHandler = {
     const value = Object.hasOwn(ctx.node.config, 'value') ? ctx.node.config.value : inputs.value;
     c.write(slotOf(ctx, c), value, keyOf(ctx.node.config, inputs));
     return { outputs: { value } };
+  },
+};
+
+export const stateEvict: NodeHandler = {
+  fire(inputs, ctx) {
+    const c = ctx.container(cfgString(ctx.node.config, 'container', 'graph_state'));
+    const key = inputKey(inputs.key);
+    if (key === undefined) {
+      throw new Error(
+        `stateEvict '${ctx.node.id}': key must be a string or a number, got ${JSON.stringify(inputs.key) ?? 'undefined'}`,
+      );
+    }
+    // A trigger that arrived with the key gates the eviction (e.g. a `done` flag).
+    const gated = Object.hasOwn(inputs, 'trigger') && !inputs.trigger;
+    return { outputs: { key, evicted: gated ? [] : c.evict(key) } };
   },
 };
 
