@@ -23,6 +23,27 @@ export interface LlmEnv {
   STATEWIRE_LLM_MODEL?: string;
 }
 
+/** The innermost `code` (e.g. ECONNREFUSED) on an error's cause chain, if any. */
+function causeCode(e: unknown): string | undefined {
+  let code: string | undefined;
+  for (let c: unknown = e, depth = 0; c instanceof Error && depth < 8; c = c.cause, depth++) {
+    const k = (c as { code?: unknown }).code;
+    if (typeof k === 'string' && k) code = k;
+  }
+  return code;
+}
+
+/**
+ * A failed call as an error that names the endpoint and the model, so "Connection error." alone
+ * never reaches the user: `LLM endpoint <url> (model <m>) failed: <reason> [<code>]`.
+ */
+export function endpointError(e: unknown, baseURL: string, model: string): Error {
+  const reason = e instanceof Error ? e.message : String(e);
+  const code = causeCode(e);
+  const detail = code && !reason.includes(code) ? ` [${code}]` : '';
+  return new Error(`LLM endpoint ${baseURL} (model ${model}) failed: ${reason}${detail}`, { cause: e });
+}
+
 /** The OpenAI-compatible provider when the environment names an endpoint and a model, else undefined. */
 export function providerFromEnv(env: LlmEnv): LlmProvider | undefined {
   const baseURL = env.STATEWIRE_LLM_BASE_URL;
@@ -33,16 +54,21 @@ export function providerFromEnv(env: LlmEnv): LlmProvider | undefined {
     name: `openai:${model}`,
     async complete(req) {
       const started = Date.now();
-      const res = await client.chat.completions.create({
-        model: req.model || model,
-        messages: [
-          ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
-          { role: 'user' as const, content: req.prompt },
-        ],
-        temperature: req.temperature,
-        max_tokens: req.max_tokens,
-        n: req.n,
-      });
+      const used = req.model || model;
+      const res = await client.chat.completions
+        .create({
+          model: used,
+          messages: [
+            ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
+            { role: 'user' as const, content: req.prompt },
+          ],
+          temperature: req.temperature,
+          max_tokens: req.max_tokens,
+          n: req.n,
+        })
+        .catch((e: unknown) => {
+          throw endpointError(e, baseURL, used);
+        });
       return {
         texts: res.choices.map((c) => c.message.content ?? ''),
         usage: {
