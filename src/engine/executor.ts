@@ -24,6 +24,8 @@ import { snapshotContainers } from './snapshot.ts';
 import type { ContainerState } from './container.ts';
 import type { RunResultData } from '../domain/protocol/protocol.ts';
 import { buildRunResult, type RunEnd } from './runResult.ts';
+import { hitOf, nodeHitOf, type BreakpointHit } from '../domain/debug/breakpoints.ts';
+import type { StepOutcome } from './run.api.ts';
 
 export interface ScopeState {
   counter: number;
@@ -59,8 +61,46 @@ export class Executor {
   private stopRequested = false;
   private boundaryReached = false;
 
+  /** A data breakpoint hit by an event, waiting for the engine's next chance to pause. */
+  private pendingHit: BreakpointHit | undefined;
+
   constructor(private readonly rc: RunContext) {
     this.live = rc.initialLive();
+    const host = rc.options.breakpoints;
+    if (host)
+      rc.observer = (event) => {
+        if (this.pendingHit || (event.type !== 'state_written' && event.type !== 'signal')) return;
+        const bps = host.list();
+        if (bps.length > 0) this.pendingHit = hitOf(bps, event, this.currentStep());
+      };
+  }
+
+  /**
+   * Before a node fires: a data breakpoint hit by earlier events, or a node breakpoint on this node,
+   * pauses here (the host resolves when the user resumes or steps). True when a stop came meanwhile.
+   */
+  private async breakGate(nodeId: string): Promise<boolean> {
+    const host = this.rc.options.breakpoints;
+    if (!host) return false;
+    // A data hit waits past loop pivots (they run no user code): before a root iterOut it is then
+    // taken at the step boundary, where the pause is an ordinary, restorable one.
+    const type = this.rc.nodes.get(nodeId)?.type;
+    const pivot = type === 'iterIn' || type === 'iterOut';
+    const nodeHit = nodeHitOf(host.list(), nodeId, this.currentStep());
+    const hit = nodeHit ?? (pivot ? undefined : this.pendingHit);
+    if (hit === this.pendingHit || (nodeHit && this.pendingHit)) this.pendingHit = undefined;
+    if (!hit) return false;
+    this.rc.emit({ type: 'breakpoint_hit', data: hit });
+    await host.pause(hit);
+    return this.stopRequested;
+  }
+
+  /** A hit left by a step's last events: reported, and handed to the host to pause between steps. */
+  private takeHit(): BreakpointHit | undefined {
+    const hit = this.pendingHit;
+    this.pendingHit = undefined;
+    if (hit) this.rc.emit({ type: 'breakpoint_hit', data: hit });
+    return hit;
   }
 
   requestStop(): void {
@@ -73,7 +113,7 @@ export class Executor {
   }
 
   /** Runs until one root step completes or the run finishes. */
-  async stepOnce(): Promise<{ done: boolean }> {
+  async stepOnce(): Promise<StepOutcome> {
     const L = this.live;
     if (L.phase === 'finished') return { done: true };
     if (L.phase === 'init') this.start();
@@ -95,7 +135,10 @@ export class Executor {
         return { done: true };
       }
       await this.fire(id);
-      if (this.boundaryReached && !L.rootTerminated) return { done: false };
+      if (this.boundaryReached && !L.rootTerminated) {
+        const breakpoint = this.takeHit();
+        return breakpoint ? { done: false, breakpoint } : { done: false };
+      }
     }
   }
 
@@ -202,6 +245,10 @@ export class Executor {
       node.type !== 'graphIn'
     ) {
       delete L.pending[id];
+      return;
+    }
+    if (await this.breakGate(id)) {
+      L.queue.unshift(id); // stopped at the breakpoint: the node did not fire
       return;
     }
     L.firings += 1;
@@ -629,6 +676,7 @@ export class Executor {
       const cleared = this.signal('step_end', GRAPH_SCOPE, { step: 1, scope_id: GRAPH_SCOPE });
       this.rootBoundary(before, cleared);
     }
+    this.takeHit(); // the run's last events may still hit one: say so (there is nothing left to pause)
     this.finish(L.errors.length > 0 ? 'error' : 'done');
   }
 

@@ -2,6 +2,7 @@
 // The engine is pure TypeScript over src/domain: no HTTP, sockets, database; clock and ids injected.
 import type { GraphDef } from '../domain/graph/graph.schema.ts';
 import type { EngineEvent, RunEndStatus, RunResultData, RunStatus } from '../domain/protocol/protocol.ts';
+import type { Breakpoint, BreakpointHit } from '../domain/debug/breakpoints.ts';
 import type { LlmProvider } from './handler.types.ts';
 import type { NodeRegistry } from './registry.ts';
 
@@ -19,6 +20,18 @@ export interface Checkpoint {
   step: number;
   /** Opaque to hosts beyond being JSON; unchanged sub-objects are shared between checkpoints. */
   state: unknown;
+}
+
+/** The host's side of breakpoints (the server's run manager, the CLI's --break). */
+export interface BreakpointHost {
+  /** The breakpoints in force now (read as events happen, so an edit applies at once). */
+  list(): readonly Breakpoint[];
+  /**
+   * A breakpoint hit inside a root step (its `breakpoint_hit` event is already emitted): the engine
+   * fires nothing more until the promise resolves. A hit at the end of a root step does not call
+   * this: `stepOnce` returns it instead, so the host pauses between steps (restorable, as any pause).
+   */
+  pause(hit: BreakpointHit): Promise<void>;
 }
 
 export interface RunOptions {
@@ -44,6 +57,14 @@ export interface RunOptions {
    * STATEWIRE_LLM_MODEL (+ _API_KEY) when set, else the deterministic offline provider.
    */
   llm?: LlmProvider;
+  /** Data and node breakpoints; none when absent. */
+  breakpoints?: BreakpointHost;
+}
+
+/** `breakpoint`: a breakpoint hit by the step's last events; the host should pause before the next step. */
+export interface StepOutcome {
+  done: boolean;
+  breakpoint?: BreakpointHit;
 }
 
 export interface EngineRun {
@@ -58,7 +79,7 @@ export interface EngineRun {
    * Advance exactly one root step (one iteration of the outermost loop; a DAG is one step),
    * emitting its events. Resolves when the step is complete; `done` when the run ended.
    */
-  stepOnce(): Promise<{ done: boolean }>;
+  stepOnce(): Promise<StepOutcome>;
   /** Request a stop; the current fire completes, then status becomes `stopped`. */
   stop(): void;
   /** Steps with a checkpoint held in memory, ascending. */

@@ -139,8 +139,12 @@ export class RunContext {
     this.maxFirings = Math.max(64, iterations * Math.max(1, flat.nodes.length) * 3);
   }
 
+  /** Sees every event after the sink (the executor watches for breakpoint hits). */
+  observer: ((event: EngineEvent) => void) | undefined;
+
   emit(event: EngineEvent): void {
     this.sink(event);
+    this.observer?.(event);
   }
 
   log(nodeId: string, message: string): void {

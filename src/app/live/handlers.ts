@@ -88,6 +88,8 @@ const onNavStatus: Handler = (m, store) => {
   store.setState({
     status: d.status,
     step: d.step > 0 || d.status !== 'idle' ? d.step : store.getState().step,
+    // Running again (or ended): the breakpoint it was paused at is behind it.
+    ...(d.status !== 'paused' ? { breakpointHit: null } : {}),
   });
   pushLog(store, {
     seq: m.seq,
@@ -208,6 +210,19 @@ const onError: Handler = (m, store) => {
   if (d.severity === 'error' && m.seq > 0) {
     addPending(store, store.getState().step + 1, 'errors', text);
   }
+};
+
+/** A breakpoint hit: the run pauses (its nav_status follows); the Log says which and who wrote. */
+const onBreakpointHit: Handler = (m, store) => {
+  const d = parsed('breakpoint_hit', m, store);
+  if (!d) return;
+  store.setState({ breakpointHit: d });
+  const where = d.kind === 'node' ? '' : d.node_id ? `, written by ${d.node_id}` : '';
+  pushLog(store, {
+    seq: m.seq,
+    level: 'warn',
+    text: `breakpoint hit: ${d.description} (step ${d.step}${where})`,
+  });
 };
 
 /** Restore rewinds the run: the live view jumps to that step and the later steps are gone (they will be re-run). */
@@ -350,6 +365,7 @@ export const HANDLERS: Record<EventType, Handler> = {
   effect: onEffect,
   llm_usage: onLlmUsage,
   run_result: onRunResult,
+  breakpoint_hit: onBreakpointHit,
 };
 
 /**

@@ -2,6 +2,7 @@
 // run re-renders only the components that select a piece of it (a slot's value line, the step
 // counter) and never the graph document. The live/ handlers are the only writers of streamed data;
 // run.actions.ts writes the user's choices (inspect a step, reset).
+import type { BreakpointHit } from '../../domain/debug/breakpoints.ts';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { ContainerSnapshot, RunStatus } from '../../domain/protocol/protocol.ts';
@@ -118,6 +119,8 @@ export interface RunState {
   stepDelayMs: number;
   /** Last control/transport failure, shown in the toolbar. */
   error: string | null;
+  /** The breakpoint the run is paused at (cleared when it runs again): highlights its slot and node. */
+  breakpointHit: BreakpointHit | null;
 }
 
 export const LOG_LIMIT = 500;
@@ -142,6 +145,7 @@ export function initialRunState(): RunState {
     inspected: null,
     stepDelayMs: 200,
     error: null,
+    breakpointHit: null,
   };
 }
 

@@ -1,6 +1,7 @@
 // REST bodies and query strings of the run server (src/server/http/*). The app imports these to
 // build requests; the server parses every inbound body with them. Graph payloads stay `unknown`
 // here because they go through the tolerant graph parser, which reports its own JSON paths.
+import { BreakpointListSchema } from '../debug/breakpoints.ts';
 import { z } from 'zod';
 
 const Int = z.coerce.number().int();
@@ -46,6 +47,8 @@ export const RunStartBodySchema = z.object({
   /** Start paused (nothing runs until /run/resume or /run/step). */
   paused: z.boolean().default(false),
   fresh_effects: z.boolean().default(false),
+  /** Data and node breakpoints in force from the first step (see domain/debug/breakpoints.ts). */
+  breakpoints: BreakpointListSchema.default([]),
 });
 export type RunStartBody = z.input<typeof RunStartBodySchema>;
 export const RunStartQuerySchema = z.object({ queue: Bool.default(false) });
@@ -53,6 +56,8 @@ export const RunStartQuerySchema = z.object({ queue: Bool.default(false) });
 export const StepParamSchema = z.object({ step: Int.nonnegative() });
 export const RunIdParamSchema = z.object({ id: z.string().min(1) });
 export const EmptyBodySchema = z.union([z.object({}).strict(), z.null(), z.undefined()]);
+/** `PUT /api/navigate/run/breakpoints`: the current run's breakpoints, replaced as a whole. */
+export const BreakpointsBodySchema = z.object({ breakpoints: BreakpointListSchema }).strict();
 export const StepDelayBodySchema = z.object({ step_delay_ms: z.number().int().min(0).max(60_000) }).strict();
 
 export const EventsQuerySchema = z.object({

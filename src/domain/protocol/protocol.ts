@@ -1,6 +1,7 @@
 // The live protocol: every event the engine emits, the server logs and broadcasts over socket.io,
 // `statewire run --json` prints, and the app applies. One schema per event type; names follow the
 // reference (REFERENCE.md 4.2) where it has them. Envelope: {type, runId, seq, ts, data}.
+import { BreakpointHitSchema } from '../debug/breakpoints.ts';
 import { z } from 'zod';
 
 export const RunStatusSchema = z.enum([
@@ -221,6 +222,7 @@ export const EVENT_DATA_SCHEMAS = {
   effect: EffectDataSchema,
   llm_usage: LlmUsageDataSchema,
   run_result: RunResultDataSchema,
+  breakpoint_hit: BreakpointHitSchema,
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA_SCHEMAS;

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   EmptyBodySchema,
   RunStartBodySchema,
+  BreakpointsBodySchema,
   RunStartQuerySchema,
   StepDelayBodySchema,
   StepParamSchema,
@@ -55,10 +56,16 @@ export function registerNavigateRoutes(app: FastifyInstance, runs: RunManager, c
         stepDelayMs: body.step_delay_ms,
         paused: body.paused,
         freshEffects: body.fresh_effects,
+        breakpoints: body.breakpoints,
       },
       q.queue,
     );
     return { ok: true, execution_id: started.runId, queued: started.queued };
+  });
+
+  app.put('/api/navigate/run/breakpoints', async (req) => {
+    const body = parseOr400(BreakpointsBodySchema, req.body, 'body');
+    return runs.setBreakpoints(body.breakpoints);
   });
 
   app.post('/api/navigate/run/pause', async (req) => {

@@ -1,6 +1,7 @@
 // One run the server is driving: its engine, its event stamping (runId/seq/ts), and the commit of a
 // step (events + checkpoint + counters in one transaction, then broadcast). Commit-then-publish is
 // the order that makes replay exact: a client can never see an event the log does not have.
+import type { Breakpoint, BreakpointHit } from '../../domain/debug/breakpoints.ts';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { EngineEvent, EventEnvelope, RunEndStatus, RunStatus } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint, EngineRun } from '../../engine/run.api.ts';
@@ -33,6 +34,14 @@ export class LiveRun {
   looping = false;
   /** Resolves the inter-step delay early (pause/stop/shutdown). */
   wake?: () => void;
+  /** Data and node breakpoints in force (the engine reads them as events happen). */
+  breakpoints: Breakpoint[] = [];
+  /** Paused inside a step at a breakpoint: the hit, and what lets the engine go on. */
+  breakAt: { hit: BreakpointHit; release: () => void } | undefined;
+  /** Who waits for the next breakpoint pause (a Step from a breakpoint runs to the next one at most). */
+  breakWaiters: Array<() => void> = [];
+  /** The step in flight (resolves when it is complete and committed or staged). */
+  inFlight?: Promise<void>;
   loop?: Promise<void>;
   private pending: EventEnvelope[] = [];
   /** Finished steps not yet committed (group commit at step_delay_ms 0); never published before commit. */
@@ -93,6 +102,16 @@ export class LiveRun {
     }
     this.pending.push(this.stamp(type, data));
     this.commit(extra.checkpoint, extra);
+  }
+
+  /**
+   * Paused inside a step (at a breakpoint): what the step did so far goes to the log and the viewers
+   * now, with `extra` (the paused/running status), so the user sees the write that hit. The step's
+   * checkpoint still comes with its end; a crash meanwhile leaves these events after the last checkpoint.
+   */
+  commitMidStep(extra: Array<{ type: EngineEvent['type']; data: unknown }>): void {
+    for (const e of extra) this.pending.push(this.stamp(e.type, e.data));
+    this.commit(undefined, { status: this.status });
   }
 
   /** Keeps a finished step (its events + checkpoint) for the next commit. */

@@ -7,6 +7,7 @@
 // One file (~440 lines) on purpose: every verb reads and replaces the same current run under one
 // lock, and the step loop's exit paths (pause/stop/restore/fork) must be read together.
 import { randomBytes } from 'node:crypto';
+import type { Breakpoint, BreakpointHit } from '../../domain/debug/breakpoints.ts';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { RunStatus } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint, EngineRun, RunOptions } from '../../engine/run.api.ts';
@@ -31,6 +32,7 @@ export interface StartRequest {
   stepDelayMs: number;
   paused: boolean;
   freshEffects: boolean;
+  breakpoints?: Breakpoint[];
 }
 
 const newRunId = (prefix = 'exec') => `${prefix}_${Date.now()}_${randomBytes(5).toString('hex').slice(0, 7)}`;
@@ -82,6 +84,10 @@ export class RunManager {
           lineage: run.lineage,
           freshEffects: run.freshEffects,
           effects: new SqliteEffectStore(this.store.db, run.id),
+          breakpoints: {
+            list: () => run.breakpoints,
+            pause: (hit) => this.pauseAtBreakpoint(run, hit),
+          },
           ...(fromCheckpoint ? { fromCheckpoint } : {}),
         },
         run.sink,
@@ -113,6 +119,7 @@ export class RunManager {
       seq: 0,
       stepDelayMs: req.stepDelayMs,
     });
+    run.breakpoints = req.breakpoints ?? [];
     run.engine = this.build(run, req.graph);
     this.store.createRun({
       id,
@@ -243,17 +250,24 @@ export class RunManager {
    * One root step: stepOnce, then commit its events and checkpoint together — or, with `group`,
    * stage them for a shared transaction (the drive loop flushes; publish still follows commit).
    */
-  private async advance(run: LiveRun, group = false): Promise<void> {
+  private advance(run: LiveRun, group = false): Promise<void> {
+    const step = this.advanceNow(run, group);
+    run.inFlight = step.catch(() => undefined);
+    return step;
+  }
+
+  private async advanceNow(run: LiveRun, group: boolean): Promise<void> {
     run.busy = true;
     let finalStatus: RunStatus | undefined;
     let error: string | undefined;
+    let hit: BreakpointHit | undefined;
     try {
-      const { done } = await run.engine.stepOnce();
+      const { done, breakpoint } = await run.engine.stepOnce();
       run.step = run.engine.step;
       if (done) {
         const s = run.engine.status;
         finalStatus = s === 'error' || s === 'stopped' ? s : 'done';
-      }
+      } else hit = breakpoint;
     } catch (err) {
       finalStatus = 'error';
       error = (err as Error).message;
@@ -261,6 +275,11 @@ export class RunManager {
     run.busy = false;
     const cp = run.engine.checkpoint(run.step);
     if (finalStatus) run.status = finalStatus;
+    // A breakpoint hit by the step's last events: pause here, between steps (an ordinary pause).
+    if (hit && run.status === 'running') {
+      run.status = 'paused';
+      run.sink({ type: 'nav_status', data: { status: 'paused', step: run.step } });
+    }
     if (error !== undefined) {
       run.sink({ type: 'nav_status', data: { status: 'error', step: run.step, error } });
       run.sink({
@@ -292,6 +311,46 @@ export class RunManager {
     }
   }
 
+  /** The engine stopped inside a step at a breakpoint: show it paused; resume/step/stop let it go on. */
+  private pauseAtBreakpoint(run: LiveRun, hit: BreakpointHit): Promise<void> {
+    return new Promise<void>((release) => {
+      run.breakAt = { hit, release };
+      for (const w of run.breakWaiters.splice(0)) w();
+      run.status = 'paused';
+      run.wake?.();
+      try {
+        run.commitMidStep([{ type: 'nav_status', data: { status: 'paused', step: run.step } }]);
+      } catch (err) {
+        run.breakAt = undefined;
+        release();
+        this.storageFailed(run, err);
+      }
+    });
+  }
+
+  /** Resolves when the run next pauses at a breakpoint inside a step. */
+  private nextBreak(run: LiveRun): Promise<void> {
+    return new Promise((resolve) => run.breakWaiters.push(resolve));
+  }
+
+  /** Lets a run paused inside a step go on; `then` is its status for the rest of the step. */
+  private releaseBreak(run: LiveRun, then: 'running' | 'paused'): void {
+    const at = run.breakAt;
+    if (!at) return;
+    run.breakAt = undefined;
+    run.status = then;
+    if (then === 'running')
+      run.commitMidStep([{ type: 'nav_status', data: { status: 'running', step: run.step } }]);
+    at.release();
+  }
+
+  /** Breakpoints of the current run (replaced as a whole; the engine reads them as events happen). */
+  setBreakpoints(list: Breakpoint[]): { ok: true; count: number } {
+    const run = this.need();
+    run.breakpoints = list;
+    return { ok: true, count: list.length };
+  }
+
   private afterLoop(run: LiveRun): void {
     if (FINISHED.has(run.status)) this.startNextQueued();
   }
@@ -315,6 +374,12 @@ export class RunManager {
     const run = this.need();
     if (run.status === 'running') return { ok: true, status: run.status };
     if (run.status !== 'paused') throw conflict(`cannot resume a run that is ${run.status}`, 'not-paused');
+    if (run.breakAt) {
+      // The drive loop (or a Step) is still inside the step; it carries on from the breakpoint.
+      this.releaseBreak(run, 'running');
+      if (!run.looping) void run.inFlight?.then(() => run.status === 'running' && this.drive(run));
+      return { ok: true, status: run.status };
+    }
     run.status = 'running';
     run.emit('nav_status', { status: 'running', step: run.step }, { status: 'running' });
     this.drive(run);
@@ -325,6 +390,15 @@ export class RunManager {
     const run = this.need();
     if (run.status === 'running') throw conflict('the run is running; pause it before stepping', 'running');
     if (run.status !== 'paused') throw conflict(`cannot step a run that is ${run.status}`, 'not-paused');
+    if (run.breakAt) {
+      // Paused inside a step: Step finishes that step (or runs to the next breakpoint in it).
+      const inFlight = run.inFlight;
+      this.releaseBreak(run, 'paused');
+      await Promise.race([inFlight, this.nextBreak(run)]);
+      const status = run.status as RunStatus;
+      if (FINISHED.has(status)) this.startNextQueued();
+      return { ok: true, step: run.step, status };
+    }
     if (run.busy || run.looping) throw conflict('a step is already in progress', 'busy');
     await this.advance(run);
     // advance() may have changed the status (done/error); re-read it past TS's narrowing.
@@ -347,7 +421,10 @@ export class RunManager {
     run.engine.stop();
     run.status = finalStatus;
     run.wake?.();
+    this.releaseBreak(run, 'paused'); // the engine sees the stop as it leaves the breakpoint
+    run.status = finalStatus;
     if (wasBusy) await run.loop?.catch(() => undefined);
+    await run.inFlight; // a Step that was paused at a breakpoint
     // The engine reports `stopped` itself when a step was in flight; otherwise we say so.
     run.status = finalStatus;
     if (run.lastNavStatus === finalStatus) run.commit(undefined, { status: finalStatus, ended: true });
@@ -363,6 +440,8 @@ export class RunManager {
     step_delay_ms: number | null;
     /** Why the current run stopped when the log refused a write (disk full…). */
     error?: string;
+    /** The breakpoint the run is paused at, inside a step. */
+    breakpoint?: BreakpointHit;
   } {
     const run = this.current;
     if (!run) return { status: 'idle', step: 0, metrics: {}, execution_id: null, step_delay_ms: null };
@@ -373,6 +452,7 @@ export class RunManager {
       execution_id: run.id,
       step_delay_ms: run.stepDelayMs,
       ...(run.failure ? { error: run.failure.reason } : {}),
+      ...(run.breakAt ? { breakpoint: run.breakAt.hit } : {}),
     };
   }
 
@@ -392,6 +472,11 @@ export class RunManager {
   private async restoreNow(step: number): Promise<number> {
     const run = this.need();
     if (run.status === 'running') throw badRequest('not-paused', 'Must pause or complete before restoring');
+    if (run.breakAt)
+      throw conflict(
+        `paused inside step ${run.step + 1} at a breakpoint: Step (finishes that step) or Resume before restoring`,
+        'at-breakpoint',
+      );
     if (run.busy || run.looping) await run.loop?.catch(() => undefined);
     const cp = this.store.checkpoint(run.id, step);
     if (!cp) throw notFound(`No checkpoint at step ${step}`, 'no-checkpoint');
