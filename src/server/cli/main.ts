@@ -14,6 +14,11 @@ const COMMANDS: Record<string, { module: string; fn: string; summary: string }> 
   },
   run: { module: './run.ts', fn: 'runCommand', summary: 'run a graph headless and print its events' },
   serve: { module: './serve.ts', fn: 'serveCommand', summary: 'serve the editor and the run backend' },
+  test: {
+    module: './test.ts',
+    fn: 'testCommand',
+    summary: 'run graph tests (*.test.json): expectations on per-step state; TAP, --junit FILE',
+  },
 };
 
 export const USAGE = `usage: statewire <command> [args]

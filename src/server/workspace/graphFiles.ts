@@ -31,6 +31,12 @@ export interface SavedRef {
 }
 
 const etagOf = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
+
+/** `*.test.json` beside the graphs are graph tests (`statewire test`), not graphs: never listed or opened. */
+export const GRAPH_TEST_SUFFIX = '.test.json';
+const isTestBase = (base: string) => base.endsWith(GRAPH_TEST_SUFFIX.slice(0, -'.json'.length));
+const testFileError = (name: string, path?: string) =>
+  badRequest('graph-test-file', `${JSON.stringify(`${name}.json`)} is a graph test file (run it with \`statewire test\`), not a graph`, path);
 const toPosix = (p: string) => p.split(sep).join('/');
 
 export class GraphFiles {
@@ -45,6 +51,7 @@ export class GraphFiles {
   private fileOf(id: string): string {
     const segs = checkRelative(id);
     if (segs.length === 0) throw badRequest('invalid-id', 'graph id is empty');
+    if (isTestBase(segs[segs.length - 1]!)) throw testFileError(segs.join('/'));
     return resolveInside(this.root, `${segs.join('/')}.json`);
   }
 
@@ -71,7 +78,7 @@ export class GraphFiles {
         if (e.name.startsWith('.')) continue;
         const abs = join(dir, e.name);
         if (e.isDirectory()) walk(abs);
-        else if (e.isFile() && e.name.endsWith('.json')) out.push(this.readAbs(abs));
+        else if (e.isFile() && e.name.endsWith('.json') && !e.name.endsWith(GRAPH_TEST_SUFFIX)) out.push(this.readAbs(abs));
       }
     };
     walk(this.root);
@@ -121,6 +128,7 @@ export class GraphFiles {
     if (graph.name.trim() === '') throw badRequest('invalid-body', 'name must not be blank', '$.name');
     const slug = slugify(graph.name);
     if (slug === '') throw badRequest('invalid-body', `name ${JSON.stringify(graph.name)} has no usable characters for a file name`, '$.name');
+    if (isTestBase(slug)) throw testFileError(slug, '$.name');
     const dir = resolveInside(this.root, folder);
     const abs = resolveInside(this.root, [...checkRelative(folder), `${slug}.json`].join('/'));
     if (existsSync(abs) && !overwrite)
@@ -155,6 +163,7 @@ export class GraphFiles {
     this.assertFileOrAbsent(src);
     const base = newName === undefined ? (id.split('/').pop() ?? id) : slugify(newName);
     if (base === '') throw badRequest('invalid-body', 'new_name has no usable characters', '$.new_name');
+    if (isTestBase(base)) throw testFileError(base, '$.new_name');
     const dest = resolveInside(this.root, [...checkRelative(destFolder), `${base}.json`].join('/'));
     if (existsSync(dest)) throw conflict(`target ${JSON.stringify(toPosix(relative(this.root, dest)))} already exists`, 'exists');
     mkdirSync(resolveInside(this.root, destFolder), { recursive: true });

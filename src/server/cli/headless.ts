@@ -1,0 +1,69 @@
+// Running a graph headless, in-process, the way `statewire run` does: built-ins + the workspace's
+// plugins (`--plugins DIR`, else the nodes/ folder next to the graph's folder), the deterministic
+// offline LLM provider, and root steps driven one at a time up to an optional limit. Node services
+// are not started here (`statewire run` adds them).
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import type { EngineEvent } from '../../domain/protocol/protocol.ts';
+import { validate } from '../../domain/validate/graph.validate.ts';
+import type { Issue } from '../../domain/validate/issues.ts';
+import { createRun, type EngineRunExt } from '../../engine/createRun.ts';
+import { offlineProvider } from '../../engine/llm.providers.ts';
+import { createRegistry, type NodeRegistry } from '../../engine/registry.ts';
+import { loadPlugins } from '../plugins/loadPlugins.ts';
+
+export interface LoadedRegistry {
+  registry: NodeRegistry;
+  /** Plugins that failed to load (`plugin FILE: error`); the others are registered. */
+  failures: string[];
+}
+
+/** The plugin folder `statewire run` uses for a graph file. */
+export const defaultPluginDir = (graphFile: string) => join(dirname(resolve(graphFile)), '..', 'nodes');
+
+/**
+ * Built-ins plus the plugins of `pluginDir`. An explicit folder must exist (a typo would otherwise
+ * run without its plugins): a string is the error; a missing default folder just means none.
+ */
+export async function loadRegistry(pluginDir: string, explicit: boolean): Promise<LoadedRegistry | string> {
+  const registry = createRegistry();
+  if (explicit && statSync(pluginDir, { throwIfNoEntry: false })?.isDirectory() !== true)
+    return `--plugins ${pluginDir}: ${existsSync(pluginDir) ? 'is not a folder' : 'no such folder'}`;
+  if (!existsSync(pluginDir)) return { registry, failures: [] };
+  const res = await loadPlugins(pluginDir, registry);
+  return { registry, failures: res.failed.map((f) => `plugin ${f.file}: ${f.error}`) };
+}
+
+/** Load-time errors (parse warnings of severity error) and validation errors against the registry. */
+export function runBlockers(
+  graph: GraphDef,
+  parseWarnings: readonly Issue[],
+  registry: NodeRegistry,
+): Issue[] {
+  return [...parseWarnings, ...validate(graph, registry.catalog())].filter((i) => i.severity === 'error');
+}
+
+export function createHeadlessRun(
+  graph: GraphDef,
+  registry: NodeRegistry,
+  sink: (e: EngineEvent) => void,
+  runId = `cli_${Date.now().toString(36)}`,
+): EngineRunExt {
+  // Checkpoints are not needed headless: keep only the latest.
+  return createRun(graph, { runId, now: Date.now, registry, llm: offlineProvider, retention: 1 }, sink);
+}
+
+/**
+ * Steps until the run ends or `limit` root steps are done; a run cut short is stopped (as
+ * `statewire run --steps N`). Returns whether the run ended by itself.
+ */
+export async function driveSteps(run: EngineRunExt, limit?: number): Promise<boolean> {
+  let done = false;
+  for (let i = 0; !done && (limit === undefined || i < limit); i++) done = (await run.stepOnce()).done;
+  if (!done) {
+    run.stop();
+    await run.stepOnce();
+  }
+  return done;
+}
