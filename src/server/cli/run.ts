@@ -3,6 +3,7 @@
 // values) and ends with one `run_result` (outputs + final container values); otherwise a compact
 // summary per root step. Exit 0 completed (or N steps done), 1 the run ended in error, 2 the graph
 // is invalid (issues printed as `FILE: severity code path message`).
+import { parseBreakExpression, type Breakpoint, type BreakpointHit } from '../../domain/debug/breakpoints.ts';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseGraphText } from '../../domain/graph/graph.parse.ts';
@@ -30,8 +31,16 @@ const defaultIo: CliIo = {
   err: (l) => void process.stderr.write(`${l}\n`),
 };
 
+/** `statewire run --json | head`: when the reader goes away, end quietly instead of an EPIPE trace. */
+function endQuietlyOnClosedPipe(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
+
 const USAGE =
-  'usage: statewire run FILE [--steps N] [--json] [--plugins DIR] [--llm offline|env] [--service NAME=URL]... [--services FILE]';
+  'usage: statewire run FILE [--steps N] [--json] [--break EXPR]... [--plugins DIR] [--llm offline|env] [--service NAME=URL]... [--services FILE]';
 
 interface Args {
   file: string;
@@ -41,12 +50,13 @@ interface Args {
   llm: 'offline' | 'env';
   services: string[];
   servicesFile?: string;
+  breakpoints: Breakpoint[];
 }
 
 function parseArgs(argv: string[]): Args | string {
   const rest = [...argv];
   let file: string | undefined;
-  const args: Partial<Args> = { json: false, llm: 'offline', services: [] };
+  const args: Partial<Args> = { json: false, llm: 'offline', services: [], breakpoints: [] };
   while (rest.length > 0) {
     const a = rest.shift()!;
     if (a === '--help' || a === '-h') return 'help';
@@ -67,6 +77,12 @@ function parseArgs(argv: string[]): Args | string {
       const v = rest.shift();
       if (!v) return '--services needs a file';
       args.servicesFile = v;
+    } else if (a === '--break') {
+      const v = rest.shift();
+      if (!v) return "--break needs an expression, e.g. 'graph_state.step_count>=10'";
+      const bp = parseBreakExpression(v, `cli${args.breakpoints!.length + 1}`);
+      if ('error' in bp) return `--break: ${bp.error}`;
+      args.breakpoints!.push(bp);
     } else if (a === '--llm') {
       const v = rest.shift();
       if (v !== 'offline' && v !== 'env') return '--llm must be offline or env';
@@ -85,10 +101,11 @@ export const formatIssue = (file: string, i: Issue) =>
   `${file}: ${i.severity} ${i.code} ${i.path} ${i.message}`;
 
 export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  if (io === defaultIo) endQuietlyOnClosedPipe();
   const args = parseArgs(argv);
   if (args === 'help') {
     io.out(
-      `${USAGE}\n\nRuns FILE to completion (or N root steps) with the offline LLM provider by default.\n--json prints every event as one JSON line {type, runId, seq, ts, data}; the last line is the run_result event {status, steps, outputs, containers, keyed, error?, stepLimit?}.\nPlugins load from --plugins DIR, else from the nodes/ folder next to the graph's folder.\nExit codes: 0 completed, 1 the run ended in error, 2 invalid graph or arguments.`,
+      `${USAGE}\n\nRuns FILE to completion (or N root steps) with the offline LLM provider by default.\n--json prints every event as one JSON line {type, runId, seq, ts, data}; the last line is the run_result event {status, steps, outputs, containers, keyed, error?, stepLimit?}.\n--break EXPR (repeatable) stops the run when a slot's value meets a condition — 'graph_state.step_count>=10', 'mem.trail length> 3', or a bare 'container.slot' for any write — and prints the state there (with --json: a breakpoint_hit event, then run_result).\nPlugins load from --plugins DIR, else from the nodes/ folder next to the graph's folder.\nExit codes: 0 completed, 1 the run ended in error, 2 invalid graph or arguments.`,
     );
     return 0;
   }
@@ -175,6 +192,23 @@ async function runWithServices(
   };
   // Arrays from node services become summaries (with pictures) on the stream, run_result included.
   const wired = wrapSinkForServices(sink, parsed.graph, services, (m) => io.err(`warning: ${m}`));
+  // --break: the first hit stops the run where it is (inside its step, or at the step's end).
+  let hit: BreakpointHit | undefined;
+  const onBreak = (h: BreakpointHit) => {
+    if (hit) return;
+    hit = h;
+    run.stop();
+    if (args.json) return; // the breakpoint_hit event is on the stream; run_result follows with the state
+    const by = h.node_id && h.kind !== 'node' ? `, written by ${h.node_id}` : '';
+    io.out(`breakpoint hit: ${h.description} at step ${h.step}${by}`);
+    const state = run.stateAt();
+    const values: Record<string, Record<string, unknown>> = {};
+    for (const [cid, c] of Object.entries(state?.containers ?? {}))
+      values[cid] = Object.fromEntries(Object.entries(c.states).map(([k, v]) => [k, v.value]));
+    io.out(
+      JSON.stringify({ step: h.step, containers: values, nodeStates: state?.nodeStates ?? {} }, null, 2),
+    );
+  };
   let run: EngineRunExt;
   try {
     const llm = args.llm === 'env' ? providerFromEnv(process.env) : offlineProvider;
@@ -182,7 +216,19 @@ async function runWithServices(
       io.err('--llm env needs STATEWIRE_LLM_BASE_URL and STATEWIRE_LLM_MODEL');
       return 2;
     }
-    run = createRun(parsed.graph, { runId, now: Date.now, registry, llm }, wired);
+    run = createRun(
+      parsed.graph,
+      {
+        runId,
+        now: Date.now,
+        registry,
+        llm,
+        ...(args.breakpoints.length
+          ? { breakpoints: { list: () => args.breakpoints, pause: async (hit) => onBreak(hit) } }
+          : {}),
+      },
+      wired,
+    );
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     io.err(`${args.file}: error ${e instanceof BuildError ? 'build-failed' : 'internal-error'} $ ${msg}`);
@@ -190,8 +236,11 @@ async function runWithServices(
   }
   if (!args.json) for (const w of run.warnings) io.err(`warning: ${w}`);
   let done = false;
-  for (let i = 0; !done && (args.steps === undefined || i < args.steps); i++)
-    done = (await run.stepOnce()).done;
+  for (let i = 0; !done && (args.steps === undefined || i < args.steps) && !hit; i++) {
+    const r = await run.stepOnce();
+    done = r.done;
+    if (r.breakpoint) onBreak(r.breakpoint);
+  }
   if (!done) {
     run.stop();
     await run.stepOnce();
