@@ -28,6 +28,7 @@ import {
   socketAllowRequest,
 } from './http/originGuard.ts';
 import { registerRunRoutes } from './http/runs.routes.ts';
+import { registerBundleRoutes } from './http/bundle.routes.ts';
 import { installSecurityHeaders } from './http/securityHeaders.ts';
 import { registerValidateRoutes } from './http/validate.routes.ts';
 import { RunManager } from './runs/runManager.ts';
@@ -155,6 +156,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   registerValidateRoutes(app, () => catalog);
   registerNavigateRoutes(app, runs, () => catalog);
   registerRunRoutes(app, runs, store);
+  registerBundleRoutes(app, store, runs, bodyLimit);
   app.get('/api/health', async () => ({ ok: true }));
   app.get('/api/components/plugins', async () => plugins);
   registerServiceRoutes(app, services, loadServices);

@@ -131,6 +131,9 @@ export class RunStore {
       maxStep: db.prepare<[number], { m: number | null }>(
         `SELECT MAX(step) AS m FROM events WHERE run = ? AND type IN ('nav_step', 'restored')`,
       ),
+      checkpointList: db.prepare<[number, number], { seq: number; step: number; root: string }>(
+        'SELECT seq, step, root FROM checkpoints WHERE run = ? AND seq <= ? ORDER BY seq',
+      ),
       interrupt: db.prepare(
         `UPDATE runs SET status = 'interrupted', ended_at = COALESCE(ended_at, ?) WHERE status IN ('running', 'paused', 'idle')`,
       ),
@@ -297,6 +300,36 @@ export class RunStore {
   /** Highest step with a committed snapshot event (-1 when none). */
   maxStep(runId: string): number {
     return this.q.maxStep.get(this.rid(runId))?.m ?? -1;
+  }
+
+  // ---- run bundles (runs/bundleExport.ts, runs/bundleImport.ts) ----
+
+  /** Runs `fn` in one transaction (nested `commit`s become savepoints); a failure rolls all of it back. */
+  transaction<T>(fn: () => T): T {
+    let out: T | undefined;
+    try {
+      this.atomically(() => {
+        out = fn();
+      });
+    } catch (err) {
+      // A run created inside `fn` is gone again: its cached integer key must not outlive it.
+      this.rids.clear();
+      throw err;
+    }
+    return out as T;
+  }
+
+  /** Every checkpoint of a run up to `maxSeq`, oldest first (roots stay encoded: decode with `blobs.get`). */
+  checkpointList(runId: string, maxSeq: number): { seq: number; step: number; root: string }[] {
+    return this.q.checkpointList.all(this.rid(runId), maxSeq);
+  }
+
+  /** Stores a checkpoint under an explicit seq (an imported run keeps its original seqs). */
+  putCheckpoint(runId: string, seq: number, checkpoint: Checkpoint): void {
+    const rid = this.rid(runId);
+    this.atomically(() => {
+      this.q.insertCheckpoint.run(rid, seq, checkpoint.step, this.blobs.put(checkpoint.state));
+    });
   }
 
   /** On start: runs a previous process left running/paused can no longer continue by themselves. */

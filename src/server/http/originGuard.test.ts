@@ -2,6 +2,7 @@
 // and the content-type rule with its one exception (msgpack on the services' internal routes).
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { BUNDLE_IMPORT_ROUTE, BUNDLE_MEDIA_TYPE } from '../../domain/protocol/runBundle.schema.ts';
 import { installOriginGuard, OriginGuard } from './originGuard.ts';
 
 describe('OriginGuard', () => {
@@ -35,6 +36,8 @@ describe('content type and token on routes', () => {
     installOriginGuard(a, new OriginGuard({ token: TOKEN }));
     a.post('/api/graphs', async () => ({ ok: true }));
     a.post('/api/internal/events', async () => ({ ok: true }));
+    a.addContentTypeParser(BUNDLE_MEDIA_TYPE, { parseAs: 'buffer' }, (_r, b, done) => done(null, b));
+    a.post(BUNDLE_IMPORT_ROUTE, async () => ({ ok: true }));
     await a.ready();
     return a;
   }
@@ -48,6 +51,32 @@ describe('content type and token on routes', () => {
     expect((await post('/api/internal/events', 'application/msgpack')).statusCode).toBe(200);
     expect((await post('/api/graphs', 'application/msgpack')).statusCode).toBe(415);
     expect((await post('/api/internal/events', 'text/plain')).statusCode).toBe(415);
+    await a.close();
+  });
+
+  it('the run-bundle type only on the import route; its Origin and token rules still apply', async () => {
+    const a = await app();
+    const post = (url: string, headers: Record<string, string>) =>
+      a.inject({ method: 'POST', url, payload: 'x', headers: { ...auth, ...headers } });
+    const bundle = { 'content-type': BUNDLE_MEDIA_TYPE };
+    expect((await post(BUNDLE_IMPORT_ROUTE, bundle)).statusCode).toBe(200);
+    expect(
+      (await post(BUNDLE_IMPORT_ROUTE, { 'content-type': `${BUNDLE_MEDIA_TYPE}; v=1` })).statusCode,
+    ).toBe(200);
+    expect((await post('/api/graphs', bundle)).statusCode).toBe(415);
+    expect((await post(BUNDLE_IMPORT_ROUTE, { 'content-type': 'application/gzip' })).statusCode).toBe(415);
+    expect((await post(BUNDLE_IMPORT_ROUTE, { 'content-type': 'application/octet-stream' })).statusCode).toBe(
+      415,
+    );
+    const foreign = await post(BUNDLE_IMPORT_ROUTE, { ...bundle, origin: 'http://evil.test' });
+    expect([foreign.statusCode, foreign.json().error.code]).toEqual([403, 'forbidden-origin']);
+    const noToken = await a.inject({
+      method: 'POST',
+      url: BUNDLE_IMPORT_ROUTE,
+      payload: 'x',
+      headers: bundle,
+    });
+    expect([noToken.statusCode, noToken.json().error.code]).toEqual([401, 'unauthorized']);
     await a.close();
   });
 

@@ -24,6 +24,7 @@ import {
   type HostPort,
 } from './allowedHosts.ts';
 import { ApiError, sendError } from './errors.ts';
+import { BUNDLE_IMPORT_ROUTE, BUNDLE_MEDIA_TYPE } from '../../domain/protocol/runBundle.schema.ts';
 
 export interface GuardOptions {
   /** `--allowed-host` entries: `name` (any port) or `name:port`. */
@@ -146,6 +147,9 @@ function contentTypeError(req: FastifyRequest, route: string | undefined): ApiEr
   const mime = type?.split(';')[0]?.trim().toLowerCase();
   if (mime === 'application/json') return undefined;
   if (mime !== undefined && MSGPACK.has(mime) && route?.startsWith(INTERNAL)) return undefined;
+  // A run bundle is uploaded as its own bytes: not a CORS-safelisted type either (a cross-site page
+  // cannot send it without a preflight), so it is as safe as JSON — on the import route only.
+  if (mime === BUNDLE_MEDIA_TYPE && route === BUNDLE_IMPORT_ROUTE) return undefined;
   const path = req.url.split('?')[0] ?? '';
   return new ApiError(
     415,

@@ -1,0 +1,96 @@
+// Writes a stored run as a bundle (format: bundleFormat.ts), page by page, so memory stays bounded
+// by the run's distinct values rather than by its log. Values are re-encoded through a BlobStore
+// over a private in-memory database: the bundle gets the same Merkle-DAG sharing as the run
+// database (a value unchanged for 50 steps is in the bundle once), its own blob ids (1…n, each
+// written before the first record that uses it), and only the blobs this run's events and
+// checkpoints reach — never another run's.
+// The export is a snapshot at its first read: events and checkpoints after the run's `last_seq` at
+// that moment are left out (a live run keeps appending while the file streams).
+import { pipeline, Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  type BundleEnd,
+  type BundleHeader,
+} from '../../domain/protocol/runBundle.schema.ts';
+import { BlobStore } from '../db/blobStore.ts';
+import { closeDatabase, openDatabase } from '../db/database.ts';
+import type { RunStore } from '../db/runStore.ts';
+import { blobRecord, containerStart, jsonRecord, RECORD } from './bundleFormat.ts';
+
+const EVENT_PAGE = 500;
+const CHECKPOINT_PAGE = 50;
+
+/** The uncompressed container, chunk by chunk. */
+export async function* bundleChunks(
+  store: RunStore,
+  runId: string,
+  now = new Date(),
+): AsyncGenerator<Buffer> {
+  const run = store.getRun(runId);
+  if (!run) throw new Error(`no run ${runId}`);
+  const lastSeq = run.last_seq;
+  const mem = openDatabase(':memory:');
+  try {
+    const blobs = new BlobStore(mem);
+    const fresh = mem.prepare<[number], { id: number; json: string | Buffer }>(
+      'SELECT id, json FROM blobs WHERE id > ? ORDER BY id',
+    );
+    let written = 0;
+    let blobCount = 0;
+    /** Encodes values into the bundle's blob table; returns the records of the blobs that are new. */
+    const encode = <T>(fn: (put: (v: unknown) => unknown) => T): { value: T; blobRecords: Buffer[] } => {
+      const value = mem.transaction(() => fn((v) => JSON.parse(blobs.put(v)) as unknown))();
+      const rows = fresh.all(written);
+      written = rows[rows.length - 1]?.id ?? written;
+      blobCount += rows.length;
+      return { value, blobRecords: rows.map((b) => blobRecord(b.id, b.json)) };
+    };
+    const header: BundleHeader = {
+      format: BUNDLE_FORMAT,
+      version: BUNDLE_VERSION,
+      exported_at: now.toISOString(),
+      run: { ...run, status: run.status as BundleHeader['run']['status'] },
+      graph: store.graphOf(runId),
+    };
+    yield Buffer.concat([containerStart(), jsonRecord(RECORD.header, header)]);
+
+    const end: BundleEnd = { events: 0, checkpoints: 0, blobs: 0 };
+    for (let after = 0; after < lastSeq;) {
+      const page = store.events(runId, after, EVENT_PAGE).filter((e) => e.seq <= lastSeq);
+      const last = page[page.length - 1];
+      if (!last) break;
+      const { value, blobRecords } = encode((put) => page.map((e) => [e.seq, e.type, e.ts, put(e.data)]));
+      yield Buffer.concat([...blobRecords, jsonRecord(RECORD.events, value)]);
+      end.events += page.length;
+      after = last.seq;
+    }
+    const checkpoints = store.checkpointList(runId, lastSeq);
+    for (let i = 0; i < checkpoints.length; i += CHECKPOINT_PAGE) {
+      const page = checkpoints.slice(i, i + CHECKPOINT_PAGE);
+      const { value, blobRecords } = encode((put) =>
+        page.map((c) => [c.seq, c.step, put(store.blobs.get(c.root))]),
+      );
+      yield Buffer.concat([...blobRecords, jsonRecord(RECORD.checkpoints, value)]);
+      end.checkpoints += page.length;
+    }
+    end.blobs = blobCount;
+    yield jsonRecord(RECORD.end, end);
+  } finally {
+    closeDatabase(mem);
+  }
+}
+
+/** The gzip-compressed bundle as a stream (pulled lazily: a slow client does not make it buffer). */
+export function bundleStream(store: RunStore, runId: string): Readable {
+  // pipeline: a failure while reading destroys the response stream (the client sees a cut-off file,
+  // which an import refuses) instead of leaving it open.
+  return pipeline(Readable.from(bundleChunks(store, runId)), createGzip(), () => undefined);
+}
+
+/** `<graph>-<runid>.swrun`, with anything but `[A-Za-z0-9._-]` replaced (it goes in a header). */
+export function bundleFileName(graphName: string, runId: string): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100);
+  return `${safe(graphName || 'run')}-${safe(runId)}.swrun`;
+}
