@@ -17,6 +17,26 @@ export const DEPRECATED_WIRE_TYPES = ['ACTION', 'OBSERVATION', 'STEP_RESULT'] as
 /** Types our own nodes use beyond the reference's wire list (memory-shaped payloads). */
 export const EXTRA_WIRE_TYPES = ['OCCUPANCY_MAP', 'POINTCLOUD', 'EMBEDDING', 'EPISODE_CONTEXT'] as const;
 
+/** One line per wire type, shown where a type is picked (e.g. a slot's value type). */
+export const WIRE_TYPE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  TEXT: 'text: prompts, observations, notes',
+  BOOL: 'true / false (done, stop flags)',
+  METRICS: 'an object of named numbers (episode, reward, …)',
+  POSE: 'a position and heading ({x, y, heading, …})',
+  POINTCLOUD: 'a list of 3-D points',
+  OCCUPANCY_MAP: 'a grid of free / blocked cells',
+  EMBEDDING: 'a vector of numbers',
+  EPISODE_CONTEXT: 'what an agent carries through an episode (goal, plan, …)',
+  ANY: 'any JSON value (no type check)',
+  IMAGE: 'a raw camera frame',
+  DEPTH: 'a raw depth frame',
+  DISCRETE_ACTION: 'an action index or name (STOP, FORWARD, …)',
+  CONTROL: 'a continuous control command',
+  ACTION: 'deprecated alias of DISCRETE_ACTION',
+  OBSERVATION: 'deprecated: a whole raw observation',
+  STEP_RESULT: 'deprecated: a whole raw step result',
+};
+
 const KNOWN = new Set<string>([...WIRE_TYPES, ...DEPRECATED_WIRE_TYPES, ...EXTRA_WIRE_TYPES]);
 
 export interface ParsedWireType {

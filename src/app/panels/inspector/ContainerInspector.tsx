@@ -8,7 +8,7 @@ import { defaultSlot } from '../../store/ops/slot.ops.ts';
 import { Button } from '../../ui/Button.tsx';
 import { CommitInput } from '../../ui/CommitInput.tsx';
 import { Field } from '../../ui/Field.tsx';
-import { SlotEditor, ValueTypeList } from './SlotEditor.tsx';
+import { SlotEditor } from './SlotEditor.tsx';
 import { useShallow } from 'zustand/react/shallow';
 
 const reasonOf = (r: { ok: boolean; reason?: string }) => (r.ok ? null : (r as { reason: string }).reason);
@@ -66,7 +66,6 @@ export function ContainerInspector({ id }: { id: string }) {
       {Object.entries(c.states).map(([name, def], i) => (
         <SlotEditor key={name} containerId={id} name={name} def={def} index={i} count={names.length} />
       ))}
-      <ValueTypeList />
       <div className="mt-2 mb-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">
         Granted to ({grants.length})
       </div>

@@ -1,14 +1,9 @@
 // Editor for one slot of a container: name, reducer (with a one-line explanation), value type
-// (registry; removed types refused with the reason), lifetime + reset_on, initial_value (JSON),
-// max_size (accumulator) and fields (byKey). Each change is one undo step via editContainer.
+// (registry suggestions with descriptions; unknown and removed types refused as you type), lifetime
+// + reset_on, initial_value (JSON), max_size (accumulator) and fields (byKey). Each change is one
+// undo step via editContainer.
 import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react';
-import {
-  FIELD_REDUCERS,
-  LIFETIMES,
-  REDUCERS,
-  STATE_VALUE_TYPES,
-  type StateDef,
-} from '../../../domain/graph/graph.schema.ts';
+import { FIELD_REDUCERS, LIFETIMES, REDUCERS, type StateDef } from '../../../domain/graph/graph.schema.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { editContainer } from '../../store/actions.ts';
 import { issuesOf } from '../../store/derived.ts';
@@ -17,6 +12,7 @@ import * as slots from '../../store/ops/slot.ops.ts';
 import { CommitInput } from '../../ui/CommitInput.tsx';
 import { Field, selectCls } from '../../ui/Field.tsx';
 import { lifetimeHint, REDUCER_HELP } from '../../ui/stateStyles.ts';
+import { ValueTypeInput } from './ValueTypeInput.tsx';
 
 const reasonOf = (r: { ok: boolean; reason?: string }) => (r.ok ? null : (r as { reason: string }).reason);
 
@@ -99,11 +95,10 @@ export function SlotEditor({
         {REDUCER_HELP[def.type] ?? 'unknown reducer: a run treats it as lastWrite'}
       </div>
       <Field label="value type">
-        <CommitInput
+        <ValueTypeInput
           testId={`${tid}-value-type`}
           value={def.value_type}
-          list="state-value-types"
-          onCommit={(v) => edit((c) => slots.updateSlot(c, name, { value_type: v.trim().toUpperCase() }))}
+          onCommit={(v) => edit((c) => slots.updateSlot(c, name, { value_type: v }))}
         />
       </Field>
       <Field label="lifetime" hint={lifetimeHint(def.lifetime, def.reset_on)}>
@@ -243,16 +238,5 @@ function SlotIssues({ containerId, name }: { containerId: string; name: string }
         </div>
       ))}
     </div>
-  );
-}
-
-/** Shared <datalist> of the state value-type registry for value-type inputs. */
-export function ValueTypeList() {
-  return (
-    <datalist id="state-value-types">
-      {STATE_VALUE_TYPES.map((t) => (
-        <option key={t} value={t} />
-      ))}
-    </datalist>
   );
 }

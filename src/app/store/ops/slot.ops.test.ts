@@ -48,6 +48,15 @@ describe('slot ops', () => {
     expect(ok(updateSlot(c, 'a', { value_type: 'TEXT' })).states.a!.value_type).toBe('TEXT');
   });
 
+  it('refuses an unknown or empty value type as an edit (a loaded unknown one may stay)', () => {
+    expect(updateSlot(c, 'a', { value_type: 'FOO' })).toMatch(/^unknown value type 'FOO'; use one of TEXT/);
+    expect(updateSlot(c, 'a', { value_type: '' })).toMatch(/must not be empty/);
+    const loaded = { ...c, states: { ...c.states, a: { ...c.states.a!, value_type: 'INT' } } };
+    expect(ok(updateSlot(loaded, 'a', { value_type: 'INT', lifetime: 'run' })).states.a!.lifetime).toBe(
+      'run',
+    );
+  });
+
   it('edits config: initial_value any JSON, max_size positive integer', () => {
     expect(ok(setSlotConfig(c, 'a', 'initial_value', false)).states.a!.config.initial_value).toBe(false);
     expect(setSlotConfig(c, 'a', 'max_size', 0)).toMatch(/positive/);

@@ -1,11 +1,7 @@
 // Pure slot (StateDef) edits inside one container, with the validation the inspector shows inline.
 // Slot order is the key order of `states`, so reorder rebuilds the record in the new order.
-import {
-  REMOVED_VALUE_TYPES,
-  STATE_VALUE_TYPES,
-  type ContainerDef,
-  type StateDef,
-} from '../../../domain/graph/graph.schema.ts';
+import { type ContainerDef, type StateDef } from '../../../domain/graph/graph.schema.ts';
+import { removedValueTypeReason, valueTypeRefusal } from '../../../domain/state/valueTypes.ts';
 
 export type SlotResult = ContainerDef | string;
 
@@ -20,12 +16,13 @@ export function slotNameProblem(name: string, existing: readonly string[], curre
   return null;
 }
 
-/** Why a value type is refused (removed raw payload types), or null. Unknown types are allowed with a warning elsewhere. */
+/**
+ * Why a new slot's value type is refused (removed raw payload types), or null. A slot added with an
+ * unknown type (e.g. pasted) is kept with a validation warning; the editor's own value-type edits
+ * are stricter (`updateSlot`: known types only).
+ */
 export function valueTypeProblem(valueType: string): string | null {
-  if ((REMOVED_VALUE_TYPES as readonly string[]).includes(valueType)) {
-    return `${valueType} is a raw wire payload, not a memory type; a run would refuse this slot. Use one of ${STATE_VALUE_TYPES.join(', ')}`;
-  }
-  return null;
+  return removedValueTypeReason(valueType);
 }
 
 export function defaultSlot(reducer = 'lastWrite'): StateDef {
@@ -73,8 +70,8 @@ export function moveSlot(c: ContainerDef, name: string, delta: -1 | 1): SlotResu
 export function updateSlot(c: ContainerDef, name: string, patch: Partial<StateDef>): SlotResult {
   const cur = c.states[name];
   if (!cur) return `slot "${name}" does not exist`;
-  if (patch.value_type !== undefined) {
-    const vt = valueTypeProblem(patch.value_type);
+  if (patch.value_type !== undefined && patch.value_type !== cur.value_type) {
+    const vt = valueTypeRefusal(patch.value_type);
     if (vt) return vt;
   }
   if (patch.reset_on && patch.reset_on.some((s) => !s.trim())) return 'signal names must not be empty';
