@@ -20,6 +20,8 @@ import {
   sendError,
 } from './http/errors.ts';
 import { registerGraphRoutes } from './http/graphs.routes.ts';
+import { registerViewRoutes } from './http/views.routes.ts';
+import { ViewSettingsStore } from './workspace/viewSettings.ts';
 import { assertRunnable, registerNavigateRoutes } from './http/navigate.routes.ts';
 import {
   installOriginGuard,
@@ -160,6 +162,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   app.get('/api/health', async () => ({ ok: true }));
   app.get('/api/components/plugins', async () => plugins);
   registerServiceRoutes(app, services, loadServices);
+  registerViewRoutes(app, new ViewSettingsStore(workspace));
 
   // The app may be (re)built while the server runs, so index.html is looked up per request.
   if (existsSync(distDir))

@@ -107,4 +107,19 @@ describe('breakpoints on a real server', () => {
     expect(all.at(-1)!.type).toBe('run_result');
     expect(row.steps).toBeGreaterThanOrEqual(5);
   }, 60_000);
+
+  it('breakpoints are kept as the graph’s view settings, apart from its file', async () => {
+    const id = 'folder/my graph';
+    const path = `/api/views/${encodeURIComponent(id)}`;
+    expect((await api(server.url, 'GET', path)).body).toEqual({ breakpoints: [] });
+    const bps = [{ id: 'b', enabled: false, kind: 'clear', container: 'm', slot: 's' }];
+    expect((await api(server.url, 'PUT', path, { breakpoints: bps })).status).toBe(200);
+    expect((await api(server.url, 'GET', path)).body).toEqual({ breakpoints: bps });
+    const bad = await api(server.url, 'PUT', path, { breakpoints: [{ id: 'x', kind: 'nope' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/kind/);
+    expect((await api(server.url, 'GET', path)).body).toEqual({ breakpoints: bps }); // unchanged
+    const traversal = await api(server.url, 'GET', `/api/views/${encodeURIComponent('../../etc/passwd')}`);
+    expect(traversal.body).toEqual({ breakpoints: [] }); // one encoded file name, inside the views folder
+  });
 });
