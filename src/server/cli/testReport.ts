@@ -88,7 +88,8 @@ export function xmlEscape(s: string): string {
 
 const attrs = (a: Record<string, string | number>) =>
   Object.entries(a)
-    .map(([k, v]) => ` ${k}="${xmlEscape(String(v))}"`)
+    // A raw newline in an attribute is read back as a space; a character reference survives.
+    .map(([k, v]) => ` ${k}="${xmlEscape(String(v)).replace(/\r?\n/g, '&#10;')}"`)
     .join('');
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
