@@ -3,9 +3,19 @@
 // re-reads the file and, if someone changed it meanwhile, asks instead of overwriting.
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import { api, ApiError, errorCodeOf, messageOf } from '../api/client.ts';
+import { issuesOf } from '../store/derived.ts';
 import { activeTab, type Tab } from '../store/doc.slice.ts';
 import { editorStore, type EditorStore } from '../store/editor.store.ts';
 import { formatGraphText, parseGraphInput } from '../store/graphIo.ts';
+
+/**
+ * After a graph opens: the drawer switches to Issues when loading it warned or it has validation
+ * errors; otherwise (clean, or only warnings/info notes from validation) it stays where it was, State by default.
+ */
+export function showIssuesOnLoad(store: EditorStore, loadWarnings: number): void {
+  const errors = issuesOf(store.getState()).all.some((i) => i.severity === 'error');
+  if (loadWarnings > 0 || errors) store.getState().setDrawerTab('issues');
+}
 
 function log(store: EditorStore, level: 'info' | 'warn' | 'error', msg: string) {
   store.getState().addLog(level, msg);
@@ -37,7 +47,7 @@ export async function openSavedGraph(id: string, store: EditorStore = editorStor
       loadWarnings: r.warnings,
       title: r.graph.name || id,
     });
-    if (r.warnings.length) store.getState().setDrawerTab('issues');
+    showIssuesOnLoad(store, r.warnings.length);
     log(store, 'info', `opened ${id}`);
     return true;
   } catch (e) {

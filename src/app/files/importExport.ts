@@ -2,6 +2,7 @@
 // canonical JSON. A file that does not parse never touches the open documents: its errors are
 // shown with their JSON paths; warnings open with the graph and are listed in the Issues panel.
 import { activeTab } from '../store/doc.slice.ts';
+import { showIssuesOnLoad } from './documents.ts';
 import { editorStore, type EditorStore } from '../store/editor.store.ts';
 import { formatGraphText, parseGraphText } from '../store/graphIo.ts';
 
@@ -19,7 +20,7 @@ export function importText(text: string, fileName: string, store: EditorStore = 
   }
   const title = r.graph.name || fileName.replace(/\.json$/i, '');
   s.openTab({ graph: r.graph, title, loadWarnings: r.warnings, dirty: true });
-  if (r.warnings.length) s.setDrawerTab('issues');
+  showIssuesOnLoad(store, r.warnings.length);
   s.addLog('info', `imported ${fileName}${r.warnings.length ? ` with ${r.warnings.length} warning(s)` : ''}`);
   return true;
 }

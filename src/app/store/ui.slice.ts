@@ -73,7 +73,9 @@ export const createUiSlice: StateCreator<EditorState, [], [], UiSlice> = (set, g
   selection: EMPTY_SELECTION,
   focusRequest: null,
   hover: null,
-  drawerTab: 'issues',
+  // State first: Issues opens by itself only when there is something to fix (files/documents.ts
+  // showIssuesOnLoad, a refused run), not for the info notes most graphs carry.
+  drawerTab: 'state',
   overlay: null,
   toast: null,
   log: [],
