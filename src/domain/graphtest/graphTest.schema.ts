@@ -6,6 +6,9 @@ import { locateJsonError } from '../graph/graph.parse.json.ts';
 import { jsonPath, type Issue } from '../validate/issues.ts';
 import { parseSlotPath, type SlotPath } from './slotPath.ts';
 
+/** Graph tests are files named `*.test.json` (beside the graphs; never listed or opened as graphs). */
+export const GRAPH_TEST_SUFFIX = '.test.json';
+
 export const MATCHERS = ['equals', 'length', 'matches', 'cleared'] as const;
 export type MatcherKind = (typeof MATCHERS)[number];
 

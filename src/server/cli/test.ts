@@ -8,7 +8,11 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluate, stepsNeeded, StepRecorder, type RunOutcome } from '../../domain/graphtest/evaluate.ts';
-import { parseGraphTestText, type GraphTest } from '../../domain/graphtest/graphTest.schema.ts';
+import {
+  GRAPH_TEST_SUFFIX,
+  parseGraphTestText,
+  type GraphTest,
+} from '../../domain/graphtest/graphTest.schema.ts';
 import { BuildError } from '../../engine/errors.ts';
 import { defaultPluginDir, createHeadlessRun, driveSteps, loadRegistry, runBlockers } from './headless.ts';
 import type { LoadedRegistry } from './headless.ts';
@@ -24,7 +28,6 @@ export const TEST_USAGE = `usage: statewire test [FILE|DIR …] [--junit FILE] [
   --plugins DIR  node-type plugins (default: the nodes/ folder next to the graph's folder)
   exit 0 = all pass, 1 = some expectation failed, 2 = invalid test file, graph or arguments`;
 
-export const TEST_SUFFIX = '.test.json';
 const DEFAULT_DIR = join('workspace', 'graphs');
 
 const out = (l: string) => void process.stdout.write(`${l}\n`);
@@ -40,7 +43,7 @@ function findTests(dir: string): string[] {
       if (e.name.startsWith('.') || e.name === 'node_modules') continue;
       const abs = join(d, e.name);
       if (e.isDirectory()) walk(abs);
-      else if (e.isFile() && e.name.endsWith(TEST_SUFFIX)) found.push(abs);
+      else if (e.isFile() && e.name.endsWith(GRAPH_TEST_SUFFIX)) found.push(abs);
     }
   };
   walk(dir);
@@ -55,7 +58,7 @@ function collect(targets: string[]): string[] | string {
     if (!st) return `${t}: no such file or folder`;
     if (st.isDirectory()) {
       const inDir = findTests(t);
-      if (inDir.length === 0) return `${t}: no *${TEST_SUFFIX} files in this folder`;
+      if (inDir.length === 0) return `${t}: no *${GRAPH_TEST_SUFFIX} files in this folder`;
       files.push(...inDir);
     } else files.push(t);
   }

@@ -11,6 +11,7 @@ import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { storageApiError } from '../http/storageErrors.ts';
 import { sweepOrphanTemps, writeFileAtomic } from './atomicWrite.ts';
 import { parseGraphText } from '../../domain/graph/graph.parse.ts';
+import { GRAPH_TEST_SUFFIX } from '../../domain/graphtest/graphTest.schema.ts';
 import { describeErrors, encodeGraph } from './graphCodec.ts';
 import { checkRelative, resolveInside, slugify } from './safePath.ts';
 
@@ -32,8 +33,7 @@ export interface SavedRef {
 
 const etagOf = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
 
-/** `*.test.json` beside the graphs are graph tests (`statewire test`), not graphs: never listed or opened. */
-export const GRAPH_TEST_SUFFIX = '.test.json';
+// `*.test.json` beside the graphs are graph tests (`statewire test`), not graphs: never listed or opened.
 const isTestBase = (base: string) => base.endsWith(GRAPH_TEST_SUFFIX.slice(0, -'.json'.length));
 const testFileError = (name: string, path?: string) =>
   badRequest('graph-test-file', `${JSON.stringify(`${name}.json`)} is a graph test file (run it with \`statewire test\`), not a graph`, path);
