@@ -6,8 +6,9 @@ import { GitFork, History, Radio } from 'lucide-react';
 import { Button } from '../ui/Button.tsx';
 import { fork, inspect, restore } from './run.actions.ts';
 import { RunsMenu } from './RunsMenu.tsx';
-import { useRun, viewContainers, type RunState, type StepSnapshot } from './run.store.ts';
+import { useRun, viewContainers, type StepSnapshot } from './run.store.ts';
 import { formatValue, slotLine } from './slotLine.ts';
+import { shownNodeStates } from './nodeLocalState.ts';
 import { ndInfoOf } from '../ui/ndarray.ts';
 import { NdArrayView } from '../ui/NdArrayView.tsx';
 
@@ -158,15 +159,6 @@ function StepChanges({ snap }: { snap: StepSnapshot | undefined }) {
       )}
     </div>
   );
-}
-
-/** Node-local state of the shown step (env pose, policy counters…): full values once fetched. */
-// A selector must return a stable object: a fresh `{}` per call would loop useSyncExternalStore.
-const NO_NODE_STATES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
-function shownNodeStates(s: RunState): Record<string, unknown> {
-  if (s.inspectedStep === null) return s.snapshots[s.step]?.nodeStates ?? NO_NODE_STATES;
-  if (s.inspected?.step === s.inspectedStep) return s.inspected.nodeStates;
-  return s.snapshots[s.inspectedStep]?.nodeStates ?? NO_NODE_STATES;
 }
 
 function StepValues() {

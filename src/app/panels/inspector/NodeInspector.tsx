@@ -1,6 +1,7 @@
 // Inspector for a graph node: id (renamed everywhere it is referenced), label, type, position, the
 // config form its type's `config_schema` declares (ConfigSchemaForm), then any other config key by
-// its value (scalar fields, JSON for complex values), loop port editors and the node's grants.
+// its value (scalar fields, JSON for complex values), loop port editors, the node's local state in
+// the followed run (live, or at the inspected step) and the node's grants.
 // Node-service types say here when their service is down or missing.
 import { useMemo } from 'react';
 import { Trash2 } from 'lucide-react';
@@ -15,6 +16,7 @@ import { LoopPortsEditor } from './LoopPortsEditor.tsx';
 import { ConfigSchemaForm } from './ConfigSchemaForm.tsx';
 import { schemaFields } from './configSchema.ts';
 import { serviceProblemOf } from '../../services/serviceIssues.ts';
+import { NodeLocalState } from './NodeLocalState.tsx';
 
 const HIDDEN_KEYS = new Set(['ports', 'initPorts', 'pairedWith', 'hooks']);
 const reasonOf = (r: { ok: boolean; reason?: string }) => (r.ok ? null : (r as { reason: string }).reason);
@@ -173,6 +175,7 @@ export function NodeInspector({ id }: { id: string }) {
           title="Carry ports"
         />
       )}
+      <NodeLocalState nodeId={id} />
       <div className="mt-2 mb-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">Config</div>
       <ConfigSchemaForm nodeId={id} fields={fields} config={node.config} />
       {Object.entries(node.config)
