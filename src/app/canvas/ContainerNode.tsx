@@ -11,6 +11,8 @@ import { isHoverRelated, issueMark } from '../store/derived.ts';
 import { issueOutlineClass } from './issueOutline.ts';
 import { lifetimeBadge, lifetimeHint, reducerBadge } from '../ui/stateStyles.ts';
 import { LiveSlotValue } from '../run/LiveSlotValue.tsx';
+import { useRun } from '../run/run.store.ts';
+import { SlotBreakpointDot } from '../debug/SlotBreakpointDot.tsx';
 import type { FlowNode } from './flowMapping.ts';
 import { sameNodeView } from './nodeMemo.ts';
 
@@ -20,6 +22,8 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
   const related = useEditor((s) => isHoverRelated(s, 'container', id));
   const mark = useEditor((s) => issueMark(s, id));
   const setHover = useEditor((s) => s.setHover);
+  // The slot a breakpoint hit is paused on (highlighted until the run goes on).
+  const hitSlot = useRun((s) => (s.breakpointHit?.container === id ? (s.breakpointHit.slot ?? null) : null));
   if (!c) return null;
   const slots = Object.entries(c.states);
   const border = selected ? 'border-violet-400' : related ? 'border-violet-300' : 'border-violet-500/40';
@@ -50,9 +54,14 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
       <div className="px-2 py-1">
         {slots.length === 0 && <div className="italic text-zinc-500">No states defined</div>}
         {slots.map(([name, st]) => (
-          <div key={name} data-testid={`slot-row-${id}-${name}`} className="py-0.5">
+          <div
+            key={name}
+            data-testid={`slot-row-${id}-${name}`}
+            data-hit={hitSlot === name ? 'true' : 'false'}
+            className={`py-0.5 ${hitSlot === name ? '-mx-1 rounded bg-amber-500/20 px-1 ring-1 ring-amber-400' : ''}`}
+          >
             <div className="flex items-center gap-1">
-              <span className="h-1.5 w-1.5 rounded-full bg-violet-400" />
+              <SlotBreakpointDot container={id} slot={name} />
               <span className="text-zinc-200">{name}</span>
               <span
                 data-testid="reducer-badge"

@@ -19,6 +19,7 @@ import { useNodeRunStatus, useNodeViewerLine } from '../run/useNodeRunStatus.ts'
 import type { NodeRunStatus } from '../run/run.store.ts';
 import type { FlowNode } from './flowMapping.ts';
 import { sameNodeView } from './nodeMemo.ts';
+import { useRun } from '../run/run.store.ts';
 import { serviceProblemOf, type ServiceProblem } from '../services/serviceIssues.ts';
 import { NdArrayView } from '../ui/NdArrayView.tsx';
 
@@ -130,15 +131,19 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   }, [id, handleKey, updateNodeInternals, flowKey]);
 
   const wiredSet = full || wired === '*' ? null : new Set(wired.split(','));
+  // The writer of the slot a breakpoint hit, or the node a node breakpoint stopped before.
+  const atBreakpoint = useRun((s) => s.breakpointHit?.node_id === id);
   const shows = (key: string) => wiredSet === null || wiredSet.has(key);
   if (!node || !ports) return null;
   const composite = Boolean(node.subgraph && node.subgraph.nodes.length);
   const runState = run && run.status !== 'idle' ? run.status : undefined;
-  const ring = selected
-    ? 'border-sky-400'
-    : related
-      ? 'border-violet-400'
-      : ((runState && RUN_BORDER[runState]) ?? 'border-zinc-700');
+  const ring = atBreakpoint
+    ? 'border-amber-400 ring-2 ring-amber-400/60'
+    : selected
+      ? 'border-sky-400'
+      : related
+        ? 'border-violet-400'
+        : ((runState && RUN_BORDER[runState]) ?? 'border-zinc-700');
   const issueOutline = issueOutlineClass(mark);
   return (
     <div
@@ -147,6 +152,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
       data-issue={mark ?? ''}
       data-related={related ? 'true' : 'false'}
       data-run-status={runState ?? ''}
+      data-breakpoint={atBreakpoint ? 'true' : 'false'}
       title={runState === 'error' && run ? runTitle(run) : undefined}
       onMouseEnter={() => setHover({ kind: 'node', id })}
       onMouseLeave={() => setHover(null)}

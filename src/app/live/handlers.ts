@@ -87,6 +87,7 @@ const onNavStatus: Handler = (m, store) => {
   if (!d) return;
   store.setState({
     status: d.status,
+    statusSeq: m.seq,
     step: d.step > 0 || d.status !== 'idle' ? d.step : store.getState().step,
     // Running again (or ended): the breakpoint it was paused at is behind it.
     ...(d.status !== 'paused' ? { breakpointHit: null } : {}),
@@ -102,6 +103,9 @@ const onNavStep: Handler = (m, store) => {
   const d = parsed('nav_step', m, store);
   if (!d) return;
   const s = store.getState();
+  // The step a breakpoint paused inside is complete: the run has moved past the hit.
+  const hit = s.breakpointHit;
+  if (hit && m.seq > hit.seq && d.step >= hit.step) store.setState({ breakpointHit: null });
   const mine = s.pending[d.step];
   const snap: StepSnapshot = {
     step: d.step,
@@ -216,7 +220,7 @@ const onError: Handler = (m, store) => {
 const onBreakpointHit: Handler = (m, store) => {
   const d = parsed('breakpoint_hit', m, store);
   if (!d) return;
-  store.setState({ breakpointHit: d });
+  store.setState({ breakpointHit: { ...d, seq: m.seq } });
   const where = d.kind === 'node' ? '' : d.node_id ? `, written by ${d.node_id}` : '';
   pushLog(store, {
     seq: m.seq,

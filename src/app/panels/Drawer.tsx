@@ -6,18 +6,34 @@ import { LogPanel } from './log/LogPanel.tsx';
 import { StatePanel } from './state/StatePanel.tsx';
 import { TIMELINE_TAB } from '../run/timelineTab.ts';
 import { TimelinePanel } from '../run/TimelinePanel.tsx';
+import { BreakpointsPanel } from './breakpoints/BreakpointsPanel.tsx';
+import { useEffect } from 'react';
+import { loadBreakpoints, useBreakpoints } from '../debug/breakpoints.store.ts';
+import { useRun } from '../run/run.store.ts';
 
 const TABS: { id: DrawerTab; label: string }[] = [
   { id: 'state', label: 'State' },
   { id: 'issues', label: 'Issues' },
   { id: 'log', label: 'Log' },
   { id: TIMELINE_TAB, label: 'Timeline' },
+  { id: 'breakpoints', label: 'Breakpoints' },
 ];
 
 export function Drawer() {
   const tab = useEditor((s) => s.drawerTab);
   const setTab = useEditor((s) => s.setDrawerTab);
   const { errors, warnings } = useIssueCount();
+  const tabId = useEditor((s) => s.activeTabId);
+  const bpCount = useBreakpoints(tabId).filter((b) => b.enabled).length;
+  const hit = useRun((s) => s.breakpointHit);
+  // A tab's saved breakpoints load when it becomes active (they are its graph's view settings).
+  useEffect(() => {
+    if (tabId) void loadBreakpoints(tabId);
+  }, [tabId]);
+  // A breakpoint hit brings the Breakpoints tab forward, where it says which one and who wrote.
+  useEffect(() => {
+    if (hit) setTab('breakpoints');
+  }, [hit, setTab]);
   return (
     <section
       className="flex h-52 shrink-0 flex-col border-t border-zinc-800 bg-zinc-925"
@@ -33,6 +49,11 @@ export function Drawer() {
             className={`px-2 py-1 text-xs ${tab === t.id ? 'border-b-2 border-sky-500 text-zinc-100' : 'text-zinc-500 hover:text-zinc-300'}`}
           >
             {t.label}
+            {t.id === 'breakpoints' && bpCount > 0 && (
+              <span className="ml-1 text-[10px] text-red-400" data-testid="bp-count">
+                {bpCount}
+              </span>
+            )}
             {t.id === 'issues' && (errors > 0 || warnings > 0) && (
               <span className="ml-1 text-[10px]">
                 {errors > 0 && <span className="text-red-400">{errors}</span>}
@@ -50,6 +71,8 @@ export function Drawer() {
           <IssuesPanel />
         ) : tab === TIMELINE_TAB ? (
           <TimelinePanel />
+        ) : tab === 'breakpoints' ? (
+          <BreakpointsPanel />
         ) : (
           <LogPanel />
         )}

@@ -9,9 +9,21 @@ import { editorStore } from '../store/editor.store.ts';
 import { formatGraphText, parseGraphInput } from '../store/graphIo.ts';
 import { runApi } from './run.api.ts';
 import { TIMELINE_TAB } from './timelineTab.ts';
+import { breakpointsOf, loadBreakpoints } from '../debug/breakpoints.store.ts';
 import { initialRunState, isActive, runStore, type RunState } from './run.store.ts';
 
 const set = (patch: Partial<RunState>) => runStore.setState(patch);
+
+/**
+ * After a control call, show the status it implies — unless the live stream already said something
+ * newer meanwhile (a Resume that runs straight into a breakpoint must stay "paused").
+ */
+function settle(status: RunState['status']): (seqBefore: number) => void {
+  return (seqBefore) => {
+    if (runStore.getState().statusSeq === seqBefore) set({ status });
+  };
+}
+const statusSeq = () => runStore.getState().statusSeq;
 const fail = (e: unknown) => set({ error: (e as Error).message });
 
 /** Starts following a run with a fresh timeline. */
@@ -33,10 +45,12 @@ async function startRun(paused: boolean): Promise<boolean> {
   if (!g) return false;
   set({ status: 'starting', error: null });
   try {
+    await loadBreakpoints(g.tabId);
     const r = await runApi.start({
       loop_definition: g.graph,
       step_delay_ms: runStore.getState().stepDelayMs,
       paused,
+      breakpoints: breakpointsOf(g.tabId),
     });
     followFresh(r.execution_id, g.tabId, paused ? 'paused' : 'running');
     return true;
@@ -73,14 +87,16 @@ export async function play(): Promise<void> {
   const s = runStore.getState();
   if (s.status === 'paused' && runIsOfActiveTab()) {
     set({ error: null, inspectedStep: null, inspected: null });
-    await runApi.resume().then(() => set({ status: 'running' }), fail);
+    const seq = statusSeq();
+    await runApi.resume().then(() => settle('running')(seq), fail);
     return;
   }
   await startRun(false);
 }
 
 export async function pause(): Promise<void> {
-  await runApi.pause().then(() => set({ status: 'paused' }), fail);
+  const seq = statusSeq();
+  await runApi.pause().then(() => settle('paused')(seq), fail);
 }
 
 /** Step: one root step of a paused run; with no live run, start one paused and step it. */
@@ -92,7 +108,8 @@ export async function stepOnce(): Promise<void> {
 }
 
 export async function stop(): Promise<void> {
-  await runApi.stop().then(() => set({ status: 'stopped' }), fail);
+  const seq = statusSeq();
+  await runApi.stop().then(() => settle('stopped')(seq), fail);
 }
 
 /** Reset: stop a live run and forget it (values vanish from boxes and panels). */

@@ -120,7 +120,9 @@ export interface RunState {
   /** Last control/transport failure, shown in the toolbar. */
   error: string | null;
   /** The breakpoint the run is paused at (cleared when it runs again): highlights its slot and node. */
-  breakpointHit: BreakpointHit | null;
+  breakpointHit: (BreakpointHit & { seq: number }) | null;
+  /** seq of the last nav_status applied: a control call's answer never overrides a newer one. */
+  statusSeq: number;
 }
 
 export const LOG_LIMIT = 500;
@@ -146,6 +148,7 @@ export function initialRunState(): RunState {
     stepDelayMs: 200,
     error: null,
     breakpointHit: null,
+    statusSeq: 0,
   };
 }
 

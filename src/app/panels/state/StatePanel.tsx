@@ -9,6 +9,8 @@ import { Button } from '../../ui/Button.tsx';
 import { lifetimeHint, reducerBadge } from '../../ui/stateStyles.ts';
 import { LiveOnlyContainers } from '../../run/LiveOnlyContainers.tsx';
 import { LiveSlotValue } from '../../run/LiveSlotValue.tsx';
+import { useRun } from '../../run/run.store.ts';
+import { SlotBreakpointDot } from '../../debug/SlotBreakpointDot.tsx';
 import { useServiceContainers } from '../../services/serviceContainers.ts';
 import { ServiceOwnedContainers } from './ServiceOwnedContainers.tsx';
 
@@ -24,6 +26,7 @@ export function StatePanel() {
   const containers = useEditor((s) => currentLevel(s).containers);
   const hasGraphState = containers.some((c) => c.id === GRAPH_STATE_ID);
   const owned = useServiceContainers();
+  const hit = useRun((s) => s.breakpointHit);
   return (
     <div className="p-1 text-xs" data-testid="state-panel">
       {containers.length === 0 && <div className="p-1 text-zinc-500">No containers in this graph.</div>}
@@ -69,7 +72,12 @@ export function StatePanel() {
             </thead>
             <tbody>
               {Object.entries(c.states).map(([name, st]) => (
-                <tr key={name} className="border-t border-zinc-800/60">
+                <tr
+                  key={name}
+                  data-testid={`state-row-${c.id}-${name}`}
+                  data-hit={hit?.container === c.id && hit.slot === name ? 'true' : 'false'}
+                  className={`border-t border-zinc-800/60 ${hit?.container === c.id && hit.slot === name ? 'bg-amber-500/15' : ''}`}
+                >
                   <td className="px-1">
                     <span
                       className="rounded bg-amber-500/10 px-1 text-amber-300"
@@ -79,7 +87,10 @@ export function StatePanel() {
                     </span>
                   </td>
                   <td className="truncate px-1 text-zinc-200" title={name}>
-                    {name}
+                    <span className="inline-flex items-center gap-1">
+                      <SlotBreakpointDot container={c.id} slot={name} />
+                      {name}
+                    </span>
                   </td>
                   <td className="px-1">
                     <span className={`rounded px-1 text-[10px] ${reducerBadge(st.type)}`}>{st.type}</span>
