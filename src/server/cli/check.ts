@@ -4,10 +4,25 @@
 import { parseArgs } from 'node:util';
 import { validate } from '../../domain/validate/graph.validate.ts';
 import { hasErrors, type Issue } from '../../domain/validate/issues.ts';
-import { issueLine, readGraphFile } from './readGraphFile.ts';
+import { GRAPH_TEST_SUFFIX, parseGraphTestText } from '../../domain/graphtest/graphTest.schema.ts';
+import { issueLine, readGraphFile, readRegularFile } from './readGraphFile.ts';
+
+/** A `*.test.json` file: its own schema's errors (with JSON paths), not the graph rules. */
+async function checkGraphTestFile(file: string): Promise<{ issues: Issue[]; unreadable: boolean }> {
+  let text: string;
+  try {
+    text = await readRegularFile(file);
+  } catch (e) {
+    const message = (e as Error).message;
+    return { issues: [{ code: 'unreadable-file', severity: 'error', path: '$', message }], unreadable: true };
+  }
+  const r = parseGraphTestText(text);
+  return { issues: r.ok ? [] : r.errors, unreadable: false };
+}
 
 export const CHECK_USAGE = `usage: statewire check [--json] FILE…
   Checks graph files: parse warnings (legacy traits), schema errors and validation issues.
+  Graph tests (*.test.json, run by \`statewire test\`) are checked against the test file schema.
   --json   print the issues as a JSON array of {file, code, severity, path, message, …}
   exit 0 = no errors, 1 = some issue is an error, 2 = a file could not be read or parsed`;
 
@@ -36,6 +51,16 @@ export async function checkCommand(argv: string[]): Promise<number> {
   let anyError = false;
   const all: (Issue & { file: string })[] = [];
   for (const file of files) {
+    // A graph test (`*.test.json`, see `statewire test`) beside the graphs is checked as a test file.
+    if (file.endsWith(GRAPH_TEST_SUFFIX)) {
+      const r = await checkGraphTestFile(file);
+      if (r.unreadable) failedToLoad = true;
+      if (r.issues.length) anyError = true;
+      for (const i of r.issues)
+        if (values.json) all.push({ file, ...i });
+        else process.stdout.write(`${issueLine(file, i)}\n`);
+      continue;
+    }
     const loaded = await readGraphFile(file);
     if (!loaded.ok) {
       failedToLoad = true;
