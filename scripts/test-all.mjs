@@ -1,4 +1,5 @@
-// `npm test`: typecheck, lint, JSON-Schema-current check, unit tests, the Python SDK's pytest suite,
+// `npm test`: typecheck, lint, JSON-Schema-current check, unit tests, graph tests (`statewire test`),
+// the Python SDK's pytest suite,
 // browser tests — in that order,
 // all of them even when one fails — then one closing line `N passed, N failed` for CI.
 // Static checks count as one test each; vitest and Playwright counts come from their JSON reports.
@@ -38,20 +39,25 @@ function countReport(label, file, ok) {
   }
 }
 
-/** pytest's JUnit XML: `<testsuite … tests="N" failures="F" errors="E" skipped="S">`. */
-function countPytest(file, ok) {
+/**
+ * A JUnit XML report (pytest's, `statewire test`'s): the sum over its `<testsuite tests= failures=
+ * errors= skipped=>` elements. A skipped test counts as failed (here it means a missing dependency).
+ */
+function countJunit(label, file, ok) {
   try {
     const xml = readFileSync(file, 'utf8');
-    const attr = (name) => Number(new RegExp(`<testsuite\\b[^>]*\\b${name}="(\\d+)"`).exec(xml)?.[1] ?? NaN);
-    const [tests, bad, errors, skipped] = ['tests', 'failures', 'errors', 'skipped'].map(attr);
-    if ([tests, bad, errors, skipped].some(Number.isNaN)) throw new Error('no testsuite counts');
+    const suites = [...xml.matchAll(/<testsuite\b([^>]*)>/g)].map((m) => m[1]);
+    if (suites.length === 0) throw new Error('no testsuite');
+    const sum = (name) =>
+      suites.reduce((n, a) => n + Number(new RegExp(`\\b${name}="(\\d+)"`).exec(a)?.[1] ?? 0), 0);
+    const [tests, bad, errors, skipped] = ['tests', 'failures', 'errors', 'skipped'].map(sum);
     passed += tests - bad - errors - skipped;
-    failed += bad + errors + skipped; // a skipped test here is a missing dependency: not a pass
-    if (bad + errors + skipped > 0 || !ok) failures.push('python');
+    failed += bad + errors + skipped;
+    if (bad + errors + skipped > 0 || !ok) failures.push(label);
     if (!ok && bad + errors === 0) failed++;
   } catch {
     failed++;
-    failures.push('python (no report)');
+    failures.push(`${label} (no report)`);
   }
 }
 
@@ -83,6 +89,16 @@ const unitOk = run('unit', npx, [
 ]);
 countReport('unit', 'test-results/vitest.json', unitOk);
 
+// The graph tests that guard the demo's memory behaviour (`statewire test`, workspace/graphs/*.test.json).
+rmSync('test-results/graph-tests.xml', { force: true });
+const graphTestsOk = run('graph tests', 'node', [
+  'bin/statewire.js',
+  'test',
+  '--junit',
+  'test-results/graph-tests.xml',
+]);
+countJunit('graph tests', 'test-results/graph-tests.xml', graphTestsOk);
+
 // The Python SDK's own suite (python/tests, real uvicorn servers) in the venv that
 // scripts/setup-python.sh makes (pip as configured here, else Debian's python3-* packages).
 const py = spawnSync('bash', ['scripts/setup-python.sh'], {
@@ -99,7 +115,7 @@ if (python) {
     'python/tests',
     '--junitxml=test-results/pytest.xml',
   ]);
-  countPytest('test-results/pytest.xml', pyOk);
+  countJunit('python', 'test-results/pytest.xml', pyOk);
 } else {
   failed++;
   failures.push('python setup');
