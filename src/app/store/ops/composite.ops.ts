@@ -1,8 +1,24 @@
 // Group a selection into a composite node and ungroup it again, as pure operations. Edges crossing
 // the boundary are rewired through generated graphIn/graphOut nodes (the composite's ports).
+// ungroup(group(g, sel)) gives back g: the same nodes, edges (ids included), containers and grants.
+// A graph's own graphIn/graphOut nodes never move into a composite: inside one they would become the
+// composite's ports (and vanish again on ungroup), so they stay at their level as outside nodes.
 import type { OpResult } from '../../../domain/graph/graph.ops.ts';
 import { emptyGraph, type EdgeDef, type GraphDef, type NodeDef } from '../../../domain/graph/graph.schema.ts';
+import { pairedId } from '../../../domain/flow/loopPorts.ts';
 import { freshId, usedIds } from '../ids.ts';
+
+/** graphIn/graphOut: a level's boundary ports (inside a composite, the composite's ports). */
+export const isBoundaryNode = (n: NodeDef): boolean => n.type === 'graphIn' || n.type === 'graphOut';
+
+/** The nodes a group of `nodeIds` really moves: no boundary ports, loop pivots with their partner. */
+export function groupedNodeIds(level: GraphDef, nodeIds: readonly string[]): Set<string> {
+  const ns = new Set(nodeIds);
+  for (const n of level.nodes)
+    if (ns.has(n.id) && (n.type === 'iterIn' || n.type === 'iterOut') && pairedId(n)) ns.add(pairedId(n)!);
+  for (const n of level.nodes) if (isBoundaryNode(n)) ns.delete(n.id);
+  return new Set(level.nodes.filter((n) => ns.has(n.id)).map((n) => n.id));
+}
 
 export function groupNodes(
   level: GraphDef,
@@ -10,9 +26,16 @@ export function groupNodes(
   containerIds: readonly string[],
   compositeId: string,
 ): OpResult {
-  const ns = new Set(nodeIds);
+  const ns = groupedNodeIds(level, nodeIds);
   const cs = new Set(containerIds);
-  if (ns.size === 0) return { ok: false, reason: 'select the nodes to group' };
+  if (ns.size === 0)
+    return {
+      ok: false,
+      reason:
+        nodeIds.length > 0
+          ? 'graph inputs and outputs stay at their level; select other nodes to group'
+          : 'select the nodes to group',
+    };
   for (const g of level.access_grants) {
     if (ns.has(g.node_id) && !cs.has(g.container_id)) {
       return {
@@ -23,7 +46,9 @@ export function groupNodes(
     if (cs.has(g.container_id) && !ns.has(g.node_id)) {
       return {
         ok: false,
-        reason: `container "${g.container_id}" is granted to "${g.node_id}", which stays outside; select that node too`,
+        reason: nodeIds.includes(g.node_id)
+          ? `container "${g.container_id}" is granted to "${g.node_id}", a graph input/output, which stays at this level; leave the container out or remove the grant`
+          : `container "${g.container_id}" is granted to "${g.node_id}", which stays outside; select that node too`,
       };
     }
   }
@@ -58,7 +83,7 @@ export function groupNodes(
         config: { portName: port },
       });
       subEdges.push({
-        id: `e_${gi}`,
+        id: freshId(`e_${gi}`, used),
         source: gi,
         target: e.target,
         sourceHandle: 'value',
@@ -76,7 +101,7 @@ export function groupNodes(
         config: { portName: port },
       });
       subEdges.push({
-        id: `e_${go}`,
+        id: freshId(`e_${go}`, used),
         source: e.source,
         target: go,
         sourceHandle: e.sourceHandle,
@@ -87,7 +112,10 @@ export function groupNodes(
   }
   sub.nodes = subNodes;
   sub.edges = subEdges;
-  sub.containers = level.containers.filter((c) => cs.has(c.id));
+  const inside = (p: { x: number; y: number }) => ({ x: p.x - minX + 250, y: p.y - minY });
+  sub.containers = level.containers
+    .filter((c) => cs.has(c.id))
+    .map((c) => ({ ...c, position: inside(c.position) }));
   sub.access_grants = level.access_grants.filter((g) => ns.has(g.node_id));
   const composite: NodeDef = {
     id: compositeId,
@@ -114,7 +142,7 @@ export function ungroupNode(level: GraphDef, compositeId: string): OpResult {
   if (!comp?.subgraph) return { ok: false, reason: 'select a composite node to ungroup' };
   const sub = comp.subgraph;
   const outerIds = new Set([...level.nodes.map((n) => n.id), ...level.containers.map((c) => c.id)]);
-  const moved = sub.nodes.filter((n) => n.type !== 'graphIn' && n.type !== 'graphOut');
+  const moved = sub.nodes.filter((n) => !isBoundaryNode(n));
   const clash = [...moved.map((n) => n.id), ...sub.containers.map((c) => c.id)].find(
     (id) => outerIds.has(id) && id !== compositeId,
   );
@@ -130,21 +158,39 @@ export function ungroupNode(level: GraphDef, compositeId: string): OpResult {
     sub.nodes.filter((n) => n.type === 'graphOut').map((n) => [n.id, portOf(n, 'output')]),
   );
   const edges: EdgeDef[] = level.edges.filter((e) => e.source !== compositeId && e.target !== compositeId);
-  const used = usedIds(level);
+  // Every id of the result level, so a restored edge keeps its outer id when it is free.
+  const used = usedIds({ ...level, edges });
+  for (const n of moved) used.add(n.id);
+  for (const c of sub.containers) used.add(c.id);
+  for (const g of sub.access_grants) used.add(g.id);
+  const idFor = (id: string) => {
+    if (used.has(id)) return freshId(id, used);
+    used.add(id);
+    return id;
+  };
+  const feeding = (port: string | undefined) =>
+    level.edges.filter((x) => x.target === compositeId && x.targetHandle === port);
+  const fedBy = (port: string | undefined) =>
+    level.edges.filter((x) => x.source === compositeId && x.sourceHandle === port);
+  // Inner edges first (their ids are taken as they are), then the ones rebuilt across the boundary.
+  const crossing: EdgeDef[] = [];
   for (const e of sub.edges) {
-    if (ins.has(e.source)) {
-      for (const o of level.edges.filter(
-        (x) => x.target === compositeId && x.targetHandle === ins.get(e.source),
-      )) {
-        edges.push({ ...o, id: freshId(o.id, used), target: e.target, targetHandle: e.targetHandle });
+    if (!ins.has(e.source) && !outs.has(e.target)) edges.push({ ...e, id: idFor(e.id) });
+    else crossing.push(e);
+  }
+  for (const e of crossing) {
+    // Each end resolves to the outer edges at its port, or to the inner node itself.
+    const from = ins.has(e.source)
+      ? feeding(ins.get(e.source)).map((o) => ({ id: o.id, source: o.source, sourceHandle: o.sourceHandle }))
+      : [{ id: e.id, source: e.source, sourceHandle: e.sourceHandle }];
+    const to = outs.has(e.target)
+      ? fedBy(outs.get(e.target)).map((o) => ({ id: o.id, target: o.target, targetHandle: o.targetHandle }))
+      : [{ id: e.id, target: e.target, targetHandle: e.targetHandle }];
+    for (const f of from)
+      for (const t of to) {
+        const outerId = ins.has(e.source) ? f.id : t.id;
+        edges.push({ ...e, ...f, ...t, id: idFor(outerId) });
       }
-    } else if (outs.has(e.target)) {
-      for (const o of level.edges.filter(
-        (x) => x.source === compositeId && x.sourceHandle === outs.get(e.target),
-      )) {
-        edges.push({ ...o, id: freshId(o.id, used), source: e.source, sourceHandle: e.sourceHandle });
-      }
-    } else edges.push(e);
   }
   const off = (p: { x: number; y: number }) => ({ x: p.x + comp.position.x - 250, y: p.y + comp.position.y });
   return {
