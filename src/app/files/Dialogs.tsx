@@ -1,10 +1,12 @@
 // The file dialogs: save-as / rename (name prompt), stale-save conflict (overwrite / reload / save
-// as new), confirm closing a dirty tab, and import errors listed with their JSON paths.
+// as new), confirm closing a dirty tab, confirm saving a graph with errors, and import errors listed
+// with their JSON paths.
 import { useState } from 'react';
 import { editorStore, useEditor } from '../store/editor.store.ts';
 import { Button } from '../ui/Button.tsx';
 import { Modal } from '../ui/Modal.tsx';
 import { overwrite, reloadFromDisk, renameSaved, saveTab, saveTabAs } from './documents.ts';
+import { askSaveWithErrors, useSaveErrorsQuestion } from './saveConfirm.ts';
 
 const close = () => editorStore.getState().setDialog(null);
 
@@ -121,7 +123,8 @@ function ConfirmCloseDialog({ tabId }: { tabId: string }) {
           variant="primary"
           onClick={() => {
             close();
-            void saveTab(tabId).then((ok) => ok && editorStore.getState().closeTab(tabId));
+            const closeIt = () => editorStore.getState().closeTab(tabId);
+            void saveTab(tabId, editorStore, { onSaved: closeIt }).then((ok) => ok && closeIt());
           }}
         >
           Save
@@ -156,7 +159,53 @@ function ImportErrorsDialog({
   );
 }
 
+const cancelSave = () => askSaveWithErrors(null);
+
+/** "This graph has N errors": Save anyway writes it as it is, Cancel writes nothing. */
+function SaveErrorsDialog() {
+  const q = useSaveErrorsQuestion();
+  if (!q) return null;
+  const plural = q.errors === 1 ? 'error' : 'errors';
+  return (
+    <Modal title={`Save with ${q.errors} ${plural}?`} onClose={cancelSave} testId="save-errors-dialog">
+      <p className="mb-2 text-xs text-zinc-300">
+        <b>{q.title}</b> has <b data-testid="save-errors-count">{q.errors}</b> validation {plural}; the saved
+        file may not open or run. See the Issues panel.
+      </p>
+      <ul className="mb-3 max-h-32 list-disc overflow-y-auto pl-4 text-xs text-red-300">
+        {q.messages.map((m, i) => (
+          <li key={i}>{m}</li>
+        ))}
+      </ul>
+      <div className="flex justify-end gap-2">
+        <Button data-testid="save-errors-cancel" onClick={cancelSave}>
+          Cancel
+        </Button>
+        <Button
+          variant="danger"
+          data-testid="save-errors-confirm"
+          onClick={() => {
+            askSaveWithErrors(null);
+            void saveTab(q.tabId, editorStore, { allowErrors: true }).then((ok) => ok && q.onSaved?.());
+          }}
+        >
+          Save anyway
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
 export function Dialogs() {
+  return (
+    <>
+      <FileDialog />
+      <SaveErrorsDialog />
+    </>
+  );
+}
+
+function FileDialog() {
   const d = useEditor((s) => s.dialog);
   if (!d) return null;
   switch (d.kind) {

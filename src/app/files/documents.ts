@@ -6,7 +6,8 @@ import { api, ApiError, errorCodeOf, messageOf } from '../api/client.ts';
 import { issuesOf } from '../store/derived.ts';
 import { activeTab, type Tab } from '../store/doc.slice.ts';
 import { editorStore, type EditorStore } from '../store/editor.store.ts';
-import { formatGraphText, parseGraphInput } from '../store/graphIo.ts';
+import { formatGraphText, parseGraphInput, validateGraph, type Issue } from '../store/graphIo.ts';
+import { askSaveWithErrors } from './saveConfirm.ts';
 
 /**
  * After a graph opens: the drawer switches to Issues when loading it warned or it has validation
@@ -60,11 +61,45 @@ function bodyOf(graph: GraphDef): unknown {
   return JSON.parse(formatGraphText(graph)) as unknown;
 }
 
-/** Save in place; a never-saved tab opens the Save-as dialog. Returns true when written. */
-export async function saveTab(tabId?: string, store: EditorStore = editorStore): Promise<boolean> {
+/** The validation errors of a tab's graph (the Issues panel's, for the active tab). */
+export function tabErrors(tab: Tab, store: EditorStore = editorStore): Issue[] {
+  const s = store.getState();
+  const all = activeTab(s)?.id === tab.id ? issuesOf(s).all : validateGraph(tab.graph, s.catalog);
+  return all.filter((i) => i.severity === 'error');
+}
+
+export interface SaveOptions {
+  /** The user already answered "Save anyway" to the graph's errors. */
+  allowErrors?: boolean;
+  /** Runs when a save that first asked about errors is accepted and written. */
+  onSaved?: () => void;
+}
+
+/**
+ * Save in place; a never-saved tab opens the Save-as dialog. A graph with validation errors asks
+ * first (nothing is written until "Save anyway"). Returns true when written.
+ */
+export async function saveTab(
+  tabId?: string,
+  store: EditorStore = editorStore,
+  opts: SaveOptions = {},
+): Promise<boolean> {
   const s = store.getState();
   const tab = tabId ? s.tabs.find((t) => t.id === tabId) : activeTab(s);
   if (!tab) return false;
+  if (!opts.allowErrors) {
+    const errors = tabErrors(tab, store);
+    if (errors.length > 0) {
+      askSaveWithErrors({
+        tabId: tab.id,
+        title: tab.title,
+        errors: errors.length,
+        messages: errors.slice(0, 5).map((i) => i.message),
+        ...(opts.onSaved ? { onSaved: opts.onSaved } : {}),
+      });
+      return false;
+    }
+  }
   if (!tab.savedId) {
     s.setDialog({ kind: 'saveAs', tabId: tab.id });
     return false;
