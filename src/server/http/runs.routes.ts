@@ -11,6 +11,10 @@ import {
 import type { RunStore } from '../db/runStore.ts';
 import type { RunManager } from '../runs/runManager.ts';
 import { notFound, parseOr400 } from './errors.ts';
+import { z } from 'zod';
+
+const RunListQuerySchema = z.object({ graph: z.string().min(1).optional(), status: z.string().min(1).optional() });
+import { writersAt } from '../runs/writers.ts';
 
 export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store: RunStore): void {
   const runOr404 = (params: unknown) => {
@@ -20,11 +24,33 @@ export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store:
     return row;
   };
 
-  app.get('/api/runs', async () => store.listRuns());
+  // `?graph=NAME` (exact graph name) and `?status=S` filter; each run says its `kind`: run, fork,
+  // branch (holds the steps a restore abandoned) or imported.
+  app.get('/api/runs', async (req) => {
+    const q = parseOr400(RunListQuerySchema, req.query, 'query');
+    const branches = store.branchIds();
+    return store
+      .listRuns()
+      .filter((r) => (q.graph === undefined || r.graph_name === q.graph) && (q.status === undefined || r.status === q.status))
+      .map((r) => ({ ...r, kind: branches.has(r.id) ? 'branch' : r.parent_run_id ? 'fork' : 'run' }));
+  });
 
   app.get('/api/runs/:id', async (req) => {
     const row = runOr404(req.params);
-    return { ...row, checkpoints: store.checkpointSteps(row.id) };
+    return {
+      ...row,
+      checkpoints: store.checkpointSteps(row.id),
+      branches: store.branchesOf(row.id),
+      branch_of: store.branchRecord(row.id) ?? null,
+    };
+  });
+
+  // Deletes a run and its log (events, checkpoint rows; shared blobs stay). 409 `run-live` for the
+  // current running/paused run.
+  app.delete('/api/runs/:id', async (req) => {
+    const row = runOr404(req.params);
+    const r = await runs.deleteRun(row.id);
+    return { ok: true, run_id: row.id, deleted_events: r.events, deleted_checkpoints: r.checkpoints };
   });
 
   app.get('/api/runs/:id/events', async (req) => {
@@ -44,6 +70,13 @@ export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store:
     const row = runOr404(req.params);
     const { step } = parseOr400(StateQuerySchema, req.query, 'query');
     return runs.stateAt(row.id, step);
+  });
+
+  // Who last wrote each slot/key up to a step (the Compare view's "written by").
+  app.get('/api/runs/:id/writers', async (req) => {
+    const row = runOr404(req.params);
+    const { step } = parseOr400(StateQuerySchema, req.query, 'query');
+    return { run_id: row.id, step, writers: writersAt(store, row.id, step) };
   });
 
   app.get('/api/runs/:id/graph', async (req) => runs.graphOfRun(runOr404(req.params).id));
