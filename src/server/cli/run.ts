@@ -40,7 +40,7 @@ function endQuietlyOnClosedPipe(): void {
 }
 
 const USAGE =
-  'usage: statewire run FILE [--steps N] [--json] [--break EXPR]... [--plugins DIR] [--llm offline|env] [--service NAME=URL]... [--services FILE]';
+  'usage: statewire run FILE [--steps N] [--json] [--break EXPR]... [--plugins DIR] [--llm offline|env] [--service NAME=URL]... [--services FILE]\n       statewire run FILE --server URL [--steps N] [--json] [--delay MS] [--token T]';
 
 interface Args {
   file: string;
@@ -102,6 +102,8 @@ export const formatIssue = (file: string, i: Issue) =>
 
 export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise<number> {
   if (io === defaultIo) endQuietlyOnClosedPipe();
+  // --server URL: the run happens on a running server (cli/runRemote.ts).
+  if (argv.includes('--server')) return (await import('./runRemote.ts')).runOnServer(argv, io);
   const args = parseArgs(argv);
   if (args === 'help') {
     io.out(
@@ -252,7 +254,7 @@ async function runWithServices(
 }
 
 /** Human output: one line per root step, errors as they happen, a final line. */
-class StepSummary {
+export class StepSummary {
   private fires = 0;
   private writes = 0;
   private signals: string[] = [];

@@ -23,6 +23,7 @@ export interface NewRun {
 }
 
 interface RunRow {
+  rid: number;
   id: string;
   graph_name: string;
   graph_hash: string;
@@ -39,6 +40,25 @@ interface RunRow {
   error: string | null;
 }
 export type StoredRun = RunSummary & { fresh_effects: boolean; step_delay_ms: number };
+
+interface BranchRow {
+  run_id: string;
+  of_run: string;
+  at_step: number;
+  from_seq: number;
+  to_seq: number;
+  created_at: string;
+}
+
+/** A run that holds the steps a restore abandoned: branch of `of_run` at `at_step`. */
+export interface BranchInfo {
+  run_id: string;
+  of_run: string;
+  at_step: number;
+  from_step: number;
+  to_step: number;
+  created_at: string;
+}
 
 interface EventRow {
   seq: number;
@@ -330,6 +350,165 @@ export class RunStore {
     this.atomically(() => {
       this.q.insertCheckpoint.run(rid, seq, checkpoint.step, this.blobs.put(checkpoint.state));
     });
+  }
+
+  // ---- delete and branches (runs/runManager.ts: deleteRun, restore keeps the abandoned tail) ----
+
+  private branchTable = false;
+  /** `run_branches`: which runs hold the steps a restore abandoned (created on first use, like run_imports). */
+  private ensureBranches(): void {
+    if (this.branchTable) return;
+    this.db.exec(`CREATE TABLE IF NOT EXISTS run_branches (
+      run_id TEXT PRIMARY KEY,
+      of_run TEXT NOT NULL,
+      at_step INTEGER NOT NULL,
+      from_seq INTEGER NOT NULL,
+      to_seq INTEGER NOT NULL,
+      created_at TEXT NOT NULL
+    ) WITHOUT ROWID`);
+    this.branchTable = true;
+  }
+
+  /** Branches kept off `runId` (newest first). */
+  branchesOf(runId: string): BranchInfo[] {
+    this.ensureBranches();
+    return this.db
+      .prepare<[string], BranchRow>(
+        'SELECT run_id, of_run, at_step, from_seq, to_seq, created_at FROM run_branches WHERE of_run = ? ORDER BY created_at DESC, to_seq DESC',
+      )
+      .all(runId)
+      .map((r) => this.branchInfo(r));
+  }
+
+  /** The branch record of a run that is one (else undefined). */
+  branchRecord(runId: string): BranchInfo | undefined {
+    this.ensureBranches();
+    const r = this.db
+      .prepare<[string], BranchRow>(
+        'SELECT run_id, of_run, at_step, from_seq, to_seq, created_at FROM run_branches WHERE run_id = ?',
+      )
+      .get(runId);
+    return r ? this.branchInfo(r) : undefined;
+  }
+
+  /** Every branch run id (for the run list's `kind`). */
+  branchIds(): Set<string> {
+    this.ensureBranches();
+    return new Set(
+      this.db
+        .prepare<[], { run_id: string }>('SELECT run_id FROM run_branches')
+        .all()
+        .map((r) => r.run_id),
+    );
+  }
+
+  private branchInfo(r: BranchRow): BranchInfo {
+    const steps = this.db
+      .prepare<[number], { lo: number | null; hi: number | null }>(
+        `SELECT MIN(step) AS lo, MAX(step) AS hi FROM events WHERE run = ? AND type = 'nav_step'`,
+      )
+      .get(this.rid(r.run_id));
+    return {
+      run_id: r.run_id,
+      of_run: r.of_run,
+      at_step: r.at_step,
+      from_step: steps?.lo ?? r.at_step + 1,
+      to_step: steps?.hi ?? r.at_step,
+      created_at: r.created_at,
+    };
+  }
+
+  /**
+   * Copies the events of `runId` after `afterSeq` (the checkpoint of the step restored to) into the
+   * new run `branch` — renumbered from seq 1, payloads as stored (blobs and shapes are shared, not
+   * copied) — leaving out ranges an earlier restore already branched off, plus their checkpoints;
+   * records the branch. One transaction with the run row (`row`). Returns the copied event count
+   * (0: nothing was abandoned; then nothing is written).
+   */
+  copyTail(runId: string, afterSeq: number, branch: NewRun, atStep: number, now: string): number {
+    this.ensureBranches();
+    const rid = this.rid(runId);
+    const taken = this.db
+      .prepare<[string, number], { from_seq: number; to_seq: number }>(
+        'SELECT from_seq, to_seq FROM run_branches WHERE of_run = ? AND from_seq >= ?',
+      )
+      .all(runId, afterSeq);
+    const kept = (seq: number) => !taken.some((t) => seq > t.from_seq && seq <= t.to_seq);
+    const rows = this.db
+      .prepare<[number, number], EventRow & { step: number | null }>(
+        'SELECT seq, type, ts, step, enc, data FROM events WHERE run = ? AND seq > ? ORDER BY seq',
+      )
+      .all(rid, afterSeq)
+      .filter((r) => kept(r.seq));
+    if (!rows.some((r) => r.type === 'nav_step' && (r.step ?? -1) > atStep)) return 0;
+    const renumber = new Map<number, number>();
+    rows.forEach((r, i) => renumber.set(r.seq, i + 1));
+    const toSeq = rows[rows.length - 1]!.seq;
+    const cps = this.db
+      .prepare<[number, number], { seq: number; step: number; root: string }>(
+        'SELECT seq, step, root FROM checkpoints WHERE run = ? AND seq > ? ORDER BY seq',
+      )
+      .all(rid, afterSeq)
+      .filter((c) => renumber.has(c.seq));
+    let steps = atStep;
+    this.transaction(() => {
+      this.createRun(branch);
+      const bid = this.rid(branch.id);
+      for (const r of rows) {
+        this.q.insertEvent.run(bid, renumber.get(r.seq), r.type, r.ts, r.step, r.enc, r.data);
+        if (r.type === 'nav_step' && r.step !== null) steps = Math.max(steps, r.step);
+      }
+      for (const c of cps) this.q.insertCheckpoint.run(bid, renumber.get(c.seq), c.step, c.root);
+      this.q.updateCounters.run({
+        id: branch.id,
+        last_seq: rows.length,
+        steps,
+        status: 'stopped',
+        set_ended: 1,
+        ended_at: now,
+        set_error: 0,
+        error: null,
+      });
+      this.db
+        .prepare(
+          'INSERT INTO run_branches (run_id, of_run, at_step, from_seq, to_seq, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(branch.id, runId, atStep, afterSeq, toSeq, now);
+    });
+    return rows.length;
+  }
+
+  /**
+   * Deletes a run with its log in ONE transaction: events, checkpoint rows, its branch/import marks,
+   * and the effects it recorded unless another run of the same lineage (a fork, which replays them)
+   * remains. Blobs are left: they are content-addressed and shared with other runs' checkpoints and
+   * events (no garbage collection of unreferenced ones).
+   */
+  deleteRun(runId: string): { events: number; checkpoints: number } {
+    const row = this.q.getRun.get(runId);
+    if (!row) return { events: 0, checkpoints: 0 };
+    this.ensureBranches();
+    const out = { events: 0, checkpoints: 0 };
+    this.atomically(() => {
+      out.events = this.db.prepare('DELETE FROM events WHERE run = ?').run(row.rid).changes;
+      out.checkpoints = this.db.prepare('DELETE FROM checkpoints WHERE run = ?').run(row.rid).changes;
+      this.db.prepare('DELETE FROM run_branches WHERE run_id = ?').run(runId);
+      const imports = this.db
+        .prepare<[], { n: number }>(
+          "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'run_imports'",
+        )
+        .get();
+      if (imports?.n) this.db.prepare('DELETE FROM run_imports WHERE run_id = ?').run(runId);
+      const sameLineage = this.db
+        .prepare<[string, string], { n: number }>(
+          'SELECT COUNT(*) AS n FROM runs WHERE lineage = ? AND id != ?',
+        )
+        .get(row.lineage, runId);
+      if (!sameLineage?.n) this.db.prepare('DELETE FROM effects WHERE run_id = ?').run(runId);
+      this.db.prepare('DELETE FROM runs WHERE rid = ?').run(row.rid);
+    });
+    this.rids.delete(runId);
+    return out;
   }
 
   /** On start: runs a previous process left running/paused can no longer continue by themselves. */

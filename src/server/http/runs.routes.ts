@@ -13,7 +13,10 @@ import type { RunManager } from '../runs/runManager.ts';
 import { notFound, parseOr400 } from './errors.ts';
 import { z } from 'zod';
 
-const RunListQuerySchema = z.object({ graph: z.string().min(1).optional(), status: z.string().min(1).optional() });
+const RunListQuerySchema = z.object({
+  graph: z.string().min(1).optional(),
+  status: z.string().min(1).optional(),
+});
 import { writersAt } from '../runs/writers.ts';
 
 export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store: RunStore): void {
@@ -31,7 +34,11 @@ export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store:
     const branches = store.branchIds();
     return store
       .listRuns()
-      .filter((r) => (q.graph === undefined || r.graph_name === q.graph) && (q.status === undefined || r.status === q.status))
+      .filter(
+        (r) =>
+          (q.graph === undefined || r.graph_name === q.graph) &&
+          (q.status === undefined || r.status === q.status),
+      )
       .map((r) => ({ ...r, kind: branches.has(r.id) ? 'branch' : r.parent_run_id ? 'fork' : 'run' }));
   });
 

@@ -35,6 +35,20 @@ export interface StartRequest {
   breakpoints?: Breakpoint[];
 }
 
+/** Server notices outside any run's log (LiveHub.notice: every connected client gets them). */
+export interface RunNotifier {
+  notice?(type: string, data: unknown): void;
+}
+
+/** `run_started`: a run became the current one; `replaced` is the live run it stopped, if any. */
+export interface RunStartedNotice {
+  run_id: string;
+  graph_name: string;
+  status: RunStatus;
+  parent_run_id: string | null;
+  replaced: { run_id: string; graph_name: string; step: number } | null;
+}
+
 const newRunId = (prefix = 'exec') => `${prefix}_${Date.now()}_${randomBytes(5).toString('hex').slice(0, 7)}`;
 const FINISHED: ReadonlySet<RunStatus> = new Set(['done', 'error', 'stopped', 'interrupted']);
 
@@ -53,7 +67,7 @@ export class RunManager {
 
   constructor(
     private readonly store: RunStore,
-    private readonly hub: Publisher,
+    private readonly hub: Publisher & RunNotifier,
     private readonly createEngine: EngineFactory,
     private readonly engineExtras: Partial<RunOptions> = {},
     /** Throws (400) when a graph must not run; used for a fork's modified graph. */
@@ -139,8 +153,10 @@ export class RunManager {
       run.emit('nav_status', { status: 'idle', step: 0 });
       return { runId: id, queued: true };
     }
+    const replaced = this.liveSummary();
     await this.stopCurrent();
     this.activate(run, wantPaused);
+    this.announce(run, replaced);
     return { runId: id, queued: false };
   }
 
@@ -169,9 +185,28 @@ export class RunManager {
     if (!next) return;
     try {
       this.activate(next.run, next.paused);
+      this.announce(next.run, null);
     } catch {
       // activate() already ended that run as error (disk full…); nobody awaits a queued start
     }
+  }
+
+  /** The live run (running/paused) as a notice names it, or null. */
+  private liveSummary(): RunStartedNotice['replaced'] {
+    const cur = this.current;
+    return cur?.active ? { run_id: cur.id, graph_name: cur.graph.name, step: cur.step } : null;
+  }
+
+  /** Tells every client a run became current (editors offer to follow it; see src/app/run/runNotices.ts). */
+  private announce(run: LiveRun, replaced: RunStartedNotice['replaced'], parent: string | null = null): void {
+    const notice: RunStartedNotice = {
+      run_id: run.id,
+      graph_name: run.graph.name,
+      status: run.status,
+      parent_run_id: parent,
+      replaced: replaced && replaced.run_id !== run.id ? replaced : null,
+    };
+    this.hub.notice?.('run_started', notice);
   }
 
   // ---- the loop ----
@@ -481,6 +516,12 @@ export class RunManager {
     const cp = this.store.checkpoint(run.id, step);
     if (!cp) throw notFound(`No checkpoint at step ${step}`, 'no-checkpoint');
     run.engine = this.build(run, run.graph, { step: cp.step, state: cp.state });
+    this.keepTail(
+      run.id,
+      run.graph,
+      { lineage: run.lineage, fresh_effects: run.freshEffects, step_delay_ms: run.stepDelayMs },
+      cp,
+    );
     run.step = step;
     run.status = 'paused';
     run.failure = undefined; // restored: an earlier storage failure no longer describes this run
@@ -503,7 +544,9 @@ export class RunManager {
     const cp = this.store.checkpoint(runId, step);
     if (!cp) throw notFound(`No checkpoint at step ${step}`, 'no-checkpoint');
     const graph = this.graphOfRun(runId);
+    const replaced = this.liveSummary();
     await this.stopCurrent();
+    this.keepTail(runId, graph, row, cp);
     const run = new LiveRun(runId, graph, row.lineage, row.fresh_effects, this.store, this.hub, this.now, {
       status: 'paused',
       step,
@@ -514,6 +557,7 @@ export class RunManager {
     this.current = run;
     run.sink({ type: 'nav_status', data: { status: 'paused', step } });
     run.commit({ step: cp.step, state: cp.state }, { status: 'paused', ended: false, error: null });
+    this.announce(run, replaced);
     return step;
   }
 
@@ -574,6 +618,7 @@ export class RunManager {
       freshEffects: opts.freshEffects,
       stepDelayMs: opts.stepDelayMs,
     });
+    const replaced = this.liveSummary();
     await this.stopCurrent();
     this.current = run;
     run.commit({ step: cp.step, state: cp.state }, { status: 'paused' });
@@ -583,7 +628,57 @@ export class RunManager {
       run.emit('nav_status', { status: 'running', step: run.step }, { status: 'running' });
       this.drive(run);
     }
+    this.announce(run, replaced, runId);
     return { runId: id, parent: runId, step: opts.step };
+  }
+
+  /**
+   * Restore never loses history: the steps after the restored one (as this run's log has them now)
+   * are copied into a new run, a branch of this one at `cp.step`, before the run re-runs them.
+   * Nothing is copied when nothing comes after the step. See src/server/README.md "Restore keeps a branch".
+   */
+  private keepTail(
+    runId: string,
+    graph: GraphDef,
+    row: { lineage: string; fresh_effects: boolean; step_delay_ms: number },
+    cp: { step: number; seq: number },
+  ): void {
+    const id = newRunId('branch');
+    const n = this.store.copyTail(
+      runId,
+      cp.seq,
+      {
+        id,
+        graphName: graph.name,
+        graph,
+        status: 'stopped',
+        startedAt: this.iso(),
+        parentRunId: runId,
+        parentStep: cp.step,
+        lineage: row.lineage,
+        freshEffects: row.fresh_effects,
+        stepDelayMs: row.step_delay_ms,
+      },
+      cp.step,
+      this.iso(),
+    );
+    if (n > 0) this.hub.notice?.('run_branched', this.store.branchRecord(id));
+  }
+
+  /** `DELETE /api/runs/{id}`: a run and its log; never the live current run or a queued one (409). */
+  deleteRun(runId: string): Promise<{ events: number; checkpoints: number }> {
+    return this.exclusive(async () => {
+      if (!this.store.getRun(runId)) throw notFound(`no run ${JSON.stringify(runId)}`);
+      if ((this.current?.id === runId && this.current.active) || this.queue.some((q) => q.run.id === runId))
+        throw conflict(
+          `run ${runId} is live (${this.current?.status ?? 'queued'}); stop it before deleting it`,
+          'run-live',
+        );
+      if (this.current?.id === runId) this.current = undefined;
+      const out = this.store.deleteRun(runId);
+      this.hub.notice?.('run_deleted', { run_id: runId });
+      return out;
+    });
   }
 
   graphOfRun(runId: string): GraphDef {
