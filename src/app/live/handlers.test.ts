@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRunStore, viewerLineOf } from '../run/run.store.ts';
 import { applyBatch, HANDLERS } from './handlers.ts';
-import { ev, navStep } from './testEvents.testutil.ts';
+import { countWrite, ev, navStep } from './testEvents.testutil.ts';
 
 describe('live handlers', () => {
   it('nav_status sets the status and step', () => {
@@ -108,16 +108,7 @@ describe('live handlers', () => {
 
   it('when a nav_step was dropped, its writes wait for the backfilled one instead of joining the next step', () => {
     const store = createRunStore();
-    const write = (seq: number, step: number) =>
-      ev('state_written', seq, {
-        node_id: 'policy',
-        container: 'graph_state',
-        slot: 'step_count',
-        reducer: 'counter',
-        step,
-        before: step - 1,
-        after: step,
-      });
+    const write = countWrite;
     // Step 2's nav_step (seq 4) was dropped by the server; step 3's arrives live.
     applyBatch([write(1, 1), navStep(2, 1, 1), write(3, 2), write(5, 3), navStep(6, 3, 3)], store);
     expect(store.getState().snapshots[3]?.writes.map((w) => w.after)).toEqual([3]);
@@ -127,11 +118,17 @@ describe('live handlers', () => {
     expect(store.getState().pending).toEqual({});
   });
 
-  it('a signal that cleared nothing changes nothing', () => {
+  it('a step_start/step_end that cleared nothing changes nothing; another signal is kept with its step', () => {
     const store = createRunStore();
     const before = store.getState();
-    HANDLERS.signal(ev('signal', 2, { signal: 'run_start', scope: '', cleared: [] }), store);
+    HANDLERS.signal(
+      ev('signal', 1, { signal: 'step_start', scope: '', payload: { step: 1 }, cleared: [] }),
+      store,
+    );
     expect(store.getState()).toBe(before);
+    HANDLERS.signal(ev('signal', 2, { signal: 'run_start', scope: '', cleared: [] }), store);
+    expect(store.getState().clears).toEqual({});
+    expect(store.getState().pending[1]?.signals).toEqual([{ signal: 'run_start', scope: '', seq: 2 }]);
   });
 
   it('node_status keeps one status per node', () => {

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { EVENT_DATA_SCHEMAS, type EventEnvelope, type EventType } from '../../domain/protocol/protocol.ts';
 import { viewerLine, viewerPicture } from '../run/viewerLine.ts';
+import { viewerNumbers } from '../run/viewerNumbers.ts';
 import {
   clearKey,
   LOG_LIMIT,
@@ -64,7 +65,7 @@ function addPending<K extends keyof StepEvents>(
   store: RunStoreLike,
   step: number,
   kind: K,
-  item: StepEvents[K][number],
+  item: NonNullable<StepEvents[K]>[number],
 ): void {
   const pending = own(store.getState().pending, copyRecord);
   const cur = pending[step];
@@ -75,9 +76,11 @@ function addPending<K extends keyof StepEvents>(
           clears: [...(cur?.clears ?? [])],
           writes: [...(cur?.writes ?? [])],
           errors: [...(cur?.errors ?? [])],
+          ...(cur?.signals ? { signals: [...cur.signals] } : {}),
         };
   owned?.add(next);
-  (next[kind] as StepEvents[K][number][]).push(item);
+  if (kind === 'signals') next.signals ??= [];
+  (next[kind] as NonNullable<StepEvents[K]>[number][]).push(item);
   pending[step] = next;
   store.setState({ pending });
 }
@@ -115,6 +118,7 @@ const onNavStep: Handler = (m, store) => {
     clears: mine?.clears ?? [],
     writes: mine?.writes ?? [],
     errors: mine?.errors ?? [],
+    ...(mine?.signals ? { signals: mine.signals } : {}),
   };
   const pending = own(s.pending, copyRecord);
   delete pending[d.step];
@@ -156,13 +160,17 @@ const onNodeStatus: Handler = (m, store) => {
 
 const onSignal: Handler = (m, store) => {
   const d = parsed('signal', m, store);
-  if (!d || d.cleared.length === 0) return;
+  if (!d) return;
   const s = store.getState();
   // step_end names its step; other signals (episode_reset…) belong to the step in progress.
   const step =
     typeof (d.payload as { step?: unknown } | undefined)?.step === 'number'
       ? (d.payload as { step: number }).step
       : s.step + 1;
+  // Signals other than the per-step pair are kept with their step (timeline labels, episodes).
+  if (d.signal !== 'step_start' && d.signal !== 'step_end')
+    addPending(store, step, 'signals', { signal: d.signal, scope: d.scope, seq: m.seq });
+  if (d.cleared.length === 0) return;
   const clears = own(s.clears, copyRecord);
   const list: SlotClear[] = [];
   for (const c of d.cleared) {
@@ -300,10 +308,12 @@ const onViewerData: Handler = (m, store) => {
   const d = parsed('viewer_data', m, store);
   if (!d) return;
   const picture = viewerPicture(d.fields);
+  const numbers = viewerNumbers(d.fields);
   const line: ViewerLine = {
     step: d.step,
     text: viewerLine(d.fields),
     ...(picture !== undefined ? { picture } : {}),
+    ...(numbers ? { numbers } : {}),
   };
   const s = store.getState();
   const history = s.viewerHistory[d.node_id];
@@ -313,7 +323,11 @@ const onViewerData: Handler = (m, store) => {
   if (history && picture !== undefined && history.length >= PICTURE_HISTORY) {
     const old = history[history.length - PICTURE_HISTORY];
     if (old?.picture !== undefined)
-      history[history.length - PICTURE_HISTORY] = { step: old.step, text: old.text };
+      history[history.length - PICTURE_HISTORY] = {
+        step: old.step,
+        text: old.text,
+        ...(old.numbers ? { numbers: old.numbers } : {}),
+      };
   }
   if (!history) {
     const viewerHistory = own(s.viewerHistory, copyRecord);

@@ -33,3 +33,22 @@ export function navStep(
     ...extra,
   });
 }
+
+/** The policy bumping graph_state.step_count to `step` in that step. */
+export const countWrite = (seq: number, step: number) =>
+  ev('state_written', seq, {
+    node_id: 'policy',
+    container: 'graph_state',
+    slot: 'step_count',
+    reducer: 'counter',
+    step,
+    before: step - 1,
+    after: step,
+  });
+
+/** The demo's `episode_reset` (fired while the env fires, inside a step). */
+export const episodeReset = (
+  seq: number,
+  episode: number,
+  cleared: { container: string; slot: string }[] = [],
+) => ev('signal', seq, { signal: 'episode_reset', scope: 'loop_in', payload: { episode }, cleared });

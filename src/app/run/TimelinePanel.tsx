@@ -1,8 +1,14 @@
 // Timeline (bottom drawer): one tick per step of the followed run. Clicking a tick inspects that
 // step everywhere (boxes and State panel show its values, full values fetched from the server);
-// Restore rewinds the run to it (paused, Play resumes), Fork starts a new run from it.
+// Restore rewinds the run to it (paused, Play resumes), Fork starts a new run from it. Steps are
+// grouped into episodes (coloured bands, src/app/episodes/episodes.ts); each tick's tooltip says
+// what its step did; Episodes opens Compare (a slot in two episodes) and Plot.
 import { memo, useLayoutEffect, useRef } from 'react';
-import { GitFork, History, Radio } from 'lucide-react';
+import { ChartLine, GitFork, History, Radio } from 'lucide-react';
+import { tickLabel } from '../episodes/episodes.ts';
+import { EpisodesView } from '../episodes/EpisodesView.tsx';
+import { setEpisodeView, useEpisodeView } from '../episodes/episodeView.store.ts';
+import { useTimelineEpisodes } from '../episodes/useEpisodes.ts';
 import { Button } from '../ui/Button.tsx';
 import { fork, inspect, restore } from './run.actions.ts';
 import { RunsMenu } from './RunsMenu.tsx';
@@ -19,18 +25,30 @@ const FOLLOW_SLACK_PX = 24;
 /** Room kept beside a selected tick scrolled into view. */
 const TICK_MARGIN = 16;
 
+/** Band backgrounds, by episode number (alternating so neighbours differ). */
+const BAND_TONES = [
+  'bg-sky-500/10 border-sky-500/40 text-sky-300',
+  'bg-violet-500/10 border-violet-500/40 text-violet-300',
+  'bg-emerald-500/10 border-emerald-500/40 text-emerald-300',
+  'bg-amber-500/10 border-amber-500/40 text-amber-300',
+];
+
 const Tick = memo(function Tick({
   step,
   selected,
   current,
   hasError,
   hasClear,
+  hasSignal,
+  label,
 }: {
   step: number;
   selected: boolean;
   current: boolean;
   hasError: boolean;
   hasClear: boolean;
+  hasSignal: boolean;
+  label: string;
 }) {
   const tone = selected
     ? 'bg-sky-400'
@@ -44,12 +62,20 @@ const Tick = memo(function Tick({
       type="button"
       data-testid={`timeline-tick-${step}`}
       data-selected={selected ? 'true' : 'false'}
-      title={`step ${step}${hasError ? ' · errors' : ''}${hasClear ? ' · slots cleared' : ''}`}
+      data-signal={hasSignal ? 'true' : 'false'}
+      data-error={hasError ? 'true' : 'false'}
+      title={label}
+      aria-label={label}
       onClick={() => void inspect(step)}
       className="group relative flex h-7 w-2 shrink-0 items-end justify-center"
     >
       <span className={`block w-1 rounded-sm ${tone} ${selected || current ? 'h-6' : 'h-4'}`} />
-      {hasClear && <span className="absolute top-0 h-1 w-1 rounded-full bg-pink-400" />}
+      {hasSignal ? (
+        <span className="absolute top-0 h-1.5 w-1.5 rotate-45 bg-amber-300" />
+      ) : (
+        hasClear && <span className="absolute top-0 h-1 w-1 rounded-full bg-pink-400" />
+      )}
+      {hasError && <span className="absolute top-2 h-1 w-1.5 rounded-sm bg-red-400" />}
     </button>
   );
 });
@@ -59,6 +85,7 @@ function Ticks() {
   const snapshots = useRun((s) => s.snapshots);
   const selected = useRun((s) => s.inspectedStep);
   const current = useRun((s) => s.step);
+  const { signals, episodeOf, hasResets } = useTimelineEpisodes();
   let shown = steps;
   if (steps.length > MAX_TICKS) {
     const at = selected === null ? steps.length - 1 : Math.max(0, steps.indexOf(selected));
@@ -112,21 +139,60 @@ function Ticks() {
         if (next !== undefined) void inspect(next);
       }}
     >
-      {shown.map((st) => {
-        const snap = snapshots[st];
+      {bandsOf(shown, hasResets ? episodeOf : null).map((band) => {
+        const ticks = band.steps.map((st) => {
+          const snap = snapshots[st];
+          const sigs = signals.get(st) ?? [];
+          return (
+            <Tick
+              key={st}
+              step={st}
+              selected={st === selected}
+              current={st === current}
+              hasError={(snap?.errors.length ?? 0) > 0}
+              hasClear={(snap?.clears.length ?? 0) > 0}
+              hasSignal={sigs.length > 0}
+              label={tickLabel(st, band.episode, snap, sigs)}
+            />
+          );
+        });
+        if (band.episode === undefined) return ticks;
+        const first = band.steps[0]!;
+        const last = band.steps[band.steps.length - 1]!;
         return (
-          <Tick
-            key={st}
-            step={st}
-            selected={st === selected}
-            current={st === current}
-            hasError={(snap?.errors.length ?? 0) > 0}
-            hasClear={(snap?.clears.length ?? 0) > 0}
-          />
+          <div
+            key={`ep${band.episode}-${first}`}
+            data-testid={`timeline-band-${band.episode}`}
+            data-first={first}
+            data-last={last}
+            title={`episode ${band.episode} · step${first === last ? ` ${first}` : `s ${first}–${last}`}`}
+            className={`flex shrink-0 flex-col border-l ${BAND_TONES[(band.episode - 1) % BAND_TONES.length]}`}
+          >
+            <span className="h-3 overflow-hidden px-0.5 text-[9px] leading-3 whitespace-nowrap">
+              ep {band.episode}
+            </span>
+            <div className="flex">{ticks}</div>
+          </div>
         );
       })}
     </div>
   );
+}
+
+/** Consecutive shown steps of one episode (one band each); no episodes → one unbanded run. */
+function bandsOf(
+  shown: readonly number[],
+  episodeOf: Map<number, number> | null,
+): { episode: number | undefined; steps: number[] }[] {
+  if (!episodeOf) return [{ episode: undefined, steps: [...shown] }];
+  const out: { episode: number | undefined; steps: number[] }[] = [];
+  for (const st of shown) {
+    const e = episodeOf.get(st);
+    const cur = out[out.length - 1];
+    if (cur && cur.episode === e) cur.steps.push(st);
+    else out.push({ episode: e, steps: [st] });
+  }
+  return out;
 }
 
 function StepChanges({ snap }: { snap: StepSnapshot | undefined }) {
@@ -213,6 +279,7 @@ export function TimelinePanel() {
   const current = useRun((s) => s.step);
   const status = useRun((s) => s.status);
   const snap = useRun((s) => (s.inspectedStep === null ? s.snapshots[s.step] : s.snapshots[s.inspectedStep]));
+  const episodesOpen = useEpisodeView((s) => s.open);
   if (runId === null)
     return (
       <div className="flex items-center gap-2 p-2 text-xs text-zinc-500" data-testid="timeline-panel">
@@ -259,19 +326,32 @@ export function TimelinePanel() {
         >
           <GitFork size={11} /> Fork
         </Button>
+        <Button
+          variant={episodesOpen ? 'primary' : 'ghost'}
+          data-testid="timeline-episodes"
+          data-open={episodesOpen ? 'true' : 'false'}
+          onClick={() => setEpisodeView({ open: !episodesOpen })}
+          title="Compare a slot across two episodes, plot a number over the steps"
+        >
+          <ChartLine size={11} /> Episodes
+        </Button>
         <RunsMenu />
       </div>
       <Ticks />
-      <div className="grid min-h-0 flex-1 grid-cols-2 gap-2 overflow-y-auto border-t border-zinc-800 px-2 py-1">
-        <div className="min-w-0">
-          <div className="mb-0.5 text-[10px] text-zinc-500 uppercase">Values at step {target}</div>
-          <StepValues />
+      {episodesOpen ? (
+        <EpisodesView />
+      ) : (
+        <div className="grid min-h-0 flex-1 grid-cols-2 gap-2 overflow-y-auto border-t border-zinc-800 px-2 py-1">
+          <div className="min-w-0">
+            <div className="mb-0.5 text-[10px] text-zinc-500 uppercase">Values at step {target}</div>
+            <StepValues />
+          </div>
+          <div className="min-w-0">
+            <div className="mb-0.5 text-[10px] text-zinc-500 uppercase">What step {target} did</div>
+            <StepChanges snap={snap} />
+          </div>
         </div>
-        <div className="min-w-0">
-          <div className="mb-0.5 text-[10px] text-zinc-500 uppercase">What step {target} did</div>
-          <StepChanges snap={snap} />
-        </div>
-      </div>
+      )}
     </div>
   );
 }

@@ -29,6 +29,14 @@ export interface SlotWrite {
   after: unknown;
 }
 
+/** A signal other than step_start/step_end (episode_reset, episode_done, run_start…) seen in a step. */
+export interface StepSignal {
+  signal: string;
+  scope: string;
+  /** seq of the signal event (src/app/episodes/episodes.ts re-attributes by it when nav_steps were dropped). */
+  seq: number;
+}
+
 /** What the timeline keeps per step (previews, as streamed; full values come from REST on inspect). */
 export interface StepSnapshot {
   step: number;
@@ -38,12 +46,14 @@ export interface StepSnapshot {
   clears: SlotClear[];
   writes: SlotWrite[];
   errors: string[];
+  signals?: StepSignal[];
 }
 
 export interface StepEvents {
   clears: SlotClear[];
   writes: SlotWrite[];
   errors: string[];
+  signals?: StepSignal[];
 }
 
 export interface NodeRunStatus {
@@ -75,6 +85,8 @@ export interface ViewerLine {
   text: string;
   /** An array summary with a picture (Image Viewer), drawn in the node by NdArrayView. */
   picture?: unknown;
+  /** Numeric fields of the payload (`reward`, `metrics.reward`…), for plotting over steps. */
+  numbers?: Record<string, number>;
 }
 
 /** Full values of one step, fetched from GET /api/runs/{id}/state?step=N. */

@@ -11,6 +11,7 @@ import { LiveOnlyContainers } from '../../run/LiveOnlyContainers.tsx';
 import { LiveSlotValue } from '../../run/LiveSlotValue.tsx';
 import { useRun } from '../../run/run.store.ts';
 import { SlotBreakpointDot } from '../../debug/SlotBreakpointDot.tsx';
+import { PlotSlotButton } from '../../episodes/PlotSlotButton.tsx';
 import { useServiceContainers } from '../../services/serviceContainers.ts';
 import { ServiceOwnedContainers } from './ServiceOwnedContainers.tsx';
 
@@ -90,6 +91,7 @@ export function StatePanel() {
                     <span className="inline-flex items-center gap-1">
                       <SlotBreakpointDot container={c.id} slot={name} />
                       {name}
+                      <PlotSlotButton container={c.id} slot={name} />
                     </span>
                   </td>
                   <td className="px-1">
