@@ -6,7 +6,8 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Episode } from './episodes.ts';
 
-const HEIGHT = 150;
+/** The plot fills its box (the drawer's free height), never smaller than this. */
+const MIN_HEIGHT = 90;
 
 /** x = steps, y = values (null = no value at that step); boundaries = first step of episodes 2…. */
 export function plotData(steps: readonly number[], ys: readonly (number | null)[]): uPlot.AlignedData {
@@ -74,11 +75,11 @@ export function EpisodePlot({
     const u = new uPlot(
       {
         width: Math.max(200, el.clientWidth),
-        height: HEIGHT,
+        height: Math.max(MIN_HEIGHT, el.clientHeight),
         scales: { x: { time: false } },
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
-        axes: [{ ...axis }, { ...axis, size: 44 }],
+        axes: [{ ...axis }, { ...axis, size: 44, space: 18 }],
         series: [
           { label: 'step' },
           { label, stroke: '#38bdf8', width: 1.5, spanGaps: false, points: { size: 3, stroke: '#38bdf8' } },
@@ -91,7 +92,8 @@ export function EpisodePlot({
     plot.current = u;
     const ro = new ResizeObserver(() => {
       const w = Math.max(200, el.clientWidth);
-      if (w !== u.width) u.setSize({ width: w, height: HEIGHT });
+      const h = Math.max(MIN_HEIGHT, el.clientHeight);
+      if (w !== u.width || h !== u.height) u.setSize({ width: w, height: h });
     });
     ro.observe(el);
     return () => {
@@ -114,7 +116,7 @@ export function EpisodePlot({
   return (
     <div
       ref={host}
-      className="min-w-0"
+      className="min-h-0 min-w-0 flex-1 overflow-hidden"
       data-testid="episode-plot"
       data-series={label}
       data-steps={steps.length}

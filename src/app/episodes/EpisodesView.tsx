@@ -171,8 +171,16 @@ function EpisodeSelect({
 }
 
 function Compare({ series, episodes }: { series: SeriesKey | null; episodes: readonly Episode[] }) {
-  const a = useEpisodeView((s) => s.episodeA);
-  const b = useEpisodeView((s) => s.episodeB);
+  // Choices kept from an earlier run may name episodes this one does not have: use its last.
+  const last = Math.max(1, episodes.length);
+  const a = Math.min(
+    useEpisodeView((s) => s.episodeA),
+    last,
+  );
+  const b = Math.min(
+    useEpisodeView((s) => s.episodeB),
+    last,
+  );
   const epA = episodes.find((e) => e.index === a);
   const epB = episodes.find((e) => e.index === b);
   const rows = useMemo(() => alignEpisodes(epA, epB), [epA, epB]);
@@ -273,10 +281,10 @@ export function EpisodesView() {
   );
   return (
     <div
-      className="min-h-0 flex-1 overflow-y-auto border-t border-zinc-800 px-2 py-1"
+      className={`flex min-h-0 flex-1 flex-col border-t border-zinc-800 px-2 py-1 ${tab === 'plot' ? 'overflow-hidden' : 'overflow-y-auto'}`}
       data-testid="episodes-view"
     >
-      <div className="mb-1 flex items-center gap-2">
+      <div className="mb-1 flex shrink-0 items-center gap-2">
         <span className="text-[10px] text-zinc-500 uppercase">Episodes · {episodes.length}</span>
         {tabButton('compare', 'Compare')}
         {tabButton('plot', 'Plot')}

@@ -27,10 +27,10 @@ const TICK_MARGIN = 16;
 
 /** Band backgrounds, by episode number (alternating so neighbours differ). */
 const BAND_TONES = [
-  'bg-sky-500/10 border-sky-500/40 text-sky-300',
-  'bg-violet-500/10 border-violet-500/40 text-violet-300',
-  'bg-emerald-500/10 border-emerald-500/40 text-emerald-300',
-  'bg-amber-500/10 border-amber-500/40 text-amber-300',
+  'bg-sky-500/15 border-sky-500/50 text-sky-300',
+  'bg-violet-500/15 border-violet-500/50 text-violet-300',
+  'bg-emerald-500/15 border-emerald-500/50 text-emerald-300',
+  'bg-amber-500/15 border-amber-500/50 text-amber-300',
 ];
 
 const Tick = memo(function Tick({
