@@ -10,7 +10,8 @@ import { EpisodesView } from '../episodes/EpisodesView.tsx';
 import { setEpisodeView, useEpisodeView } from '../episodes/episodeView.store.ts';
 import { useTimelineEpisodes } from '../episodes/useEpisodes.ts';
 import { Button } from '../ui/Button.tsx';
-import { fork, inspect, restore } from './run.actions.ts';
+import { fork, inspect } from './run.actions.ts';
+import { RestoreButton } from './RestoreButton.tsx';
 import { RunsMenu } from './RunsMenu.tsx';
 import { useRun, viewContainers, type StepSnapshot } from './run.store.ts';
 import { formatValue, slotLine } from './slotLine.ts';
@@ -310,14 +311,7 @@ export function TimelinePanel() {
         >
           <Radio size={11} /> Live
         </Button>
-        <Button
-          data-testid="timeline-restore"
-          disabled={selected === null}
-          onClick={() => void restore(target)}
-          title="Rewind the run to this step (paused; Play resumes from it)"
-        >
-          <History size={11} /> Restore {selected ?? ''}
-        </Button>
+        <RestoreButton selected={selected} target={target} />
         <Button
           data-testid="timeline-fork"
           disabled={count === 0}

@@ -1,0 +1,29 @@
+// The timeline's Restore button, saying what will happen: restoring step N of a run that went on to
+// step M keeps steps N+1..M as a branch run (the server copies them before re-running; Runs lists it).
+import { History } from 'lucide-react';
+import { Button } from '../ui/Button.tsx';
+import { restore } from './run.actions.ts';
+import { useRun } from './run.store.ts';
+
+/** The button's words for restoring `step` when the timeline's last step is `last`. */
+export function restoreLabel(step: number | null, last: number | undefined): string {
+  if (step === null) return 'Restore';
+  if (last === undefined || last <= step) return `Restore to step ${step}`;
+  const kept = last === step + 1 ? `step ${last} is` : `steps ${step + 1}–${last} are`;
+  return `Restore to step ${step}: ${kept} kept as branch`;
+}
+
+export function RestoreButton({ selected, target }: { selected: number | null; target: number }) {
+  const last = useRun((s) => s.steps[s.steps.length - 1]);
+  const label = restoreLabel(selected, last);
+  return (
+    <Button
+      data-testid="timeline-restore"
+      disabled={selected === null}
+      onClick={() => void restore(target)}
+      title={`${label}. The run is rewound there, paused; Play resumes from it. The later steps stay reachable as a branch run in Runs.`}
+    >
+      <History size={11} /> {label}
+    </Button>
+  );
+}
