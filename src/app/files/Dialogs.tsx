@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { editorStore, useEditor } from '../store/editor.store.ts';
 import { Button } from '../ui/Button.tsx';
 import { Modal } from '../ui/Modal.tsx';
-import { overwrite, reloadFromDisk, renameSaved, saveTab, saveTabAs } from './documents.ts';
+import { overwrite, reloadFromDisk, renameSaved, saveTab, saveTabAs, tabErrors } from './documents.ts';
 import { askSaveWithErrors, useSaveErrorsQuestion } from './saveConfirm.ts';
 
 const close = () => editorStore.getState().setDialog(null);
@@ -15,6 +15,8 @@ function NameDialog({ tabId, mode }: { tabId: string; mode: 'saveAs' | 'rename' 
   const [name, setName] = useState(tab?.graph.name || (tab?.title === 'Untitled' ? '' : (tab?.title ?? '')));
   const [error, setError] = useState<string | null>(null);
   const [exists, setExists] = useState(false);
+  // Saving is the answer to this dialog, so a graph's errors are named here, not asked about again.
+  const [errors] = useState(() => (tab && mode === 'saveAs' ? tabErrors(tab).length : 0));
   const submit = async (force = false) => {
     const r =
       mode === 'rename' ? await renameSaved(tabId, name) : await saveTabAs(tabId, name, { overwrite: force });
@@ -41,6 +43,12 @@ function NameDialog({ tabId, mode }: { tabId: string; mode: 'saveAs' | 'rename' 
         placeholder="graph name"
         className="mb-2 w-full rounded border border-zinc-700 bg-zinc-950 px-2 py-1 text-sm outline-none focus:border-sky-600"
       />
+      {errors > 0 && (
+        <div data-testid="save-as-errors" className="mb-2 text-xs text-amber-300">
+          This graph has {errors} validation {errors === 1 ? 'error' : 'errors'} (see Issues); it is saved as
+          it is.
+        </div>
+      )}
       {error && (
         <div data-testid="save-error" className="mb-2 text-xs text-red-400">
           {error}

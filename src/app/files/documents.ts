@@ -76,8 +76,9 @@ export interface SaveOptions {
 }
 
 /**
- * Save in place; a never-saved tab opens the Save-as dialog. A graph with validation errors asks
- * first (nothing is written until "Save anyway"). Returns true when written.
+ * Save in place; a never-saved tab opens the Save-as dialog (which lists the graph's errors). A
+ * graph with validation errors asks first (nothing is written until "Save anyway"). Returns true
+ * when written.
  */
 export async function saveTab(
   tabId?: string,
@@ -87,6 +88,11 @@ export async function saveTab(
   const s = store.getState();
   const tab = tabId ? s.tabs.find((t) => t.id === tabId) : activeTab(s);
   if (!tab) return false;
+  if (!tab.savedId) {
+    // The Save-as dialog is the question here: it names the errors beside the name field.
+    s.setDialog({ kind: 'saveAs', tabId: tab.id });
+    return false;
+  }
   if (!opts.allowErrors) {
     const errors = tabErrors(tab, store);
     if (errors.length > 0) {
@@ -99,10 +105,6 @@ export async function saveTab(
       });
       return false;
     }
-  }
-  if (!tab.savedId) {
-    s.setDialog({ kind: 'saveAs', tabId: tab.id });
-    return false;
   }
   let etag: string | undefined;
   try {

@@ -52,6 +52,15 @@ describe('save with errors', () => {
     expect(calls).toEqual(['get broken', 'put broken']);
   });
 
+  it('a never-saved graph goes to the Save-as dialog (which names the errors), not this question', async () => {
+    const store = createEditorStore();
+    const tab = store.getState().openTab({ graph: broken(), title: 'new' });
+    expect(await saveTab(undefined, store)).toBe(false);
+    expect(store.getState().dialog).toEqual({ kind: 'saveAs', tabId: tab });
+    expect(saveConfirmStore.getState().question).toBeNull();
+    expect(calls).toEqual([]);
+  });
+
   it('saves a clean graph without asking', async () => {
     const store = createEditorStore();
     const clean = { ...emptyGraph('clean'), eval_graph: false };
