@@ -1,11 +1,14 @@
 // Top bar: File menu, tabs (dirty dot, close with confirm), the canvas toolbar (State toggle,
-// undo/redo, layout, fit, snap, palette) and the area the run toolbar will occupy.
+// undo/redo, layout, fit, snap, palette), the run toolbar, the live connection's status and the run
+// notices (runs started elsewhere, branches kept by a restore).
 import { useState } from 'react';
 import { Database, Grid3x3, LayoutDashboard, Maximize, Plus, Redo2, Search, Undo2, X } from 'lucide-react';
 import { closeActiveTab, COMMANDS, runCommand } from './commands/commands.ts';
 import { importFileIntoNewTab } from './files/importExport.ts';
 import { activeTab } from './store/doc.slice.ts';
 import { editorStore, useEditor } from './store/editor.store.ts';
+import { ConnectionStatus } from './live/ConnectionStatus.tsx';
+import { RunNotices } from './run/RunNotices.tsx';
 import { RunToolbar } from './run/RunToolbar.tsx';
 import { Button } from './ui/Button.tsx';
 import { useShallow } from 'zustand/react/shallow';
@@ -176,6 +179,8 @@ export function TopBar() {
       >
         <RunToolbar />
       </div>
+      <ConnectionStatus />
+      <RunNotices />
     </header>
   );
 }

@@ -4,6 +4,7 @@ import { io } from 'socket.io-client';
 import { apiToken } from '../api/token.ts';
 import { runApi } from '../run/run.api.ts';
 import { runStore } from '../run/run.store.ts';
+import { watchConnection, type StatusSocket } from './connectionStatus.ts';
 import { LiveClient, PAGE_LIMIT, type SocketLike } from './liveClient.ts';
 
 let client: LiveClient | null = null;
@@ -25,6 +26,10 @@ export function liveClient(): LiveClient {
       socket: socket as unknown as SocketLike,
       fetchEvents: (runId, after, type) => runApi.events(runId, after, PAGE_LIMIT, type),
     });
+    const live = client;
+    watchConnection(socket as unknown as StatusSocket, typeof window === 'undefined' ? null : window, () =>
+      live.resync(),
+    );
   }
   return client;
 }

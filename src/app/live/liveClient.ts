@@ -89,6 +89,14 @@ export class LiveClient {
     this.subscribe();
   }
 
+  /**
+   * Asks again for everything after the last accepted seq (back online on a socket that stayed up,
+   * where frames may have been lost): the server replays from there, anything seen twice is dropped.
+   */
+  resync(): void {
+    this.subscribe();
+  }
+
   unfollow(): void {
     this.runId = null;
     this.pending = [];

@@ -11,6 +11,7 @@ import { runApi } from './run.api.ts';
 import { TIMELINE_TAB } from './timelineTab.ts';
 import { breakpointsOf, loadBreakpoints } from '../debug/breakpoints.store.ts';
 import { initialRunState, isActive, runStore, type RunState } from './run.store.ts';
+import { askConfirm, ownStart, pushNotice } from './runNotices.ts';
 
 const set = (patch: Partial<RunState>) => runStore.setState(patch);
 
@@ -40,18 +41,44 @@ function graphToRun(): { graph: unknown; tabId: string } | null {
   return { graph: JSON.parse(formatGraphText(tab.graph)) as unknown, tabId: tab.id };
 }
 
+/**
+ * A start replaces the server's current run. When that is a live run this tab does not show as its
+ * own (another graph's, another tab's, started elsewhere), ask first.
+ */
+async function mayReplaceLiveRun(tabId: string, graphName: string): Promise<boolean> {
+  const live = await runApi.status().catch(() => null);
+  if (!live?.execution_id || (live.status !== 'running' && live.status !== 'paused')) return true;
+  const s = runStore.getState();
+  if (live.execution_id === s.runId && s.tabId === tabId) return true;
+  const info = await runApi.run(live.execution_id).catch(() => null);
+  const other = info?.graph_name || 'another graph';
+  return askConfirm(
+    `Run ${live.execution_id} of ${other} is ${live.status} at step ${live.step}. Stop run of ${other} and start this one (${graphName || 'untitled'})?`,
+  );
+}
+
 async function startRun(paused: boolean): Promise<boolean> {
   const g = graphToRun();
   if (!g) return false;
+  const before = runStore.getState().status;
+  const name = (g.graph as { name?: string }).name ?? '';
+  if (!(await mayReplaceLiveRun(g.tabId, name))) {
+    set({ status: before });
+    return false;
+  }
   set({ status: 'starting', error: null });
   try {
     await loadBreakpoints(g.tabId);
-    const r = await runApi.start({
-      loop_definition: g.graph,
-      step_delay_ms: runStore.getState().stepDelayMs,
-      paused,
-      breakpoints: breakpointsOf(g.tabId),
-    });
+    const r = await ownStart(
+      () =>
+        runApi.start({
+          loop_definition: g.graph,
+          step_delay_ms: runStore.getState().stepDelayMs,
+          paused,
+          breakpoints: breakpointsOf(g.tabId),
+        }),
+      (r) => r.execution_id,
+    );
     followFresh(r.execution_id, g.tabId, paused ? 'paused' : 'running');
     return true;
   } catch (e) {
@@ -167,7 +194,10 @@ export async function fork(step: number): Promise<void> {
   const s = runStore.getState();
   if (s.runId === null) return;
   try {
-    const r = await runApi.fork(s.runId, step, s.stepDelayMs);
+    const r = await ownStart(
+      () => runApi.fork(s.runId!, step, s.stepDelayMs),
+      (r) => r.run_id,
+    );
     followFresh(r.run_id, s.tabId, 'paused');
     // A fork's steps up to its fork point are its parent's: keep them on the new timeline.
     const steps = s.steps.filter((st) => st <= step);
@@ -203,7 +233,43 @@ export async function openRun(runId: string): Promise<boolean> {
   }
 }
 
-/** Called once after boot: honours `?run=<id>`, else re-attaches to a run still live on the server. */
+/** The tab editing a graph of this name (the active one first), if any. */
+function tabOfGraph(graphName: string): string | undefined {
+  const { tabs, activeTabId } = editorStore.getState();
+  const mine = tabs.filter((t) => t.graph.name === graphName);
+  return (mine.find((t) => t.id === activeTabId) ?? mine[0])?.id;
+}
+
+/**
+ * Follow a run (live, or a stored one) in the tab editing its graph: its whole log replays into the
+ * timeline, then it streams. Without such a tab it opens like `/?run=<id>`.
+ */
+export async function followRun(runId: string): Promise<boolean> {
+  try {
+    const info = await runApi.run(runId);
+    const tabId = tabOfGraph(info.graph_name);
+    if (!tabId) return openRun(runId);
+    editorStore.getState().setActiveTab(tabId);
+    followFresh(runId, tabId, info.status as RunState['status']);
+    return true;
+  } catch (e) {
+    fail(e);
+    return false;
+  }
+}
+
+/** The newest stored run of a graph (by name), for the timeline of a reopened editor. */
+async function latestRunOf(graphName: string): Promise<{ id: string; status: string } | undefined> {
+  const list = await runApi.list();
+  return list
+    .filter((r) => r.graph_name === graphName)
+    .sort((a, b) => b.started_at.localeCompare(a.started_at))[0];
+}
+
+/**
+ * Called once after boot: honours `?run=<id>`, else re-attaches to a run still live on the server,
+ * else shows the open graph's latest run (read-only: Play starts a new one; Runs lists older ones).
+ */
 export async function openRunFromLocation(search: string = window.location.search): Promise<void> {
   const runId = new URLSearchParams(search).get('run');
   if (runId) {
@@ -218,13 +284,29 @@ export async function openRunFromLocation(search: string = window.location.searc
       runStore.getState().runId === null
     ) {
       set({ stepDelayMs: live.step_delay_ms ?? runStore.getState().stepDelayMs });
-      // Show its values in the tab editing that graph (by name); unknown → every tab.
+      // Show its values in the tab editing that graph (by name); unknown → every tab. A run of a
+      // graph no open tab edits is not attached silently: a notice offers to follow it.
       const info = await runApi.run(live.execution_id).catch(() => null);
-      const tab = info
-        ? editorStore.getState().tabs.find((t) => t.graph.name === info.graph_name)
-        : undefined;
-      followFresh(live.execution_id, tab?.id ?? null, live.status);
+      const tabs = editorStore.getState().tabs;
+      const tab = info ? tabs.find((t) => t.graph.name === info.graph_name) : undefined;
+      if (tab || !info || tabs.length === 0) {
+        followFresh(live.execution_id, tab?.id ?? null, live.status);
+        return;
+      }
+      pushNotice({
+        id: `run:${live.execution_id}`,
+        kind: 'started',
+        text: `Run ${live.execution_id} of graph ${info.graph_name || 'untitled'} is ${live.status} (started from elsewhere)`,
+        runId: live.execution_id,
+        graphName: info.graph_name,
+        action: 'follow',
+      });
     }
+    const tab = activeTab(editorStore.getState());
+    if (!tab || runStore.getState().runId !== null) return;
+    const latest = await latestRunOf(tab.graph.name);
+    if (latest && runStore.getState().runId === null)
+      followFresh(latest.id, tab.id, latest.status as RunState['status']);
   } catch {
     // No server status: nothing to re-attach to.
   }

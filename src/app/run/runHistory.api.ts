@@ -1,0 +1,23 @@
+// REST of the Runs menu beyond run.api.ts: the filtered list (with each run's kind) and delete.
+import type { RunSummary } from '../../domain/protocol/protocol.rest.ts';
+import { authHeaders } from '../api/token.ts';
+
+export type RunListItem = RunSummary & { kind?: 'run' | 'fork' | 'branch' };
+
+async function send<T>(method: 'GET' | 'DELETE', url: string): Promise<T> {
+  const res = await fetch(url, {
+    method,
+    // A DELETE says JSON like every state change (src/server/http/originGuard.ts), with `{}` as body.
+    headers: { ...(method === 'DELETE' ? { 'content-type': 'application/json' } : {}), ...authHeaders() },
+    body: method === 'DELETE' ? '{}' : undefined,
+  });
+  const body = (await res.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
+  if (!res.ok) throw new Error(`${method} ${url} → ${res.status}: ${body?.error?.message ?? res.statusText}`);
+  return body as T;
+}
+
+export const runHistoryApi = {
+  list: () => send<RunListItem[]>('GET', '/api/runs'),
+  remove: (runId: string) =>
+    send<{ ok: boolean; deleted_events: number }>('DELETE', `/api/runs/${encodeURIComponent(runId)}`),
+};

@@ -1,0 +1,132 @@
+// Notices about runs this editor did not start: a run of an open graph started elsewhere (another
+// tab, the REST API, `statewire run --server`), the followed run replaced by one started elsewhere,
+// steps a restore kept as a branch; and the one confirm the run toolbar asks before replacing
+// someone else's live run. Fed by the server's `run_started` / `run_branched` notices (socket.io,
+// outside any run's log); the editor's own starts are recognised by their ids.
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import { editorStore } from '../store/editor.store.ts';
+import { runStore } from './run.store.ts';
+
+export interface RunNotice {
+  /** One notice per subject (a second notice about the same run replaces the first). */
+  id: string;
+  kind: 'replaced' | 'started' | 'branched';
+  text: string;
+  runId: string;
+  graphName: string;
+  /** What the primary button does: follow a live run, or open a stored one. */
+  action: 'follow' | 'open';
+}
+
+interface NoticesState {
+  notices: RunNotice[];
+  confirm: { text: string; resolve: (ok: boolean) => void } | null;
+}
+
+export const noticesStore = createStore<NoticesState>()(() => ({ notices: [], confirm: null }));
+export const useNotices = <T>(pick: (s: NoticesState) => T): T => useStore(noticesStore, pick);
+
+export function pushNotice(n: RunNotice): void {
+  const rest = noticesStore.getState().notices.filter((x) => x.id !== n.id);
+  noticesStore.setState({ notices: [...rest, n].slice(-4) });
+}
+
+export function dismissNotice(id: string): void {
+  noticesStore.setState({ notices: noticesStore.getState().notices.filter((n) => n.id !== id) });
+}
+
+/** An in-app confirm dialog (RunNotices renders it); resolves with the user's answer. */
+export function askConfirm(text: string): Promise<boolean> {
+  noticesStore.getState().confirm?.resolve(false);
+  return new Promise((resolve) => {
+    noticesStore.setState({
+      confirm: {
+        text,
+        resolve: (ok) => {
+          noticesStore.setState({ confirm: null });
+          resolve(ok);
+        },
+      },
+    });
+  });
+}
+
+// ---- which runs are this editor's own ----
+
+const own = new Set<string>();
+let starting = 0;
+let deferred: unknown[] = [];
+
+/** Wraps one of this editor's own starts: notices that arrive meanwhile wait for its id. */
+export async function ownStart<T>(start: () => Promise<T>, idOf: (r: T) => string): Promise<T> {
+  starting++;
+  try {
+    const r = await start();
+    own.add(idOf(r));
+    return r;
+  } finally {
+    starting--;
+    if (starting === 0) {
+      const waiting = deferred;
+      deferred = [];
+      for (const d of waiting) onRunStarted(d);
+    }
+  }
+}
+
+interface StartedNotice {
+  run_id: string;
+  graph_name: string;
+  status: string;
+  replaced: { run_id: string; graph_name: string; step: number } | null;
+}
+
+/** `run_started` from the server: say so when it concerns what this editor shows. */
+export function onRunStarted(raw: unknown): void {
+  const n = raw as StartedNotice;
+  if (typeof n?.run_id !== 'string') return;
+  if (starting > 0) {
+    deferred.push(raw);
+    return;
+  }
+  // A notice offering to follow the run this one replaced is stale now.
+  if (n.replaced) dismissNotice(`run:${n.replaced.run_id}`);
+  const shown = runStore.getState().runId;
+  if (own.has(n.run_id) || n.run_id === shown) return;
+  const graph = n.graph_name || 'untitled';
+  if (n.replaced && n.replaced.run_id === shown) {
+    pushNotice({
+      id: `run:${n.run_id}`,
+      kind: 'replaced',
+      text: `Run ${n.replaced.run_id} was stopped: a new run ${n.run_id} of graph ${graph} started from elsewhere`,
+      runId: n.run_id,
+      graphName: n.graph_name,
+      action: 'follow',
+    });
+    return;
+  }
+  if (editorStore.getState().tabs.some((t) => t.graph.name === n.graph_name))
+    pushNotice({
+      id: `run:${n.run_id}`,
+      kind: 'started',
+      text: `Run ${n.run_id} of graph ${graph} (open here) started from elsewhere`,
+      runId: n.run_id,
+      graphName: n.graph_name,
+      action: 'follow',
+    });
+}
+
+/** `run_branched`: steps of the shown run were kept as a branch by a restore. */
+export function onRunBranched(raw: unknown): void {
+  const b = raw as { run_id?: unknown; of_run?: unknown; from_step?: unknown; to_step?: unknown };
+  if (typeof b?.run_id !== 'string' || b.of_run !== runStore.getState().runId) return;
+  pushNotice({
+    id: `branch:${b.run_id}`,
+    kind: 'branched',
+    text: `Steps ${String(b.from_step)}–${String(b.to_step)} of run ${String(b.of_run)} are kept as branch ${b.run_id}`,
+    runId: b.run_id,
+    graphName: '',
+    action: 'open',
+  });
+}
