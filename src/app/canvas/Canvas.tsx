@@ -48,6 +48,8 @@ import { GRAPH_DRAG_MIME, NODE_DRAG_MIME } from '../ui/dragMime.ts';
 import { motionMs } from '../ui/motion.ts';
 import { dropGraphNode } from '../commands/graphNodes.ts';
 import { ServiceContainersPanel } from './ServiceContainersPanel.tsx';
+import { refusalOf, toConnectRequest } from './connectionCheck.ts';
+import { ConnectionFeedback } from './ConnectionFeedback.tsx';
 
 const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.2 };
 const SNAP_GRID: [number, number] = [20, 20];
@@ -63,6 +65,9 @@ function minimapColor(n: FlowNode): string {
 }
 
 let lastFocusNonce = 0;
+
+/** React Flow asks this while dragging: a connection the store would refuse is not offered. */
+const isValidConnection = (c: Connection | FlowEdge): boolean => refusalOf(c) === null;
 
 const NO_EDGE_ERRORS: ReadonlySet<string> = new Set();
 const edgeErrorCache = new WeakMap<object, ReadonlySet<string>>();
@@ -131,6 +136,8 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   const flow = useReactFlow<FlowNode, FlowEdge>();
   const wrapper = useRef<HTMLDivElement>(null);
   const refusal = useRef<string | null>(null);
+  /** The refusal shown at the cursor while dragging (ConnectionFeedback), toasted if dropped there. */
+  const hintRefusal = useRef<string | null>(null);
 
   // Fit only a graph that has something to fit: on an empty canvas React Flow would otherwise
   // re-centre the view on the first node the user drops.
@@ -237,18 +244,14 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   }, []);
 
   const onConnect = useCallback((c: Connection) => {
-    const r = connectHandles({
-      source: fromFlowNodeId(c.source).id,
-      target: fromFlowNodeId(c.target).id,
-      sourceHandle: c.sourceHandle ?? null,
-      targetHandle: c.targetHandle ?? null,
-    });
+    const r = connectHandles(toConnectRequest(c));
     refusal.current = r.ok ? null : r.reason;
   }, []);
 
-  const onConnectEnd: OnConnectEnd = useCallback((event) => {
-    const reason = refusal.current;
+  const onConnectEnd: OnConnectEnd = useCallback((event, state) => {
+    const reason = refusal.current ?? (state.isValid === true ? null : hintRefusal.current);
     refusal.current = null;
+    hintRefusal.current = null;
     if (!reason) return;
     const pt = 'changedTouches' in event ? event.changedTouches[0] : event;
     editorStore.getState().showToast(reason, 'refusal', pt ? { x: pt.clientX, y: pt.clientY } : undefined);
@@ -319,6 +322,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           onNodeDragStop={onNodeDragStop}
           onConnect={onConnect}
           onConnectEnd={onConnectEnd}
+          isValidConnection={isValidConnection}
           onNodeDoubleClick={onNodeDoubleClick}
           onDragOver={onDragOver}
           onDrop={onDrop}
@@ -344,6 +348,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           <MiniMap pannable zoomable nodeColor={minimapColor} style={MINIMAP_STYLE} />
           <Controls showInteractive={false} />
           {stateVisible && <ServiceContainersPanel />}
+          <ConnectionFeedback reasonRef={hintRefusal} />
         </ReactFlow>
       </LowDetailContext>
     </div>

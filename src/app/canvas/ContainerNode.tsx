@@ -15,6 +15,7 @@ import { useRun } from '../run/run.store.ts';
 import { SlotBreakpointDot } from '../debug/SlotBreakpointDot.tsx';
 import type { FlowNode } from './flowMapping.ts';
 import { sameNodeView } from './nodeMemo.ts';
+import { ContainerDropTarget } from './ContainerDropTarget.tsx';
 
 function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
   const id = data.defId;
@@ -35,7 +36,7 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
       data-issue={mark ?? ''}
       onMouseEnter={() => setHover({ kind: 'container', id })}
       onMouseLeave={() => setHover(null)}
-      className={`min-w-[180px] rounded-lg border-2 border-dashed bg-zinc-900/90 text-[11px] ${border} ${issueOutline}`}
+      className={`relative min-w-[180px] rounded-lg border-2 border-dashed bg-zinc-900/90 text-[11px] ${border} ${issueOutline}`}
     >
       <Handle
         type="target"
@@ -96,6 +97,7 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
         className="!h-3 !w-3 !border-zinc-900 !bg-violet-500"
         title="drag onto a node to grant it access"
       />
+      <ContainerDropTarget containerId={id} />
     </div>
   );
 }

@@ -15,6 +15,11 @@ const EDGE_PREFIX = 'e:';
 const GRANT_PREFIX = 'g:';
 
 export const containerFlowId = (id: string) => CONTAINER_PREFIX + id;
+/**
+ * A target handle covering a container's whole body while a grant is being dragged, so a drop
+ * anywhere on the box grants (it stands for the container's CONTAINER_HANDLE).
+ */
+export const CONTAINER_DROP_HANDLE = 'state-drop';
 export const edgeFlowId = (id: string) => EDGE_PREFIX + id;
 export const grantFlowId = (id: string) => GRANT_PREFIX + id;
 
