@@ -50,12 +50,17 @@ import { dropGraphNode } from '../commands/graphNodes.ts';
 import { ServiceContainersPanel } from './ServiceContainersPanel.tsx';
 import { refusalOf, toConnectRequest } from './connectionCheck.ts';
 import { ConnectionFeedback } from './ConnectionFeedback.tsx';
+import { LabelScale } from './LabelScale.tsx';
 
-const FIT_OPTIONS = { padding: 0.2, maxZoom: 1.2 };
+const FIT_OPTIONS = { padding: 0.08, maxZoom: 1.2 };
 const SNAP_GRID: [number, number] = [20, 20];
 const PRO_OPTIONS = { hideAttribution: true };
 const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
-const MINIMAP_STYLE = { background: '#18181b' };
+/**
+ * Bottom left beside the zoom controls and small: in the bottom-right corner it covered the
+ * containers that usually sit under a graph's last nodes (the demo's Nav Memory) at the default fit.
+ */
+const MINIMAP_STYLE = { background: '#18181b', width: 160, height: 110, marginLeft: 56 };
 /** Null until React Flow has set up its viewport. */
 const isLowDetail = (s: ReactFlowState): boolean | null =>
   s.panZoom ? s.transform[2] < LOW_DETAIL_ZOOM : null;
@@ -345,10 +350,11 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           zoomOnDoubleClick={false}
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#3f3f46" />
-          <MiniMap pannable zoomable nodeColor={minimapColor} style={MINIMAP_STYLE} />
+          <MiniMap pannable zoomable position="bottom-left" nodeColor={minimapColor} style={MINIMAP_STYLE} />
           <Controls showInteractive={false} />
           {stateVisible && <ServiceContainersPanel />}
           <ConnectionFeedback reasonRef={hintRefusal} />
+          <LabelScale target={wrapper} />
         </ReactFlow>
       </LowDetailContext>
     </div>
