@@ -1,7 +1,10 @@
 // The live value line of one container slot, used by the container box on the canvas and by the
 // State panel: the value at the live step (or at the inspected step while time-travelling), and a
-// brief "cleared by <signal>" badge when a lifetime signal just cleared the slot.
+// brief "cleared by <signal>" badge when a lifetime signal just cleared the slot. Double-clicking
+// the value, or its ⤢ button (on hover), opens the full value in the value viewer.
 import { useEffect, useState } from 'react';
+import { Maximize2 } from 'lucide-react';
+import { showSlot } from '../viewer/ValueViewer.tsx';
 import { useEditor } from '../store/editor.store.ts';
 import { clearKey, useRun, viewContainers } from './run.store.ts';
 import { slotLine } from './slotLine.ts';
@@ -48,11 +51,20 @@ export function LiveSlotValue({
     return () => clearTimeout(t);
   }, [clearSeq]);
   const cleared = stepClear ?? (flashSeq !== null && flashSeq === clearSeq ? liveClear : undefined);
+  const viewable = line !== null || array !== null;
   return (
     <span
-      className="flex min-w-0 items-center gap-1"
+      className="group/value flex min-w-0 items-center gap-1"
       data-testid={`live-value-${containerId}-${slot}`}
       data-inspecting={inspecting ? 'true' : 'false'}
+      onDoubleClick={
+        viewable
+          ? (e) => {
+              e.stopPropagation();
+              showSlot(containerId, slot);
+            }
+          : undefined
+      }
     >
       {array !== null ? (
         <NdArrayView value={array} size="thumb" />
@@ -63,6 +75,22 @@ export function LiveSlotValue({
         >
           {line ?? placeholder}
         </span>
+      )}
+      {viewable && (
+        <button
+          type="button"
+          data-testid={`open-value-${containerId}-${slot}`}
+          title="Open the full value (or double-click the value)"
+          aria-label={`open the value of ${containerId}.${slot}`}
+          className="nodrag invisible shrink-0 text-zinc-500 group-hover/value:visible hover:text-zinc-200 focus-visible:visible"
+          onMouseDown={(e) => e.stopPropagation()}
+          onClick={(e) => {
+            e.stopPropagation();
+            showSlot(containerId, slot);
+          }}
+        >
+          <Maximize2 size={10} />
+        </button>
       )}
       {cleared && (
         <span

@@ -18,6 +18,7 @@ import { formatValue, slotLine } from './slotLine.ts';
 import { shownNodeStates } from './nodeLocalState.ts';
 import { ndInfoOf } from '../ui/ndarray.ts';
 import { NdArrayView } from '../ui/NdArrayView.tsx';
+import { CompareButton } from '../compare/CompareButton.tsx';
 
 /** Past this many steps only a window of ticks around the selection is drawn (DOM stays small). */
 const MAX_TICKS = 1500;
@@ -320,6 +321,7 @@ export function TimelinePanel() {
         >
           <GitFork size={11} /> Fork
         </Button>
+        <CompareButton runId={runId} step={target} />
         <Button
           variant={episodesOpen ? 'primary' : 'ghost'}
           data-testid="timeline-episodes"
