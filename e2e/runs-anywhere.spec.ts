@@ -237,3 +237,24 @@ test('restore keeps the abandoned steps as a branch that can be opened; a run is
   expect((await page.request.get(`/api/runs/${branchId}`)).status()).toBe(404);
   await stopViaRest(page.request);
 });
+
+test('a run started while the editor was offline is announced after the reconnect', async ({ page }) => {
+  const editor = new EditorPage(page);
+  await editor.open('?graph=grid_navigator');
+  await page.getByTestId('run-play').click();
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'running');
+  const mine = (await serverStatus(page.request)).execution_id!;
+  await page.context().setOffline(true);
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'offline');
+  const id = await startViaRest(page.request, OTHER);
+  await page.waitForTimeout(500);
+  // Nothing reached this page while offline: the notice comes from the check after the reconnect.
+  await expect(page.getByTestId('run-notices')).toHaveCount(0);
+  await page.context().setOffline(false);
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected');
+  await expect(page.getByTestId('run-notice-replaced')).toContainText(
+    `Run ${mine} was stopped: a new run ${id} of graph Other Navigator started from elsewhere`,
+  );
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'stopped');
+  await stopViaRest(page.request);
+});

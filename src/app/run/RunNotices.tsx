@@ -7,7 +7,7 @@ import { liveClient } from '../live/connection.ts';
 import { Button } from '../ui/Button.tsx';
 import { Modal } from '../ui/Modal.tsx';
 import { followRun, openRun } from './run.actions.ts';
-import { dismissNotice, onRunBranched, onRunStarted, useNotices } from './runNotices.ts';
+import { checkAfterReconnect, dismissNotice, onRunBranched, onRunStarted, useNotices } from './runNotices.ts';
 
 let installed = false;
 function installRunNotices(): void {
@@ -16,6 +16,7 @@ function installRunNotices(): void {
   const live = liveClient();
   live.onNotice('run_started', onRunStarted);
   live.onNotice('run_branched', onRunBranched);
+  live.onNotice('connect', () => void checkAfterReconnect());
 }
 
 function ConfirmDialog() {

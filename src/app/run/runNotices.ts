@@ -6,6 +6,7 @@
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { editorStore } from '../store/editor.store.ts';
+import { runApi } from './run.api.ts';
 import { runStore } from './run.store.ts';
 
 export interface RunNotice {
@@ -129,4 +130,30 @@ export function onRunBranched(raw: unknown): void {
     graphName: '',
     action: 'open',
   });
+}
+
+let connects = 0;
+/**
+ * After a reconnect: a `run_started` sent while this editor was offline is not replayed, so compare
+ * the server's current run with the shown one and raise the notice it would have raised.
+ */
+export async function checkAfterReconnect(): Promise<void> {
+  connects++;
+  if (connects === 1) return; // the first connect: boot (openRunFromLocation) looks for itself
+  const shown = runStore.getState().runId;
+  const live = await runApi.status().catch(() => null);
+  if (!live?.execution_id || live.execution_id === shown) return;
+  if (live.status !== 'running' && live.status !== 'paused') return;
+  const [info, old] = await Promise.all([
+    runApi.run(live.execution_id).catch(() => null),
+    shown ? runApi.run(shown).catch(() => null) : Promise.resolve(null),
+  ]);
+  if (!info) return;
+  onRunStarted({
+    run_id: info.id,
+    graph_name: info.graph_name,
+    status: live.status,
+    replaced:
+      old?.status === 'stopped' ? { run_id: old.id, graph_name: old.graph_name, step: old.steps } : null,
+  } satisfies StartedNotice);
 }
