@@ -105,6 +105,8 @@ test('compare two steps, then a fork with its parent', async ({ page, server }) 
   // The keyed trail: its partition "1" grew by one pose, written by write_trail.
   const trail = page.getByTestId('compare-slot-memory-trail');
   await expect(trail).toHaveAttribute('data-status', 'changed');
+  await expect(trail).toContainText('1/1 keys changed');
+  await expect(trail.getByTestId('compare-old-new')).toHaveCount(0);
   await trail.click();
   const key = page.getByTestId('compare-key-memory-trail-1');
   await expect(key).toHaveAttribute('data-status', 'changed');
@@ -176,6 +178,11 @@ test('open a slot value in the viewer, search it and copy a path', async ({ page
   const firstMatch = viewer.locator('[data-path="$[\\"1\\"][0].heading"]');
   await expect(firstMatch).toHaveAttribute('data-match', 'true');
   await expect(firstMatch).toBeVisible();
+  // The current match is selected (Enter moves to the next one).
+  await expect(page.getByTestId('viewer-selected-path')).toHaveText('$["1"][0].heading');
+  await page.getByTestId('viewer-search').press('Enter');
+  await expect(page.getByTestId('viewer-match-count')).toHaveText(/^2 \/ \d+$/);
+  await expect(page.getByTestId('viewer-selected-path')).toHaveText('$["1"][1].heading');
 
   // Select a row and copy its JSON path.
   await viewer.locator('[data-path="$[\\"1\\"][1].heading"]').click();
@@ -237,6 +244,7 @@ test('a 100,000-item list opens virtualized and scrolls to its last item', async
   await page.getByTestId('viewer-search').fill('item-54321');
   await expect(page.getByTestId('viewer-match-count')).toHaveText('1 / 1');
   await expect(viewer.locator('[data-path="$[54321]"]')).toBeVisible();
+  await expect(page.getByTestId('viewer-selected-path')).toHaveText('$[54321]');
   await page.screenshot({ path: join(SHOTS, 'viewer-100k.png') });
   console.log(`100k viewer: open ${openMs} ms, scroll-to-end ${scrollMs} ms, ${domRows} rows in the DOM`);
 });

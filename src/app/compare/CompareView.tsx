@@ -6,7 +6,7 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowLeftRight, ChevronDown, ChevronRight, GitCompare, Maximize2 } from 'lucide-react';
 import { DebugDialog } from '../viewer/DebugDialog.tsx';
-import type { ChangeStatus, SlotWriter } from '../../domain/debug/stateDiff.ts';
+import type { ChangeStatus, KeyDiff, SlotWriter } from '../../domain/debug/stateDiff.ts';
 import { Button } from '../ui/Button.tsx';
 import { formatValue } from '../run/slotLine.ts';
 import { mountOverlay } from '../viewer/overlayRoot.tsx';
@@ -44,6 +44,12 @@ function Badge({ status }: { status: ChangeStatus | 'moved' }) {
 }
 
 function OldNew({ status, old, now }: { status: ChangeStatus | 'moved'; old: unknown; now: unknown }) {
+  if (status === 'same')
+    return (
+      <span className="min-w-0 truncate font-mono text-zinc-400" data-testid="compare-old-new">
+        {formatValue(now)}
+      </span>
+    );
   return (
     <span className="min-w-0 truncate font-mono" data-testid="compare-old-new">
       {status !== 'added' && <span className="text-red-300/90">{formatValue(old)}</span>}
@@ -51,6 +57,11 @@ function OldNew({ status, old, now }: { status: ChangeStatus | 'moved'; old: unk
       {status !== 'removed' && <span className="text-emerald-300">{formatValue(now)}</span>}
     </span>
   );
+}
+
+/** A keyed slot's partitions on one side, as the viewer opens them. */
+function keyedSide(keys: readonly KeyDiff[], side: 'old' | 'new'): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => side in k).map((k) => [k.key, k[side]]));
 }
 
 function WriterText({ w, runId }: { w: SlotWriter | undefined; runId: string }) {
@@ -157,9 +168,14 @@ const Row = memo(function Row({ row, open, runId }: { row: CompareRow; open: boo
               {d.keys.filter((k) => k.status !== 'same').length}/{d.keys.length} keys changed
             </span>
           )}
-          <OldNew status={d.status} old={d.old} now={d.new} />
+          {d.keys.length === 0 && <OldNew status={d.status} old={d.old} now={d.new} />}
           <WriterText w={d.writer} runId={runId} />
-          <ViewButtons title={`${row.container}.${d.slot}`} old={d.old} now={d.new} status={d.status} />
+          <ViewButtons
+            title={`${row.container}.${d.slot}`}
+            old={d.keys.length > 0 ? keyedSide(d.keys, 'old') : d.old}
+            now={d.keys.length > 0 ? keyedSide(d.keys, 'new') : d.new}
+            status={d.status}
+          />
         </div>
       );
     }

@@ -170,11 +170,16 @@ function Tree({ value }: { value: unknown }) {
   });
   const currentMatch = search.matches[Math.min(matchAt, search.matches.length - 1)];
   useEffect(() => setMatchAt(0), [deferred]);
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+  // Moving to a match (typing, Enter, ↑/↓) selects it and scrolls it into view; expanding or
+  // collapsing afterwards leaves the selection alone.
   useEffect(() => {
     if (currentMatch === undefined) return;
-    const i = rows.findIndex((r) => r.path === currentMatch);
+    const i = rowsRef.current.findIndex((r) => r.path === currentMatch);
     if (i >= 0) virtualizer.scrollToIndex(i, { align: 'center' });
-  }, [currentMatch, rows, virtualizer]);
+    setSelected(currentMatch);
+  }, [currentMatch, virtualizer]);
   const toggle = useCallback(
     (path: string) =>
       setExpanded((prev) => {
