@@ -219,8 +219,14 @@ test('restore keeps the abandoned steps as a branch that can be opened; a run is
   await expect(branched).toContainText(`Steps 21–30 of run ${id} are kept as branch branch_`);
   await page.screenshot({ path: `${SHOTS}/notice-branched.png` });
   const branchId = (await branched.getAttribute('data-run'))!;
+  // The timeline lists the run's branches too.
+  await expect(page.getByTestId('timeline-branches')).toHaveText('1 branch');
+  await page.getByTestId('timeline-branches').click();
+  await expect(page.getByTestId(`timeline-branch-${branchId}`)).toContainText('steps 21–30 (restored at 20)');
+  await page.getByTestId('timeline-branches').click();
   await branched.getByTestId('run-notice-follow').click();
   await expect(page.getByTestId('timeline-panel')).toContainText(branchId);
+  await expect(page.getByTestId('timeline-branches')).toHaveText(`branch of ${id} @20`);
   await expect(page.getByTestId('timeline-tick-30')).toBeVisible();
   await expect(page.getByTestId('timeline-tick-21')).toBeVisible();
 

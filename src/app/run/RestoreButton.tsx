@@ -1,8 +1,10 @@
 // The timeline's Restore button, saying what will happen: restoring step N of a run that went on to
-// step M keeps steps N+1..M as a branch run (the server copies them before re-running; Runs lists it).
+// step M keeps steps N+1..M as a branch run (the server copies them before re-running; Runs lists it);
+// beside it, the shown run's branches (RunBranches.tsx).
 import { History } from 'lucide-react';
 import { Button } from '../ui/Button.tsx';
 import { restore } from './run.actions.ts';
+import { RunBranches } from './RunBranches.tsx';
 import { useRun } from './run.store.ts';
 
 /** The button's words for restoring `step` when the timeline's last step is `last`. */
@@ -17,13 +19,16 @@ export function RestoreButton({ selected, target }: { selected: number | null; t
   const last = useRun((s) => s.steps[s.steps.length - 1]);
   const label = restoreLabel(selected, last);
   return (
-    <Button
-      data-testid="timeline-restore"
-      disabled={selected === null}
-      onClick={() => void restore(target)}
-      title={`${label}. The run is rewound there, paused; Play resumes from it. The later steps stay reachable as a branch run in Runs.`}
-    >
-      <History size={11} /> {label}
-    </Button>
+    <>
+      <Button
+        data-testid="timeline-restore"
+        disabled={selected === null}
+        onClick={() => void restore(target)}
+        title={`${label}. The run is rewound there, paused; Play resumes from it. The later steps stay reachable as a branch run in Runs.`}
+      >
+        <History size={11} /> {label}
+      </Button>
+      <RunBranches />
+    </>
   );
 }

@@ -1,0 +1,104 @@
+// Beside the timeline's Restore button: the shown run's branches (steps earlier restores kept) and,
+// for a branch, the run it came from — each opens on the timeline. Refreshed when the server says a
+// branch was kept (`run_branched`).
+import { useEffect, useState } from 'react';
+import { GitBranch } from 'lucide-react';
+import { liveClient } from '../live/connection.ts';
+import { openRun } from './run.actions.ts';
+import { runApi } from './run.api.ts';
+import { useRun } from './run.store.ts';
+
+interface Branch {
+  run_id: string;
+  of_run: string;
+  at_step: number;
+  from_step: number;
+  to_step: number;
+}
+interface Lineage {
+  branches: Branch[];
+  branch_of: Branch | null;
+}
+
+const listeners = new Set<() => void>();
+let wired = false;
+function onBranched(fn: () => void): () => void {
+  if (!wired) {
+    wired = true;
+    liveClient().onNotice('run_branched', () => listeners.forEach((l) => l()));
+  }
+  listeners.add(fn);
+  return () => void listeners.delete(fn);
+}
+
+export function RunBranches() {
+  const runId = useRun((s) => s.runId);
+  const [lineage, setLineage] = useState<Lineage | null>(null);
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (!runId) return;
+    let alive = true;
+    const load = () =>
+      void runApi
+        .run(runId)
+        .then((r) => alive && setLineage(r as unknown as Lineage))
+        .catch(() => undefined);
+    load();
+    const off = onBranched(load);
+    return () => {
+      alive = false;
+      off();
+    };
+  }, [runId]);
+  const branches = lineage?.branches ?? [];
+  const parent = lineage?.branch_of ?? null;
+  if (!runId || (branches.length === 0 && !parent)) return null;
+  return (
+    <div className="relative">
+      <button
+        type="button"
+        data-testid="timeline-branches"
+        className="flex items-center gap-0.5 rounded px-1 text-[10px] text-amber-300 hover:bg-zinc-800"
+        title="Steps earlier restores kept as branch runs"
+        onClick={() => setOpen((o) => !o)}
+      >
+        <GitBranch size={11} />
+        {parent
+          ? `branch of ${parent.of_run} @${parent.at_step}`
+          : `${branches.length} branch${branches.length === 1 ? '' : 'es'}`}
+      </button>
+      {open && (
+        <div
+          className="absolute right-0 bottom-full z-50 mb-1 w-80 rounded border border-zinc-700 bg-zinc-900 py-1 shadow-lg"
+          data-testid="timeline-branches-list"
+          onMouseLeave={() => setOpen(false)}
+        >
+          {parent && (
+            <button
+              type="button"
+              className="block w-full px-2 py-0.5 text-left text-[11px] text-zinc-200 hover:bg-zinc-800"
+              onClick={() => void openRun(parent.of_run)}
+            >
+              Open the original run {parent.of_run}
+            </button>
+          )}
+          {branches.map((b) => (
+            <button
+              key={b.run_id}
+              type="button"
+              data-testid={`timeline-branch-${b.run_id}`}
+              className="block w-full truncate px-2 py-0.5 text-left text-[11px] text-zinc-200 hover:bg-zinc-800"
+              title={b.run_id}
+              onClick={() => {
+                setOpen(false);
+                void openRun(b.run_id);
+              }}
+            >
+              steps {b.from_step}–{b.to_step} (restored at {b.at_step}) · {b.run_id}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
