@@ -3,10 +3,10 @@
 // branch was kept (`run_branched`).
 import { useEffect, useState } from 'react';
 import { GitBranch } from 'lucide-react';
-import { liveClient } from '../live/connection.ts';
 import { openRun } from './run.actions.ts';
 import { runApi } from './run.api.ts';
 import { useRun } from './run.store.ts';
+import { onServerNotices } from './serverNotices.ts';
 
 interface Branch {
   run_id: string;
@@ -18,17 +18,6 @@ interface Branch {
 interface Lineage {
   branches: Branch[];
   branch_of: Branch | null;
-}
-
-const listeners = new Set<() => void>();
-let wired = false;
-function onBranched(fn: () => void): () => void {
-  if (!wired) {
-    wired = true;
-    liveClient().onNotice('run_branched', () => listeners.forEach((l) => l()));
-  }
-  listeners.add(fn);
-  return () => void listeners.delete(fn);
 }
 
 export function RunBranches() {
@@ -44,7 +33,7 @@ export function RunBranches() {
         .then((r) => alive && setLineage(r as unknown as Lineage))
         .catch(() => undefined);
     load();
-    const off = onBranched(load);
+    const off = onServerNotices(['run_branched'], load);
     return () => {
       alive = false;
       off();

@@ -6,7 +6,6 @@
 // It also exports the shown run as a `.swrun` bundle and imports one (then opens it the same way).
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type MouseEvent } from 'react';
 import { Download, ListTree, Trash2, Upload } from 'lucide-react';
-import { liveClient } from '../live/connection.ts';
 import { BUNDLE_EXTENSION } from '../../domain/protocol/runBundle.schema.ts';
 import { downloadRunBundle, importRunBundle } from '../api/bundles.ts';
 import { editorStore } from '../store/editor.store.ts';
@@ -15,6 +14,7 @@ import { followRun, openRun } from './run.actions.ts';
 import { runHistoryApi, type RunListItem } from './runHistory.api.ts';
 import { askConfirm } from './runNotices.ts';
 import { useRun } from './run.store.ts';
+import { onServerNotices } from './serverNotices.ts';
 
 const SHOWN = 50;
 const REFRESH_MS = 2000;
@@ -28,20 +28,6 @@ export function duration(startedAt: string, endedAt: string | null, now = Date.n
   if (sec < 60) return `${sec}s`;
   if (sec < 3600) return `${Math.floor(sec / 60)}m ${String(sec % 60).padStart(2, '0')}s`;
   return `${Math.floor(sec / 3600)}h ${Math.floor((sec % 3600) / 60)}m`;
-}
-
-let noticesWired = false;
-const listeners = new Set<() => void>();
-/** Re-fetch open lists when the server says a run started, branched or was deleted. */
-function onRunsChanged(fn: () => void): () => void {
-  if (!noticesWired) {
-    noticesWired = true;
-    const live = liveClient();
-    for (const t of ['run_started', 'run_branched', 'run_deleted', 'connect'])
-      live.onNotice(t, () => listeners.forEach((l) => l()));
-  }
-  listeners.add(fn);
-  return () => void listeners.delete(fn);
 }
 
 function matches(r: RunListItem, graph: string, status: string): boolean {
@@ -79,7 +65,8 @@ export function RunsMenu() {
   }, []);
   useEffect(() => {
     if (!open) return;
-    const off = onRunsChanged(load);
+    // Re-fetch when the server says a run started, branched or was deleted (or after a reconnect).
+    const off = onServerNotices(['run_started', 'run_branched', 'run_deleted', 'connect'], load);
     const timer = setInterval(load, REFRESH_MS);
     return () => {
       off();
