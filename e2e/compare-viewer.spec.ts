@@ -197,7 +197,11 @@ test('open a slot value in the viewer, search it and copy a path', async ({ page
   await expect(viewer).toHaveCount(0);
 
   // The container box on the canvas opens the same viewer by double-click.
-  await editor.container('graph_state').getByTestId('live-value-graph_state-stats').dblclick();
+  const boxValue = editor.container('graph_state').getByTestId('live-value-graph_state-stats');
+  await boxValue.hover();
+  await expect(boxValue.getByTestId('open-value-graph_state-stats')).toBeVisible();
+  await editor.container('graph_state').screenshot({ path: join(SHOTS, 'box-open-affordance.png') });
+  await boxValue.dblclick();
   await expect(page.getByTestId('viewer-title')).toHaveText('graph_state.stats');
   await expect(viewer.locator('[data-path="$.distance"]')).toBeVisible();
   await page.keyboard.press('Escape');

@@ -115,7 +115,7 @@ function ViewButtons({
   );
   return (
     <span className="flex shrink-0 gap-1 pl-1">
-      {status !== 'added' && btn('old', old, a)}
+      {status !== 'added' && status !== 'same' && btn('old', old, a)}
       {status !== 'removed' && btn('new', now, b)}
     </span>
   );
