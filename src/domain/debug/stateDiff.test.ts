@@ -45,7 +45,11 @@ describe('diffStates', () => {
   it('diffs keyed partitions key by key, each with its own writer', () => {
     const a = { containers: { m: box({ t: slot([], { keys: 2, keyed: { '1': [1], '2': [2] } }) }) } };
     const b = { containers: { m: box({ t: slot([], { keys: 2, keyed: { '2': [2, 3], '3': [9] } }) }) } };
-    const [m] = diffStates(a, b, [w('t', 'write_trail', 20, '2'), w('t', 'write_trail2', 21, '3')]);
+    const [m] = diffStates(a, b, [
+      w('t', 'write_trail', 5, '1'),
+      w('t', 'write_trail', 20, '2'),
+      w('t', 'write_trail2', 21, '3'),
+    ]);
     const t = m!.slots[0]!;
     expect(t.status).toBe('changed');
     expect(t.lines).toEqual([]);
@@ -55,6 +59,8 @@ describe('diffStates', () => {
       ['3', 'added'],
     ]);
     expect(t.keys[1]!.writer?.node_id).toBe('write_trail');
+    // Key 1 was evicted (no event): its old writer is not named as the remover.
+    expect(t.keys[0]!.writer).toBeUndefined();
     expect(t.keys[1]!.lines).toEqual([{ path: '$["2"][1]', kind: 'added', new: 3 }]);
     expect(t.keys[2]!.writer?.node_id).toBe('write_trail2');
     // The slot's writer is the latest of any of its keys.

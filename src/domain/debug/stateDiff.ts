@@ -143,6 +143,15 @@ export function indexWriters(writers: readonly SlotWriter[]): Map<string, SlotWr
   return m;
 }
 
+/**
+ * The writer shown for a change. A removed key or slot has none unless a signal cleared it: an
+ * eviction (stateEvict) logs no event, so its last write would wrongly be named.
+ */
+function attributed(status: ChangeStatus, w: SlotWriter | undefined): { writer?: SlotWriter } {
+  if (!w || status === 'same' || (status === 'removed' && w.signal === undefined)) return {};
+  return { writer: w };
+}
+
 function diffKeys(
   a: SlotSnapshot | undefined,
   b: SlotSnapshot | undefined,
@@ -164,7 +173,7 @@ function diffKeys(
       ...(inA ? { old: ka[key] } : {}),
       ...(inB ? { new: kb[key] } : {}),
       lines,
-      ...(status !== 'same' && w(key) ? { writer: w(key) } : {}),
+      ...attributed(status, w(key)),
     };
   });
 }
@@ -196,7 +205,7 @@ function diffSlot(
     lines,
     keys,
     meta,
-    ...(status !== 'same' && writer ? { writer } : {}),
+    ...attributed(status, writer),
   };
 }
 
