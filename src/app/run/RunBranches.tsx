@@ -47,13 +47,17 @@ export function RunBranches() {
       <button
         type="button"
         data-testid="timeline-branches"
-        className="flex items-center gap-0.5 rounded px-1 text-[10px] text-amber-300 hover:bg-zinc-800"
-        title="Steps earlier restores kept as branch runs"
+        className="flex shrink-0 items-center gap-0.5 rounded px-1 text-[10px] whitespace-nowrap text-amber-300 hover:bg-zinc-800"
+        title={
+          parent
+            ? `This run is a branch of ${parent.of_run}: the steps a restore to step ${parent.at_step} left behind`
+            : 'Steps earlier restores of this run kept as branch runs'
+        }
         onClick={() => setOpen((o) => !o)}
       >
         <GitBranch size={11} />
         {parent
-          ? `branch of ${parent.of_run} @${parent.at_step}`
+          ? `branch @${parent.at_step}`
           : `${branches.length} branch${branches.length === 1 ? '' : 'es'}`}
       </button>
       {open && (
