@@ -1,46 +1,20 @@
-// GET /api/runs/{id}/writers?step=N against a real server and SQLite log: the last writer per slot
-// up to a step, what a Restore rewound forgotten, a fork's early writers taken from its parent.
+// GET /api/runs/{id}/writers?step=N against a real server and SQLite log (the demo graph): the last
+// writer per slot up to a step, a step re-run after Restore, a fork's early writers from its parent.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { SlotWriter } from '../../domain/debug/stateDiff.ts';
 import { createServer, type StatewireServer } from '../app.ts';
-import { tempWorkspace } from '../test/serverProcess.testutil.ts';
+import { demoGraph, tempWorkspace } from '../test/serverProcess.testutil.ts';
 
-/** A loop whose node `w` counts into m.n each step and `k` writes the step into m.last. */
-const LOOP = {
-  name: 'writers',
-  step_budget: 10,
-  eval_graph: false,
-  nodes: [
-    { id: 'in', type: 'iterIn', config: { version: 3, pairedWith: 'out', initPorts: [] } },
-    { id: 'w', type: 'stateWrite', config: { container: 'm', state: 'n', value: 1 } },
-    { id: 'k', type: 'stateWrite', config: { container: 'm', state: 'last' } },
-    { id: 'out', type: 'iterOut', config: { pairedWith: 'in', ports: [{ name: 'v', persist: true }] } },
-  ],
-  edges: [
-    { id: 'e1', source: 'in', target: 'w', sourceHandle: 'step', targetHandle: 'value' },
-    { id: 'e2', source: 'in', target: 'k', sourceHandle: 'step', targetHandle: 'value' },
-    { id: 'e3', source: 'k', target: 'out', sourceHandle: 'value', targetHandle: 'v' },
-  ],
-  containers: [{ id: 'm', states: { n: { type: 'counter' }, last: { type: 'lastWrite' } } }],
-  access_grants: [
-    { id: 'g1', node_id: 'w', container_id: 'm' },
-    { id: 'g2', node_id: 'k', container_id: 'm' },
-  ],
-};
-
-let server: StatewireServer;
-let ws: ReturnType<typeof tempWorkspace>;
-beforeAll(async () => {
-  ws = tempWorkspace();
-  server = await createServer({ workspace: ws.dir, distDir: join(ws.dir, 'no-dist') });
-});
+const ws = tempWorkspace();
+let server: StatewireServer | undefined;
 afterAll(async () => {
-  await server.close();
+  await server?.close();
   ws.cleanup();
 });
 
 const req = async (url: string, payload?: object) => {
+  server ??= await createServer({ workspace: ws.dir, distDir: join(ws.dir, 'no-dist') });
   const res = await server.app.inject(
     payload === undefined
       ? { method: 'GET', url }
@@ -48,39 +22,48 @@ const req = async (url: string, payload?: object) => {
   );
   return { status: res.statusCode, body: res.json() };
 };
-const writers = async (id: string, step: number) =>
-  Object.fromEntries(
-    ((await req(`/api/runs/${id}/writers?step=${step}`)).body.writers as SlotWriter[]).map((w) => [
-      w.slot,
-      `${w.node_id}@${w.step}${w.run_id === id ? '' : ' (parent)'}`,
-    ]),
-  );
+/** `goal` and `step_count` of the demo's blackboard: who wrote them, at which step, in which run. */
+const writers = async (id: string, step: number) => {
+  const all = (await req(`/api/runs/${id}/writers?step=${step}`)).body.writers as SlotWriter[];
+  const of = (slot: string) => all.find((w) => w.container === 'graph_state' && w.slot === slot);
+  const text = (w: SlotWriter | undefined) =>
+    w && `${w.node_id}@${w.step}${w.run_id === id ? '' : ' (parent)'}`;
+  return { goal: text(of('goal')), step_count: text(of('step_count')) };
+};
 const stepOnce = () => req('/api/navigate/run/step', {});
 
 describe('GET /api/runs/{id}/writers', () => {
   it('names the last writer per slot up to a step, across restores and forks', async () => {
-    const started = await req('/api/navigate/run', { loop_definition: LOOP, step_delay_ms: 0, paused: true });
+    const started = await req('/api/navigate/run', {
+      loop_definition: demoGraph(),
+      step_delay_ms: 0,
+      paused: true,
+    });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     const id = started.body.execution_id as string;
     for (let i = 0; i < 3; i++) expect((await stepOnce()).status).toBe(200);
-    expect(await writers(id, 2)).toEqual({ n: 'w@2', last: 'k@2' });
-    expect(await writers(id, 3)).toEqual({ n: 'w@3', last: 'k@3' });
+    expect(await writers(id, 2)).toEqual({ goal: 'write_goal@1', step_count: 'policy@2' });
+    expect(await writers(id, 3)).toEqual({ goal: 'write_goal@1', step_count: 'policy@3' });
 
     const old2 = (await req(`/api/runs/${id}/writers?step=2`)).body.writers as SlotWriter[];
     expect((await req(`/api/runs/${id}/restore`, { step: 1 })).status).toBe(200);
     expect((await stepOnce()).status).toBe(200);
     // Restored to step 1 and ran step 2 again: its writers are the new step 2's events.
     const again = (await req(`/api/runs/${id}/writers?step=2`)).body.writers as SlotWriter[];
-    expect(again.map((w) => w.step)).toEqual([2, 2]);
-    expect(Math.min(...again.map((w) => w.seq))).toBeGreaterThan(Math.max(...old2.map((w) => w.seq)));
+    const count = (ws: SlotWriter[]) => ws.find((w) => w.slot === 'step_count')!;
+    expect(count(again).step).toBe(2);
+    expect(count(again).seq).toBeGreaterThan(count(old2).seq);
 
     // A fork from step 2: its own step 3, its parent's steps before.
     const forked = await req(`/api/runs/${id}/fork`, { step: 2, paused: true, step_delay_ms: 0 });
     expect(forked.status, JSON.stringify(forked.body)).toBe(201);
     const fork = forked.body.run_id as string;
-    expect(await writers(fork, 2)).toEqual({ n: 'w@2 (parent)', last: 'k@2 (parent)' });
+    expect(await writers(fork, 2)).toEqual({
+      goal: 'write_goal@1 (parent)',
+      step_count: 'policy@2 (parent)',
+    });
     expect((await stepOnce()).status).toBe(200);
-    expect(await writers(fork, 3)).toEqual({ n: 'w@3', last: 'k@3' });
+    expect(await writers(fork, 3)).toEqual({ goal: 'write_goal@1 (parent)', step_count: 'policy@3' });
     await req('/api/navigate/run/stop', {});
   });
 
