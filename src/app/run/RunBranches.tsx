@@ -1,47 +1,19 @@
 // Beside the timeline's Restore button: the shown run's branches (steps earlier restores kept) and,
-// for a branch, the run it came from — each opens on the timeline. Refreshed when the server says a
-// branch was kept (`run_branched`).
-import { useEffect, useState } from 'react';
+// for a branch, the run it came from — each opens on the timeline. What it shows comes from
+// runNotices.ts' lineage (set when a run is opened, and by `run_branched`); it fetches nothing itself.
+import { useState } from 'react';
 import { GitBranch } from 'lucide-react';
 import { openRun } from './run.actions.ts';
-import { runApi } from './run.api.ts';
 import { useRun } from './run.store.ts';
-import { onServerNotices } from './serverNotices.ts';
-
-interface Branch {
-  run_id: string;
-  of_run: string;
-  at_step: number;
-  from_step: number;
-  to_step: number;
-}
-interface Lineage {
-  branches: Branch[];
-  branch_of: Branch | null;
-}
+import { useLineage } from './runNotices.ts';
 
 export function RunBranches() {
   const runId = useRun((s) => s.runId);
-  const [lineage, setLineage] = useState<Lineage | null>(null);
   const [open, setOpen] = useState(false);
-  useEffect(() => {
-    if (!runId) return;
-    let alive = true;
-    const load = () =>
-      void runApi
-        .run(runId)
-        .then((r) => alive && setLineage(r as unknown as Lineage))
-        .catch(() => undefined);
-    load();
-    const off = onServerNotices(['run_branched'], load);
-    return () => {
-      alive = false;
-      off();
-    };
-  }, [runId]);
-  const branches = lineage?.branches ?? [];
-  const parent = lineage?.branch_of ?? null;
-  if (!runId || (branches.length === 0 && !parent)) return null;
+  const shown = useLineage((l) => l.runId === runId && runId !== null);
+  const branches = useLineage((l) => l.branches);
+  const parent = useLineage((l) => l.branchOf);
+  if (!shown || (branches.length === 0 && !parent)) return null;
   return (
     <div className="relative">
       <button

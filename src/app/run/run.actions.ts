@@ -11,7 +11,7 @@ import { runApi } from './run.api.ts';
 import { TIMELINE_TAB } from './timelineTab.ts';
 import { breakpointsOf, loadBreakpoints } from '../debug/breakpoints.store.ts';
 import { initialRunState, isActive, runStore, type RunState } from './run.store.ts';
-import { askConfirm, ownStart, pushNotice } from './runNotices.ts';
+import { askConfirm, ownStart, pushNotice, setLineage } from './runNotices.ts';
 
 const set = (patch: Partial<RunState>) => runStore.setState(patch);
 
@@ -224,6 +224,7 @@ export async function openRun(runId: string): Promise<boolean> {
       loadWarnings: parsed.warnings,
     });
     followFresh(runId, tabId, info.status as RunState['status']);
+    setLineage(runId, info);
     editorStore.getState().setDrawerTab(TIMELINE_TAB);
     return true;
   } catch (e) {
@@ -251,6 +252,7 @@ export async function followRun(runId: string): Promise<boolean> {
     if (!tabId) return openRun(runId);
     editorStore.getState().setActiveTab(tabId);
     followFresh(runId, tabId, info.status as RunState['status']);
+    setLineage(runId, info);
     return true;
   } catch (e) {
     fail(e);
@@ -305,8 +307,10 @@ export async function openRunFromLocation(search: string = window.location.searc
     const tab = activeTab(editorStore.getState());
     if (!tab || runStore.getState().runId !== null) return;
     const latest = await latestRunOf(tab.graph.name);
-    if (latest && runStore.getState().runId === null)
+    if (latest && runStore.getState().runId === null) {
       followFresh(latest.id, tab.id, latest.status as RunState['status']);
+      setLineage(latest.id, await runApi.run(latest.id).catch(() => ({})));
+    }
   } catch {
     // No server status: nothing to re-attach to.
   }

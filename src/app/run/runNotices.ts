@@ -53,6 +53,29 @@ export function askConfirm(text: string): Promise<boolean> {
   });
 }
 
+// ---- the shown run's branches (for the timeline's branch list; no fetch of its own) ----
+
+export interface BranchRef {
+  run_id: string;
+  of_run: string;
+  at_step: number;
+  from_step: number;
+  to_step: number;
+}
+export interface Lineage {
+  runId: string | null;
+  branches: BranchRef[];
+  branchOf: BranchRef | null;
+}
+export const lineageStore = createStore<Lineage>()(() => ({ runId: null, branches: [], branchOf: null }));
+export const useLineage = <T>(pick: (s: Lineage) => T): T => useStore(lineageStore, pick);
+
+/** Records what GET /api/runs/{id} said about a run's branches (run.actions calls it when it opens one). */
+export function setLineage(runId: string, info: unknown): void {
+  const i = info as { branches?: BranchRef[]; branch_of?: BranchRef | null };
+  lineageStore.setState({ runId, branches: i.branches ?? [], branchOf: i.branch_of ?? null });
+}
+
 // ---- which runs are this editor's own ----
 
 const own = new Set<string>();
@@ -122,6 +145,13 @@ export function onRunStarted(raw: unknown): void {
 export function onRunBranched(raw: unknown): void {
   const b = raw as { run_id?: unknown; of_run?: unknown; from_step?: unknown; to_step?: unknown };
   if (typeof b?.run_id !== 'string' || b.of_run !== runStore.getState().runId) return;
+  const ref = raw as BranchRef;
+  const lineage = lineageStore.getState();
+  lineageStore.setState(
+    lineage.runId === ref.of_run
+      ? { branches: [ref, ...lineage.branches.filter((x) => x.run_id !== ref.run_id)] }
+      : { runId: ref.of_run, branches: [ref], branchOf: null },
+  );
   pushNotice({
     id: `branch:${b.run_id}`,
     kind: 'branched',
