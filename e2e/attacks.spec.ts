@@ -59,7 +59,9 @@ test.beforeAll(async () => {
   await fetch(`${srv.url}/api/graphs`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...(JSON.parse(DEMO) as object), name: 'grid_navigator' }),
+    // Saved under its own name ("Grid Navigator" → grid_navigator.json): the page that opens it is
+    // the editor of the running graph, so it follows the run.
+    body: JSON.stringify(JSON.parse(DEMO) as object),
   });
   graphsBefore = graphFiles(srv.workspace);
   expect(Object.keys(graphsBefore)).toContain('grid_navigator.json');

@@ -27,9 +27,9 @@ test('a slot condition stops the run, shows who wrote it, and Step/Resume/disabl
   page,
   server,
 }) => {
-  server.writeGraph('grid_navigator', DEMO);
+  server.writeGraph('bp_navigator', DEMO);
   const editor = new EditorPage(page);
-  await editor.open('?graph=grid_navigator');
+  await editor.open('?graph=bp_navigator');
   await expect(editor.container('graph_state')).toBeVisible();
 
   // Breakpoints tab: graph_state.step_count >= 3.
@@ -89,7 +89,7 @@ test('a slot condition stops the run, shows who wrote it, and Step/Resume/disabl
   await page.getByTestId('drawer-tab-breakpoints').click();
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('bp-enabled')).not.toBeChecked();
-  expect(JSON.stringify(server.readGraph('grid_navigator'))).not.toContain('step_count >=');
+  expect(JSON.stringify(server.readGraph('bp_navigator'))).not.toContain('step_count >=');
 });
 
 test('the slot dot breaks on every write; a node breakpoint stops before the node fires', async ({

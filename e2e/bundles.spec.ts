@@ -49,9 +49,9 @@ test('export a run, import it into a second server, same timeline and values; a 
   page,
   server,
 }) => {
-  server.writeGraph('grid_navigator', DEMO);
+  server.writeGraph('bundle_navigator', DEMO);
   const editor = new EditorPage(page);
-  await editor.open('?graph=grid_navigator');
+  await editor.open('?graph=bundle_navigator');
   await expect(editor.container('graph_state')).toBeVisible();
 
   // Run the demo a few steps, then stop it: a finished run to export.

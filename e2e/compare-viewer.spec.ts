@@ -61,9 +61,9 @@ const serverRun = async (page: Page) =>
 
 /** Opens the demo graph, plays a new run of it to at least `steps` steps and pauses. */
 async function runDemo(page: Page, server: ServerHandle, steps: number): Promise<EditorPage> {
-  server.writeGraph('grid_navigator', DEMO);
+  server.writeGraph('cmp_navigator', DEMO);
   const editor = new EditorPage(page);
-  await editor.open('?graph=grid_navigator');
+  await editor.open('?graph=cmp_navigator');
   // The toolbar first shows the server's previous run: wait for the new one to get going.
   const before = (await serverRun(page)).execution_id;
   await page.getByTestId('run-play').click();
