@@ -48,9 +48,17 @@ test('a Python node service: library, a live run with its picture and state, a k
     await page.goto(`${base}/?graph=python_gridworld`);
     await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 20_000 });
 
-    // The library lists the service's functions under its name, with a green (up) health dot.
+    // The service comes up (the server's own report; its output is in the message if it does not)…
+    const server = srv;
+    await expect
+      .poll(async () => (await gridworld(page, base)).state, {
+        timeout: 120_000,
+        message: `gridworld service never came up:\n${server.output().slice(-4000)}`,
+      })
+      .toBe('up');
+    // …and the library lists its functions under its name, with a green (up) health dot.
     const section = page.getByTestId('service-section-gridworld');
-    await expect(section).toHaveAttribute('data-state', 'up', { timeout: 90_000 });
+    await expect(section).toHaveAttribute('data-state', 'up', { timeout: 15_000 });
     for (const fn of ['reset', 'step', 'policy', 'record reward'])
       await expect(section.getByText(fn, { exact: true })).toBeVisible();
     // Its nodes are drawn from the manifest's ports, with no "service missing" marker.

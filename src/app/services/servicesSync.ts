@@ -43,9 +43,18 @@ export function applyServicesReport(raw: unknown, store: EditorStore, origin: st
   return r.data;
 }
 
+/**
+ * Counts `services_changed` notices: a GET answer is dropped when a notice came while it was in
+ * flight (the notice is newer — e.g. "up" — and the answer may still say "starting").
+ */
+let noticesSeen = 0;
+
 export async function loadServices(store: EditorStore): Promise<void> {
+  const before = noticesSeen;
   try {
-    applyServicesReport(await api.services(), store, 'GET /api/services');
+    const report = await api.services();
+    if (noticesSeen !== before) return;
+    applyServicesReport(report, store, 'GET /api/services');
   } catch (e) {
     // A server without the services API (an older one) simply has no services.
     if (e instanceof ApiError && e.status === 404)
@@ -95,6 +104,7 @@ export interface NoticeSource {
 /** Subscribes to the server notices that change the catalog or the services report. */
 export function startServicesSync(store: EditorStore, notices: NoticeSource): void {
   notices.onNotice('services_changed', (data) => {
+    noticesSeen++;
     applyServicesReport(data, store, 'the services_changed notice');
   });
   notices.onNotice('components_changed', () => {

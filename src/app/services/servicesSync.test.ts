@@ -1,0 +1,67 @@
+// The services report in the editor follows the newest word: a GET answer that was in flight while
+// a services_changed notice arrived must not overwrite it (the notice said "up", the answer was
+// computed before, still "starting").
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ServiceStatus } from '../../domain/services/manifest.ts';
+import { createEditorStore } from '../store/editor.store.ts';
+import { loadServices, startServicesSync } from './servicesSync.ts';
+
+const report = (state: ServiceStatus['state']) => ({
+  services: [
+    {
+      name: 'sim',
+      url: 'http://127.0.0.1:9200',
+      managed: true,
+      encoding: 'msgpack',
+      state,
+      error: null,
+      version: '1',
+      description: '',
+      types: [],
+      containers: [],
+      restarts: 0,
+      pid: null,
+    },
+  ],
+  config_errors: [],
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+function setup() {
+  const store = createEditorStore();
+  const handlers = new Map<string, (d: unknown) => void>();
+  startServicesSync(store, { onNotice: (type, fn) => void handlers.set(type, fn) });
+  let answer: (r: unknown) => void = () => undefined;
+  vi.stubGlobal(
+    'fetch',
+    () =>
+      new Promise((resolve) => {
+        answer = (body) => resolve(new Response(JSON.stringify(body), { status: 200 }));
+      }),
+  );
+  return {
+    store,
+    notice: (d: unknown) => handlers.get('services_changed')!(d),
+    answer: (b: unknown) => answer(b),
+  };
+}
+
+describe('services report ordering', () => {
+  it('a notice that arrives while a GET is in flight wins over the GET’s older answer', async () => {
+    const s = setup();
+    const loading = loadServices(s.store);
+    s.notice(report('up'));
+    s.answer(report('starting'));
+    await loading;
+    expect(s.store.getState().services?.services[0]?.state).toBe('up');
+  });
+
+  it('without a notice meanwhile, the GET answer is applied', async () => {
+    const s = setup();
+    const loading = loadServices(s.store);
+    s.answer(report('down'));
+    await loading;
+    expect(s.store.getState().services?.services[0]?.state).toBe('down');
+  });
+});
