@@ -4,17 +4,15 @@
 // summary per root step. Exit 0 completed (or N steps done), 1 the run ended in error, 2 the graph
 // is invalid (issues printed as `FILE: severity code path message`).
 import { parseBreakExpression, type Breakpoint, type BreakpointHit } from '../../domain/debug/breakpoints.ts';
-import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseGraphText } from '../../domain/graph/graph.parse.ts';
-import { validate } from '../../domain/validate/graph.validate.ts';
 import type { Issue } from '../../domain/validate/issues.ts';
 import type { EngineEvent } from '../../domain/protocol/protocol.ts';
 import { createRun, type EngineRunExt } from '../../engine/createRun.ts';
 import { BuildError } from '../../engine/errors.ts';
 import { offlineProvider, providerFromEnv } from '../../engine/llm.providers.ts';
-import { createRegistry } from '../../engine/registry.ts';
-import { loadPlugins } from '../plugins/loadPlugins.ts';
+import type { NodeRegistry } from '../../engine/registry.ts';
+import { defaultPluginDir, loadRegistry, runBlockers } from './headless.ts';
 import { readRegularFile } from './readGraphFile.ts';
 import { allNodes, wrapSinkForServices } from '../services/serviceEvents.ts';
 import { ServiceManager } from '../services/serviceManager.ts';
@@ -95,8 +93,6 @@ function parseArgs(argv: string[]): Args | string {
   return { ...args, file } as Args;
 }
 
-const isDirectory = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
-
 export const formatIssue = (file: string, i: Issue) =>
   `${file}: ${i.severity} ${i.code} ${i.path} ${i.message}`;
 
@@ -122,17 +118,14 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
     io.err(`${args.file}: error read-failed $ ${(e as Error).message}`);
     return 2;
   }
-  const registry = createRegistry();
-  const pluginDir = args.plugins ?? join(dirname(resolve(args.file)), '..', 'nodes');
-  // An explicit --plugins folder must exist: a typo would otherwise run without the plugins.
-  if (args.plugins !== undefined && !isDirectory(args.plugins)) {
-    io.err(`--plugins ${args.plugins}: ${existsSync(args.plugins) ? 'is not a folder' : 'no such folder'}`);
+  // Built-ins + plugins, as `statewire test` loads them (an explicit --plugins folder must exist).
+  const loaded = await loadRegistry(args.plugins ?? defaultPluginDir(args.file), args.plugins !== undefined);
+  if (typeof loaded === 'string') {
+    io.err(loaded);
     return 2;
   }
-  if (args.plugins || existsSync(pluginDir)) {
-    const res = await loadPlugins(pluginDir, registry);
-    for (const f of res.failed) io.err(`plugin ${f.file}: ${f.error}`);
-  }
+  const { registry } = loaded;
+  for (const f of loaded.failures) io.err(f);
   // Node services: the workspace's services.json (next to the graph's folder), --services FILE, --service flags.
   const servicesCfg = loadServicesConfig(
     join(dirname(resolve(args.file)), '..'),
@@ -159,7 +152,7 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
 async function runWithServices(
   args: Args,
   text: string,
-  registry: ReturnType<typeof createRegistry>,
+  registry: NodeRegistry,
   services: ServiceManager,
   io: CliIo,
 ): Promise<number> {
@@ -172,8 +165,7 @@ async function runWithServices(
     return 2;
   }
   // Load-time errors (e.g. a slot declared twice in one container) count like validation errors.
-  const issues = [...parsed.warnings, ...validate(parsed.graph, registry.catalog())];
-  const errors = issues.filter((i) => i.severity === 'error');
+  const errors = runBlockers(parsed.graph, parsed.warnings, registry);
   if (errors.length > 0) {
     for (const i of errors) io.err(formatIssue(args.file, i));
     return 2;
