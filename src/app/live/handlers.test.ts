@@ -12,6 +12,26 @@ describe('live handlers', () => {
     expect(store.getState()).toMatchObject({ status: 'paused', step: 7 });
   });
 
+  it('a finished run replayed from seq 0 keeps its status: its old "running" and "paused" are history', () => {
+    const store = createRunStore();
+    // Followed as "done as of seq 40" (what following a stored run does).
+    store.setState({ runId: 'r1', status: 'done', statusSeq: 40 });
+    applyBatch(
+      [
+        ev('nav_status', 1, { status: 'running', step: 0 }),
+        navStep(5, 1, 1),
+        ev('nav_status', 9, { status: 'paused', step: 1 }),
+        ev('nav_complete', 39, { step: 1, metrics: {} }),
+      ],
+      store,
+    );
+    expect(store.getState()).toMatchObject({ status: 'done', statusSeq: 40, step: 1 });
+    // The replayed statuses are still in the Log; a newer event (a restore's pause) applies.
+    expect(store.getState().log.map((l) => l.text)).toContain('run paused at step 1');
+    HANDLERS.nav_status(ev('nav_status', 41, { status: 'paused', step: 1 }), store);
+    expect(store.getState()).toMatchObject({ status: 'paused', statusSeq: 41 });
+  });
+
   it('run_result (the last event) adds one log line with its outputs and leaves status and timeline alone', () => {
     const store = createRunStore();
     applyBatch(

@@ -88,13 +88,15 @@ function addPending<K extends keyof StepEvents>(
 const onNavStatus: Handler = (m, store) => {
   const d = parsed('nav_status', m, store);
   if (!d) return;
-  store.setState({
-    status: d.status,
-    statusSeq: m.seq,
-    step: d.step > 0 || d.status !== 'idle' ? d.step : store.getState().step,
-    // Running again (or ended): the breakpoint it was paused at is behind it.
-    ...(d.status !== 'paused' ? { breakpointHit: null } : {}),
-  });
+  // History replayed after following a run: the status it had then is not the status it has now.
+  if (m.seq > store.getState().statusSeq)
+    store.setState({
+      status: d.status,
+      statusSeq: m.seq,
+      step: d.step > 0 || d.status !== 'idle' ? d.step : store.getState().step,
+      // Running again (or ended): the breakpoint it was paused at is behind it.
+      ...(d.status !== 'paused' ? { breakpointHit: null } : {}),
+    });
   pushLog(store, {
     seq: m.seq,
     level: d.status === 'error' ? 'error' : 'info',
@@ -145,7 +147,11 @@ const onNavStep: Handler = (m, store) => {
 const onNavComplete: Handler = (m, store) => {
   const d = parsed('nav_complete', m, store);
   if (!d) return;
-  store.setState({ status: 'done', step: Math.max(d.step, store.getState().step) });
+  const replayed = m.seq <= store.getState().statusSeq;
+  store.setState({
+    ...(replayed ? {} : { status: 'done' as const, statusSeq: m.seq }),
+    step: Math.max(d.step, store.getState().step),
+  });
   pushLog(store, { seq: m.seq, level: 'info', text: `run complete at step ${d.step}` });
 };
 

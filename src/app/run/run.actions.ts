@@ -27,10 +27,14 @@ function settle(status: RunState['status']): (seqBefore: number) => void {
 const statusSeq = () => runStore.getState().statusSeq;
 const fail = (e: unknown) => set({ error: (e as Error).message });
 
-/** Starts following a run with a fresh timeline. */
-function followFresh(runId: string, tabId: string | null, status: RunState['status']): void {
+/**
+ * Starts following a run with a fresh timeline. `status` is the run's status as of its event
+ * `asOfSeq`: the replayed history before it (a finished run's "running", its old pauses) fills the
+ * timeline but never shows as the run's status — a stored run being loaded must not look live.
+ */
+function followFresh(runId: string, tabId: string | null, status: RunState['status'], asOfSeq = 0): void {
   const { stepDelayMs } = runStore.getState();
-  runStore.setState({ ...initialRunState(), runId, tabId, status, stepDelayMs });
+  runStore.setState({ ...initialRunState(), runId, tabId, status, stepDelayMs, statusSeq: asOfSeq });
   liveClient().follow(runId, 0);
 }
 
@@ -223,7 +227,7 @@ export async function openRun(runId: string): Promise<boolean> {
       title: `${info.graph_name || parsed.graph.name || 'run'} · run`,
       loadWarnings: parsed.warnings,
     });
-    followFresh(runId, tabId, info.status as RunState['status']);
+    followFresh(runId, tabId, info.status as RunState['status'], info.last_seq);
     setLineage(runId, info);
     editorStore.getState().setDrawerTab(TIMELINE_TAB);
     return true;
@@ -251,7 +255,7 @@ export async function followRun(runId: string): Promise<boolean> {
     const tabId = tabOfGraph(info.graph_name);
     if (!tabId) return openRun(runId);
     editorStore.getState().setActiveTab(tabId);
-    followFresh(runId, tabId, info.status as RunState['status']);
+    followFresh(runId, tabId, info.status as RunState['status'], info.last_seq);
     setLineage(runId, info);
     return true;
   } catch (e) {
@@ -291,8 +295,10 @@ export async function openRunFromLocation(search: string = window.location.searc
       const info = await runApi.run(live.execution_id).catch(() => null);
       const tabs = editorStore.getState().tabs;
       const tab = info ? tabs.find((t) => t.graph.name === info.graph_name) : undefined;
+      // The user may have started or opened a run while these answers were on their way.
+      if (runStore.getState().runId !== null) return;
       if (tab || !info || tabs.length === 0) {
-        followFresh(live.execution_id, tab?.id ?? null, live.status);
+        followFresh(live.execution_id, tab?.id ?? null, live.status, info?.last_seq ?? 0);
         return;
       }
       pushNotice({
@@ -307,10 +313,11 @@ export async function openRunFromLocation(search: string = window.location.searc
     const tab = activeTab(editorStore.getState());
     if (!tab || runStore.getState().runId !== null) return;
     const latest = await latestRunOf(tab.graph.name);
-    if (latest && runStore.getState().runId === null) {
-      followFresh(latest.id, tab.id, latest.status as RunState['status']);
-      setLineage(latest.id, await runApi.run(latest.id).catch(() => ({})));
-    }
+    if (!latest) return;
+    const info = await runApi.run(latest.id);
+    if (runStore.getState().runId !== null) return;
+    followFresh(latest.id, tab.id, info.status as RunState['status'], info.last_seq);
+    setLineage(latest.id, info);
   } catch {
     // No server status: nothing to re-attach to.
   }
