@@ -68,6 +68,30 @@ const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 2: batch evaluation (one row per batch, one per recorded episode; the primary key makes a
+  // retried episode replace its row instead of adding one).
+  `
+  CREATE TABLE batches (
+    id TEXT PRIMARY KEY,
+    graph_name TEXT NOT NULL,
+    graph TEXT NOT NULL,
+    episodes INTEGER NOT NULL,
+    workers INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    sets TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    ended_at TEXT,
+    error TEXT
+  );
+  CREATE TABLE batch_episodes (
+    batch_id TEXT NOT NULL,
+    episode INTEGER NOT NULL,
+    row TEXT NOT NULL,
+    PRIMARY KEY (batch_id, episode)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

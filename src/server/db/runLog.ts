@@ -1,0 +1,41 @@
+// The asynchronous store interface shared by the embedded SQLite store and PostgreSQL (distributed
+// mode): run rows, the append-only event log, checkpoints, and batch results. The interactive run
+// manager keeps using the synchronous `RunStore` directly (its step loop is built on SQLite's
+// synchronous transactions); batch episodes, workers and cross-instance viewers go through this.
+// Both implementations pass the same suite (runLog.suite.ts).
+import type { Checkpoint } from '../../engine/run.api.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
+import type { CommitBatch, NewRun, StoredRun } from './runStore.ts';
+import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';
+
+export type { CommitBatch, NewRun, StoredRun };
+
+export interface RunLog {
+  readonly kind: 'sqlite' | 'postgres';
+  createRun(r: NewRun): Promise<void>;
+  /** Appends a batch atomically (events with consecutive seqs, optional checkpoint, counters). */
+  commit(runId: string, batch: CommitBatch): Promise<void>;
+  getRun(id: string): Promise<StoredRun | undefined>;
+  listRuns(limit?: number): Promise<StoredRun[]>;
+  graphOf(id: string): Promise<unknown>;
+  events(runId: string, after: number, limit: number, type?: string): Promise<EventEnvelope[]>;
+  checkpointSteps(runId: string): Promise<number[]>;
+  checkpoint(runId: string, step: number): Promise<(Checkpoint & { seq: number }) | undefined>;
+  /** The newest committed checkpoint of a run (where a restarted episode resumes). */
+  lastCheckpoint(runId: string): Promise<(Checkpoint & { seq: number }) | undefined>;
+  deleteRun(runId: string): Promise<void>;
+
+  // ---- batches ----
+  createBatch(b: BatchRecord): Promise<void>;
+  getBatch(id: string): Promise<BatchRecord | undefined>;
+  listBatches(limit?: number): Promise<BatchRecord[]>;
+  updateBatch(id: string, patch: Partial<Pick<BatchRecord, 'status' | 'ended_at' | 'error'>>): Promise<void>;
+  /**
+   * Records an episode's result exactly once: a second record of the same (batch, episode) — a
+   * retried or recovered job — replaces the first, never adds a row. Returns the episodes recorded.
+   */
+  recordEpisode(batchId: string, row: EpisodeRow): Promise<number>;
+  episodes(batchId: string): Promise<EpisodeRow[]>;
+
+  close(): Promise<void>;
+}

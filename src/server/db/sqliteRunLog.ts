@@ -1,0 +1,130 @@
+// The embedded `RunLog`: the synchronous SQLite `RunStore` behind the asynchronous interface, plus
+// the batch tables. One process owns the database file (the server, or `statewire batch`); batch
+// worker processes send their events to it rather than opening the file themselves.
+import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';
+import type { Checkpoint } from '../../engine/run.api.ts';
+import { closeDatabase, openDatabase, type Db } from './database.ts';
+import type { RunLog } from './runLog.ts';
+import { RunStore, type CommitBatch, type NewRun, type StoredRun } from './runStore.ts';
+
+interface BatchRow {
+  id: string;
+  graph_name: string;
+  graph: string;
+  episodes: number;
+  workers: number;
+  seed: number;
+  sets: string;
+  mode: string;
+  status: string;
+  created_at: string;
+  ended_at: string | null;
+  error: string | null;
+}
+
+const toBatch = (r: BatchRow): BatchRecord => ({
+  ...r,
+  graph: JSON.parse(r.graph) as unknown,
+  sets: JSON.parse(r.sets) as string[],
+  mode: r.mode as BatchRecord['mode'],
+  status: r.status as BatchRecord['status'],
+});
+
+export class SqliteRunLog implements RunLog {
+  readonly kind = 'sqlite' as const;
+  private readonly db: Db;
+
+  /** Over an open store (the server's), or a database file of its own (closed by `close`). */
+  constructor(
+    readonly store: RunStore,
+    private readonly owned = false,
+  ) {
+    this.db = store.db;
+  }
+
+  static open(path: string): SqliteRunLog {
+    return new SqliteRunLog(new RunStore(openDatabase(path)), true);
+  }
+
+  async createRun(r: NewRun): Promise<void> {
+    this.store.createRun(r);
+  }
+  async commit(runId: string, batch: CommitBatch): Promise<void> {
+    this.store.commit(runId, batch);
+  }
+  async getRun(id: string): Promise<StoredRun | undefined> {
+    return this.store.getRun(id);
+  }
+  async listRuns(limit?: number): Promise<StoredRun[]> {
+    return this.store.listRuns(limit);
+  }
+  async graphOf(id: string): Promise<unknown> {
+    return this.store.graphOf(id);
+  }
+  async events(runId: string, after: number, limit: number, type?: string) {
+    return this.store.events(runId, after, limit, type);
+  }
+  async checkpointSteps(runId: string): Promise<number[]> {
+    return this.store.checkpointSteps(runId);
+  }
+  async checkpoint(runId: string, step: number) {
+    return this.store.checkpoint(runId, step);
+  }
+  async lastCheckpoint(runId: string): Promise<(Checkpoint & { seq: number }) | undefined> {
+    const steps = this.store.checkpointSteps(runId);
+    const last = steps[steps.length - 1];
+    return last === undefined ? undefined : this.store.checkpoint(runId, last);
+  }
+  async deleteRun(runId: string): Promise<void> {
+    this.store.deleteRun(runId);
+  }
+
+  async createBatch(b: BatchRecord): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO batches (id, graph_name, graph, episodes, workers, seed, sets, mode, status, created_at, ended_at, error)
+         VALUES (@id, @graph_name, @graph, @episodes, @workers, @seed, @sets, @mode, @status, @created_at, @ended_at, @error)`,
+      )
+      .run({ ...b, graph: JSON.stringify(b.graph ?? null), sets: JSON.stringify(b.sets) });
+  }
+  async getBatch(id: string): Promise<BatchRecord | undefined> {
+    const r = this.db.prepare<[string], BatchRow>('SELECT * FROM batches WHERE id = ?').get(id);
+    return r ? toBatch(r) : undefined;
+  }
+  async listBatches(limit = 200): Promise<BatchRecord[]> {
+    return this.db
+      .prepare<[number], BatchRow>('SELECT * FROM batches ORDER BY created_at DESC, id DESC LIMIT ?')
+      .all(limit)
+      .map(toBatch);
+  }
+  async updateBatch(
+    id: string,
+    patch: Partial<Pick<BatchRecord, 'status' | 'ended_at' | 'error'>>,
+  ): Promise<void> {
+    const cols = Object.keys(patch).filter((k) => ['status', 'ended_at', 'error'].includes(k));
+    if (cols.length === 0) return;
+    this.db
+      .prepare(`UPDATE batches SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`)
+      .run({ ...patch, id });
+  }
+  async recordEpisode(batchId: string, row: EpisodeRow): Promise<number> {
+    this.db
+      .prepare('INSERT OR REPLACE INTO batch_episodes (batch_id, episode, row) VALUES (?, ?, ?)')
+      .run(batchId, row.episode, JSON.stringify(row));
+    return (
+      this.db
+        .prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM batch_episodes WHERE batch_id = ?')
+        .get(batchId)?.n ?? 0
+    );
+  }
+  async episodes(batchId: string): Promise<EpisodeRow[]> {
+    return this.db
+      .prepare<[string], { row: string }>('SELECT row FROM batch_episodes WHERE batch_id = ? ORDER BY episode')
+      .all(batchId)
+      .map((r) => JSON.parse(r.row) as EpisodeRow);
+  }
+
+  async close(): Promise<void> {
+    if (this.owned) closeDatabase(this.db);
+  }
+}
