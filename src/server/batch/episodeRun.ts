@@ -1,0 +1,244 @@
+// One batch episode = one run of its own, driven to its end and written through a `RunLog` (the
+// SQLite file in this process, the parent process over IPC, or PostgreSQL for distributed workers).
+// The log discipline is the run manager's (runs/liveRun.ts): envelopes stamped {type, runId, seq, ts,
+// data} with seq consecutive from 1, each root step's events committed together with that step's
+// checkpoint in ONE commit, then publish, and a last commit holding `run_result` plus the run row's
+// end. Because events and checkpoints commit together, a worker that dies leaves a log that ends at
+// a checkpoint, and a retried job continues from there (`fromCheckpoint`) with the next seq: nothing
+// repeated, nothing missing. A run whose log already ends with `run_result` is not run again.
+import type { EpisodeRow, EpisodeStatus } from '../../domain/batch/batch.types.ts';
+import { scoreEpisode } from '../../domain/batch/metrics.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import type {
+  EngineEvent,
+  EventEnvelope,
+  RunEndStatus,
+  RunResultData,
+  RunStatus,
+} from '../../domain/protocol/protocol.ts';
+import { createRun, type EngineRunExt } from '../../engine/createRun.ts';
+import { offlineProvider } from '../../engine/llm.providers.ts';
+import type { NodeRegistry } from '../../engine/registry.ts';
+import type { Checkpoint } from '../../engine/run.api.ts';
+import type { RunLog, StoredRun } from '../db/runLog.ts';
+import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
+
+export interface EpisodeJob {
+  batchId: string;
+  episode: number;
+  seed: number;
+  runId: string;
+  graphName: string;
+  graph: unknown /* already seeded + sets applied */;
+}
+
+export interface EpisodeRunDeps {
+  log: RunLog;
+  registry: NodeRegistry;
+  worker: string;
+  publish?: (events: EventEnvelope[]) => void;
+  now?: () => number;
+  shouldStop?: () => boolean;
+  stepDelayMs?: number;
+}
+
+/** Stamps engine events for one run and commits them with the log's seq discipline. */
+class EpisodeWriter {
+  pending: EventEnvelope[] = [];
+
+  constructor(
+    private readonly runId: string,
+    private readonly deps: Pick<EpisodeRunDeps, 'log' | 'publish'>,
+    private readonly now: () => number,
+    private seq: number,
+  ) {}
+
+  readonly sink = (e: EngineEvent): void => this.add(e.type, e.data);
+
+  add(type: EngineEvent['type'], data: unknown): void {
+    this.seq += 1;
+    this.pending.push({ type, runId: this.runId, seq: this.seq, ts: this.iso(), data });
+  }
+
+  iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  /** One commit of what is pending (+ checkpoint, counters); published only once it is in the log. */
+  async commit(extra: {
+    checkpoint?: Checkpoint;
+    steps: number;
+    status: RunStatus;
+    endedAt?: string | null;
+    error?: string | null;
+  }): Promise<void> {
+    const events = this.pending;
+    this.pending = [];
+    await this.deps.log.commit(this.runId, { events, ...extra });
+    if (events.length === 0 || !this.deps.publish) return;
+    try {
+      this.deps.publish(events);
+    } catch (err) {
+      // Committed is what counts; a viewer's trouble must not fail the episode.
+      console.error(`statewire: broadcast of ${this.runId} failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+function toRow(
+  job: EpisodeJob,
+  result: Pick<RunResultData, 'status' | 'steps' | 'outputs' | 'error'>,
+  extra: Pick<EpisodeRow, 'worker' | 'attempts' | 'duration_ms'>,
+): EpisodeRow {
+  const { metrics, success } = scoreEpisode(result);
+  return {
+    episode: job.episode,
+    seed: job.seed,
+    run_id: job.runId,
+    status: result.status as EpisodeStatus,
+    steps: result.steps,
+    outputs: result.outputs,
+    metrics,
+    success,
+    error: result.error ?? null,
+    ...extra,
+  };
+}
+
+/** The run's last event when it is its `run_result` (the run ended), else undefined. */
+async function storedResult(log: RunLog, row: StoredRun): Promise<RunResultData | undefined> {
+  if (row.last_seq === 0) return undefined;
+  const [last] = await log.events(row.id, row.last_seq - 1, 1);
+  return last?.type === 'run_result' ? (last.data as RunResultData) : undefined;
+}
+
+/** Attempts so far: the first one, plus one per resume (each resume logs a `restored` event). */
+async function priorAttempts(log: RunLog, runId: string): Promise<number> {
+  const restored = await log.events(runId, 0, 100_000, 'restored');
+  return 1 + restored.length;
+}
+
+const newRun = (job: EpisodeJob, graph: unknown, startedAt: string, stepDelayMs: number) => ({
+  id: job.runId,
+  graphName: job.graphName,
+  graph,
+  status: 'running' as const,
+  startedAt,
+  parentRunId: null,
+  parentStep: null,
+  lineage: job.runId,
+  freshEffects: false,
+  stepDelayMs,
+});
+
+/**
+ * Ends an episode's run as `error` without running it (its graph does not build, or its worker died
+ * once too often): the run row is created if the job never got that far, and the log gets a
+ * `nav_status` error and a `run_result`, so the episode's `/?run=<id>` shows why it ended.
+ */
+export async function failEpisode(
+  job: EpisodeJob,
+  deps: Pick<EpisodeRunDeps, 'log' | 'worker' | 'publish' | 'now'>,
+  reason: string,
+  attempts = 1,
+): Promise<EpisodeRow> {
+  const now = deps.now ?? Date.now;
+  const started = now();
+  let row = await deps.log.getRun(job.runId);
+  if (!row) {
+    await deps.log.createRun(newRun(job, job.graph ?? null, new Date(started).toISOString(), 0));
+    row = await deps.log.getRun(job.runId);
+  }
+  const ended = row ? await storedResult(deps.log, row) : undefined;
+  const extra = { worker: deps.worker, attempts, duration_ms: 0 };
+  if (ended) return toRow(job, ended, extra);
+  const steps = row?.steps ?? 0;
+  const w = new EpisodeWriter(job.runId, deps, now, row?.last_seq ?? 0);
+  const result: RunResultData = {
+    status: 'error',
+    steps,
+    outputs: {},
+    containers: {},
+    keyed: {},
+    error: reason,
+  };
+  w.add('nav_status', { status: 'error', step: steps, error: reason });
+  w.add('run_result', result);
+  await w.commit({ steps, status: 'error', endedAt: w.iso(), error: reason });
+  return toRow(job, result, extra);
+}
+
+const pause = (ms: number) =>
+  new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+
+/** Runs (or resumes, or just reports) one episode; see the file comment. */
+export async function runEpisode(job: EpisodeJob, deps: EpisodeRunDeps): Promise<EpisodeRow> {
+  const now = deps.now ?? Date.now;
+  const startedMs = now();
+  const stepDelayMs = deps.stepDelayMs ?? 0;
+  const existing = await deps.log.getRun(job.runId);
+  let attempts = 1;
+  let from: (Checkpoint & { seq: number }) | undefined;
+  if (existing) {
+    const ended = await storedResult(deps.log, existing);
+    if (ended) return toRow(job, ended, { worker: deps.worker, attempts: 1, duration_ms: 0 });
+    attempts = (await priorAttempts(deps.log, job.runId)) + 1;
+    from = await deps.log.lastCheckpoint(job.runId);
+  }
+  const decoded = decodeGraph(job.graph);
+  if (!decoded.ok)
+    return failEpisode(job, deps, `invalid graph: ${describeErrors(decoded.errors)}`, attempts);
+  const graph: GraphDef = decoded.graph;
+  const w = new EpisodeWriter(job.runId, deps, now, existing?.last_seq ?? 0);
+  let engine: EngineRunExt;
+  try {
+    engine = createRun(
+      graph,
+      {
+        runId: job.runId,
+        now,
+        registry: deps.registry,
+        llm: offlineProvider,
+        // Only the newest checkpoint is committed with each step; older ones are in the log.
+        retention: 2,
+        lineage: job.runId,
+        ...(from ? { fromCheckpoint: { step: from.step, state: from.state } } : {}),
+      },
+      w.sink,
+    );
+  } catch (err) {
+    return failEpisode(job, deps, `the graph does not build: ${(err as Error).message}`, attempts);
+  }
+  if (!existing) await deps.log.createRun(newRun(job, graph, w.iso(), stepDelayMs));
+  const extra = () => ({ worker: deps.worker, attempts, duration_ms: Math.max(0, now() - startedMs) });
+
+  let status: RunEndStatus | undefined;
+  let error: string | undefined;
+  while (!status) {
+    if (deps.shouldStop?.()) {
+      // Left resumable: no run_result, the row says interrupted (as a server restart marks it).
+      await w.commit({ steps: engine.step, status: 'interrupted', endedAt: w.iso() });
+      return toRow(job, engine.result({ status: 'interrupted' }), extra());
+    }
+    try {
+      const { done } = await engine.stepOnce();
+      if (done) status = engine.status === 'error' || engine.status === 'stopped' ? engine.status : 'done';
+    } catch (err) {
+      status = 'error';
+      error = (err as Error).message;
+      w.add('nav_status', { status: 'error', step: engine.step, error });
+    }
+    const checkpoint = engine.checkpoint(engine.step);
+    await w.commit({
+      steps: engine.step,
+      status: 'running',
+      endedAt: null,
+      ...(checkpoint ? { checkpoint } : {}),
+    });
+    if (!status) await pause(stepDelayMs);
+  }
+  const result = engine.result({ status, ...(error !== undefined ? { error } : {}) });
+  w.add('run_result', result);
+  await w.commit({ steps: engine.step, status, endedAt: w.iso(), error: result.error ?? null });
+  return toRow(job, result, extra());
+}
