@@ -17,7 +17,9 @@ const shot = async (page: Page, name: string) => {
 const demo = () => JSON.parse(readFileSync('workspace/graphs/grid_navigator.json', 'utf8')) as unknown;
 
 async function openDemo(page: Page, server: ServerHandle, id = 'qa_demo') {
-  server.writeGraph(id, demo());
+  // Its own name too: the editor shows the latest run of a graph's name, and its live values would
+  // resize the boxes under a drag that earlier specs' demo runs have nothing to do with.
+  server.writeGraph(id, { ...(demo() as object), name: `QA ${id}` });
   const editor = new EditorPage(page);
   await editor.open(`?graph=${id}`);
   await expect(editor.node('env')).toBeVisible();
@@ -25,10 +27,26 @@ async function openDemo(page: Page, server: ServerHandle, id = 'qa_demo') {
   return editor;
 }
 
+type Box = { x: number; y: number; width: number; height: number };
+
+/**
+ * Where an element is once the canvas has settled: the first fit runs again when nodes are
+ * measured, so on a loaded machine a box read right after "visible" can be a frame or two old.
+ */
+async function settledBox(page: Page, el: Locator): Promise<Box> {
+  let last: Box | null = null;
+  for (;;) {
+    const box = await el.boundingBox();
+    if (box && last && JSON.stringify(box) === JSON.stringify(last)) return box;
+    last = box;
+    await page.waitForTimeout(100);
+  }
+}
+
 /** Presses on `from` and moves (mouse still down) to `to`, at `fy` of its height. */
 async function dragOver(page: Page, from: Locator, to: Locator, fy = 0.5) {
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
+  const a = await settledBox(page, from);
+  const b = await settledBox(page, to);
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
   await page.mouse.down();
   await page.mouse.move(b.x + b.width / 2 + 20, b.y + b.height * fy + 20, { steps: 5 });
