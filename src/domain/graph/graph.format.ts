@@ -10,6 +10,8 @@ import type {
   NodeDef,
   StateDef,
 } from './graph.schema.ts';
+import { extensionBlock } from '../routing/routing.format.ts';
+import { EXTENSION_KEY } from '../routing/routing.schema.ts';
 
 type Json = unknown;
 type JsonObject = Record<string, Json>;
@@ -82,6 +84,9 @@ export function toCanonicalObject(graph: GraphDef): JsonObject {
   if (graph.kind !== 'graph') out.kind = graph.kind;
   if (graph.group) out.group = graph.group;
   if (graph.presetId !== null && graph.presetId !== undefined) out.presetId = graph.presetId;
+  // Statewire routing (features, edge conditions/effects): last, and only when there is any.
+  const block = extensionBlock(graph);
+  if (block) out[EXTENSION_KEY] = block;
   return out;
 }
 

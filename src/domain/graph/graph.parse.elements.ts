@@ -17,8 +17,10 @@ import {
   type RawObject,
 } from './graph.parse.fields.ts';
 import { keySeg } from '../validate/issues.ts';
+import { readRouteFields } from '../routing/routing.parse.ts';
 
-const EDGE_KEYS = new Set(['id', 'source', 'target', 'sourceHandle', 'targetHandle']);
+// condition/effect: Statewire routing written inline (saved in the x-statewire block).
+const EDGE_KEYS = new Set(['id', 'source', 'target', 'sourceHandle', 'targetHandle', 'condition', 'effect']);
 const CONTAINER_KEYS = new Set(['id', 'label', 'position', 'states']);
 const STATE_KEYS = new Set(['type', 'value_type', 'config', 'lifetime', 'reset_on']);
 const GRANT_KEYS = new Set(['id', 'node_id', 'container_id']);
@@ -51,15 +53,17 @@ export function parseEdge(ctx: ParseCtx, raw: unknown, path: string): EdgeDef | 
   const target = reqString(ctx, raw, 'target', path, ids);
   const sourceHandle = handle(ctx, raw, 'sourceHandle', path, ids);
   const targetHandle = handle(ctx, raw, 'targetHandle', path, ids);
+  const route = readRouteFields(ctx, raw, path, ids);
   if (
     id === undefined ||
     source === undefined ||
     target === undefined ||
     sourceHandle === undefined ||
-    targetHandle === undefined
+    targetHandle === undefined ||
+    route === undefined
   )
     return undefined;
-  return { id, source, target, sourceHandle, targetHandle };
+  return { id, source, target, sourceHandle, targetHandle, ...route };
 }
 
 export function parseState(ctx: ParseCtx, raw: unknown, path: string, ids: IssueIds): StateDef | undefined {

@@ -30,11 +30,15 @@ import {
   type LegacyNode,
 } from './graph.parse.legacy.ts';
 import { keySeg } from '../validate/issues.ts';
+import { applyRoutes, readExtensionBlock, readFeatures } from '../routing/routing.parse.ts';
+import { EXTENSION_KEY } from '../routing/routing.schema.ts';
 
 /** GraphDef's fields: emptyGraph sets every one (the compiler keeps it complete and exact). */
 const GRAPH_KEYS: ReadonlySet<string> = new Set(Object.keys(emptyGraph()));
 /** Keys handled by a migration rather than dropped as unknown. */
 const LEGACY_KEYS = new Set(['maxIterations', 'state_containers', 'state_edges', 'graph_state']);
+/** The Statewire routing extension (src/domain/routing): the saved block, or features written inline. */
+const EXTENSION_KEYS = new Set([EXTENSION_KEY, 'features']);
 const NODE_KEYS = new Set(['id', 'type', 'label', 'position', 'config', 'subgraph']);
 
 function parseNode(ctx: ParseCtx, raw: RawObject, path: string, depth: number): NodeDef | undefined {
@@ -142,7 +146,7 @@ export function parseGraphObject(
     return undefined;
   }
   for (const k of Object.keys(raw)) {
-    if (!GRAPH_KEYS.has(k) && !LEGACY_KEYS.has(k))
+    if (!GRAPH_KEYS.has(k) && !LEGACY_KEYS.has(k) && !EXTENSION_KEYS.has(k))
       ctx.warn(
         'unknown-key',
         path + keySeg(k),
@@ -199,14 +203,21 @@ export function parseGraphObject(
   const containers = readList<ContainerDef>(ctx, raw, 'containers', path, parseContainer);
   const grants = readList<AccessGrantDef>(ctx, raw, 'access_grants', path, parseGrant);
   const hooks = readList<HookDef>(ctx, raw, 'hooks', path, parseHook);
+  const block = readExtensionBlock(ctx, raw[EXTENSION_KEY], path);
+  const inlineFeatures =
+    raw.features === undefined || raw.features === null
+      ? undefined
+      : readFeatures(ctx, raw.features, `${path}.features`);
   ok = ok && edges.ok && containers.ok && grants.ok && hooks.ok;
+  ok = ok && (raw.features === undefined || raw.features === null || inlineFeatures !== undefined);
   if (
     !ok ||
     name === undefined ||
     description === undefined ||
     group === undefined ||
     eval_graph === undefined ||
-    step_budget === undefined
+    step_budget === undefined ||
+    block === undefined
   )
     return undefined;
 
@@ -222,11 +233,17 @@ export function parseGraphObject(
   if (raw.state_containers !== undefined)
     dropStateContainers(ctx, raw.state_containers, `${path}.state_containers`);
 
-  return {
+  const features = block?.features ?? inlineFeatures;
+  const graph: GraphDef = {
     name,
     description,
     nodes,
-    edges: indexedEdges.map((e) => e.edge),
+    edges: applyRoutes(
+      ctx,
+      block,
+      indexedEdges.map((e) => e.edge),
+      path,
+    ),
     containers: containerDefs,
     access_grants: grantDefs,
     hooks: hooks.items.map((h) => h.item),
@@ -236,4 +253,6 @@ export function parseGraphObject(
     group,
     presetId,
   };
+  if (features && features.length > 0) graph.features = features;
+  return graph;
 }

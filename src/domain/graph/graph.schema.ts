@@ -4,6 +4,14 @@
 // Tolerance for real-world files (legacy keys, stray keys, warnings) lives in graph.parse.ts, and the
 // reference's canonical save form (omitted defaults, key order) in graph.format.ts.
 import { z } from 'zod';
+import {
+  ConditionSchema,
+  EffectSchema,
+  EXTENSION_KEY,
+  FeatureDefSchema,
+  StatewireBlockSchema,
+  type FeatureDef,
+} from '../routing/routing.schema.ts';
 
 export const PositionSchema = z.object({ x: z.number(), y: z.number() });
 export type Position = z.infer<typeof PositionSchema>;
@@ -109,6 +117,9 @@ export const EdgeDefSchema = z.object({
   target: z.string().min(1),
   sourceHandle: z.string().default(''),
   targetHandle: z.string().default(''),
+  /** Statewire routing (src/domain/routing): saved in the `x-statewire` block, not on the edge. */
+  condition: ConditionSchema.optional(),
+  effect: EffectSchema.optional(),
 });
 export type EdgeDef = z.infer<typeof EdgeDefSchema>;
 
@@ -178,6 +189,8 @@ export interface GraphDef {
   kind: 'graph' | 'node';
   group: string;
   presetId: string | null;
+  /** Statewire routing features (src/domain/routing); saved in the `x-statewire` block. */
+  features?: FeatureDef[];
 }
 
 // Recursive schemas (a composite node's subgraph is a whole graph). zod 4 resolves the cycle
@@ -212,6 +225,11 @@ export const GraphDefSchema: z.ZodType<GraphDef, unknown> = z.object({
   kind: z.enum(['graph', 'node']).default('graph'),
   group: z.string().default(''),
   presetId: z.string().nullable().default(null),
+  features: z.array(FeatureDefSchema).optional(),
+  // The saved form of `features` and the edges' condition/effect (graph.format.ts writes it, the
+  // parser folds it back into the model). Declared here for the JSON Schema only: GraphDef has no
+  // such key.
+  [EXTENSION_KEY]: StatewireBlockSchema.optional(),
 }) as unknown as z.ZodType<GraphDef, unknown>;
 
 /** An empty graph with every default, for new documents and tests. */
