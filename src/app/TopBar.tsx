@@ -10,6 +10,7 @@ import { editorStore, useEditor } from './store/editor.store.ts';
 import { ConnectionStatus } from './live/ConnectionStatus.tsx';
 import { RunNotices } from './run/RunNotices.tsx';
 import { RunToolbar } from './run/RunToolbar.tsx';
+import { BatchButton } from './batches/BatchForm.tsx';
 import { Button } from './ui/Button.tsx';
 import { useShallow } from 'zustand/react/shallow';
 
@@ -178,6 +179,7 @@ export function TopBar() {
         className="ml-2 flex min-w-[120px] items-center justify-end gap-1 border-l border-zinc-800 pl-2"
       >
         <RunToolbar />
+        <BatchButton />
       </div>
       <ConnectionStatus />
       <RunNotices />

@@ -1,4 +1,4 @@
-// Bottom drawer with the State / Issues / Log / Timeline tabs.
+// Bottom drawer with the State / Issues / Log / Timeline / Breakpoints / Batches tabs.
 import { useEditor } from '../store/editor.store.ts';
 import type { DrawerTab } from '../store/ui.slice.ts';
 import { IssuesPanel, useIssueCount } from './issues/IssuesPanel.tsx';
@@ -10,6 +10,8 @@ import { BreakpointsPanel } from './breakpoints/BreakpointsPanel.tsx';
 import { useEffect } from 'react';
 import { loadBreakpoints, useBreakpoints } from '../debug/breakpoints.store.ts';
 import { useRun } from '../run/run.store.ts';
+import { BATCHES_TAB } from '../batches/batchesTab.ts';
+import { BatchesPanel } from '../batches/BatchesPanel.tsx';
 
 const TABS: { id: DrawerTab; label: string }[] = [
   { id: 'state', label: 'State' },
@@ -17,6 +19,7 @@ const TABS: { id: DrawerTab; label: string }[] = [
   { id: 'log', label: 'Log' },
   { id: TIMELINE_TAB, label: 'Timeline' },
   { id: 'breakpoints', label: 'Breakpoints' },
+  { id: BATCHES_TAB, label: 'Batches' },
 ];
 
 export function Drawer() {
@@ -36,7 +39,8 @@ export function Drawer() {
   }, [hit, setTab]);
   return (
     <section
-      className="flex h-52 shrink-0 flex-col border-t border-zinc-800 bg-zinc-925"
+      // The Batches view (list, table, aggregate and chart side by side) gets more height.
+      className={`flex ${tab === BATCHES_TAB ? 'h-80' : 'h-52'} shrink-0 flex-col border-t border-zinc-800 bg-zinc-925`}
       data-testid="drawer"
     >
       <div className="flex items-center gap-0.5 border-b border-zinc-800 px-1">
@@ -73,6 +77,8 @@ export function Drawer() {
           <TimelinePanel />
         ) : tab === 'breakpoints' ? (
           <BreakpointsPanel />
+        ) : tab === BATCHES_TAB ? (
+          <BatchesPanel />
         ) : (
           <LogPanel />
         )}

@@ -39,7 +39,7 @@ function followFresh(runId: string, tabId: string | null, status: RunState['stat
 }
 
 /** The root graph of the active tab, canonical JSON (what a save would write), or null. */
-function graphToRun(): { graph: unknown; tabId: string } | null {
+export function graphToRun(): { graph: unknown; tabId: string } | null {
   const tab = activeTab(editorStore.getState());
   if (!tab) return null;
   return { graph: JSON.parse(formatGraphText(tab.graph)) as unknown, tabId: tab.id };

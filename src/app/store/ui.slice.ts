@@ -35,7 +35,7 @@ export type Dialog =
   | { kind: 'confirmClose'; tabId: string }
   | { kind: 'importErrors'; fileName: string; errors: { path: string; message: string }[] };
 
-export type DrawerTab = 'state' | 'issues' | 'log' | 'timeline' | 'breakpoints';
+export type DrawerTab = 'state' | 'issues' | 'log' | 'timeline' | 'breakpoints' | 'batches';
 export type Overlay = 'palette' | 'cheatsheet' | null;
 
 export interface UiSlice {

@@ -1,0 +1,116 @@
+// The selected batch's aggregate: success rate, mean steps, and per metric mean ± std, min, max
+// (the server's numbers); under it one metric (or the steps) per episode, drawn by the episodes'
+// uPlot chart with the episode number as x.
+import { useMemo } from 'react';
+import type { BatchAggregate as Aggregate, EpisodeRow } from '../../domain/batch/batch.types.ts';
+import { EpisodePlot } from '../episodes/EpisodePlot.tsx';
+import { chartSeries, formatMetric, metricKey, metricNames, type SortKey } from './batchTable.ts';
+import { batchesStore, useBatches } from './batches.store.ts';
+
+const NO_BOUNDARIES: never[] = [];
+const SELECT =
+  'max-w-40 rounded border border-zinc-700 bg-zinc-900 px-1 py-0 text-[11px] text-zinc-200 outline-none focus:border-sky-600';
+
+const keyLabel = (k: SortKey) => (k.startsWith('metric:') ? k.slice('metric:'.length) : k);
+
+function Chart({ episodes }: { episodes: readonly EpisodeRow[] }) {
+  const chosen = useBatches((s) => s.metric);
+  const options = useMemo<SortKey[]>(() => [...metricNames(episodes).map(metricKey), 'steps'], [episodes]);
+  const key = chosen && options.includes(chosen) ? chosen : options[0]!;
+  const { xs, ys } = useMemo(() => chartSeries(episodes, key), [episodes, key]);
+  return (
+    <div
+      className="flex min-h-0 flex-1 flex-col gap-0.5"
+      data-testid="batch-chart"
+      data-metric={keyLabel(key)}
+    >
+      <div className="flex items-center gap-1 text-[10px] text-zinc-500">
+        <span className="uppercase">per episode</span>
+        <select
+          className={SELECT}
+          data-testid="batch-chart-metric"
+          value={key}
+          onChange={(e) => batchesStore.setState({ metric: e.target.value as SortKey })}
+        >
+          {options.map((k) => (
+            <option key={k} value={k}>
+              {keyLabel(k)}
+            </option>
+          ))}
+        </select>
+      </div>
+      {xs.length === 0 ? (
+        <div className="text-zinc-500">Nothing to draw yet.</div>
+      ) : (
+        <EpisodePlot label={keyLabel(key)} steps={xs} ys={ys} episodes={NO_BOUNDARIES} />
+      )}
+    </div>
+  );
+}
+
+export function BatchAggregate({
+  aggregate,
+  episodes,
+}: {
+  aggregate: Aggregate;
+  episodes: readonly EpisodeRow[];
+}) {
+  const names = Object.keys(aggregate.metrics).sort((a, b) => a.localeCompare(b));
+  const finished = aggregate.completed + aggregate.failed;
+  return (
+    <div
+      className="flex w-72 shrink-0 flex-col gap-1 border-l border-zinc-800 px-2 py-1"
+      data-testid="batch-aggregate"
+    >
+      <div className="flex items-baseline gap-3 text-[11px]">
+        <span title="episodes that count as a success, of those finished">
+          <span className="text-zinc-500">success </span>
+          <span className="text-emerald-300 tabular-nums" data-testid="batch-success-rate">
+            {(aggregate.success_rate * 100).toFixed(1)}%
+          </span>
+        </span>
+        <span>
+          <span className="text-zinc-500">mean steps </span>
+          <span className="text-zinc-200 tabular-nums" data-testid="batch-mean-steps">
+            {formatMetric(aggregate.mean_steps)}
+          </span>
+        </span>
+        <span className="ml-auto text-[10px] text-zinc-500 tabular-nums">
+          {finished}/{aggregate.episodes}
+          {aggregate.failed > 0 && <span className="text-red-400"> · {aggregate.failed} failed</span>}
+        </span>
+      </div>
+      {names.length > 0 && (
+        <table className="w-full table-fixed text-[11px]" data-testid="batch-metrics">
+          <thead>
+            <tr className="text-[10px] text-zinc-500">
+              <th className="w-1/3 text-left font-normal">metric</th>
+              <th className="text-right font-normal">mean ± std</th>
+              <th className="w-14 text-right font-normal">min</th>
+              <th className="w-14 text-right font-normal">max</th>
+            </tr>
+          </thead>
+          <tbody>
+            {names.map((m) => {
+              const a = aggregate.metrics[m]!;
+              return (
+                <tr key={m} data-testid={`batch-metric-${m}`} className="border-t border-zinc-800/60">
+                  <td className="truncate text-violet-300" title={`${m} · ${a.n} episodes`}>
+                    {m}
+                  </td>
+                  <td className="text-right font-mono text-zinc-200 tabular-nums">
+                    {formatMetric(a.mean)}
+                    <span className="text-zinc-500"> ± {formatMetric(a.std)}</span>
+                  </td>
+                  <td className="text-right font-mono text-zinc-400 tabular-nums">{formatMetric(a.min)}</td>
+                  <td className="text-right font-mono text-zinc-400 tabular-nums">{formatMetric(a.max)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      <Chart episodes={episodes} />
+    </div>
+  );
+}

@@ -1,0 +1,243 @@
+// The drawer's Batches tab: the server's batches (newest first, each with its bar) on the left;
+// the selected one on the right — progress bar (finished / total, failed in red, running in sky),
+// episodes per second, time left, status, Cancel, Download CSV; its episodes' table (a row opens its
+// run on the Timeline) and its aggregate with a per-episode chart.
+import { Ban, Download, Layers, Plus } from 'lucide-react';
+import { editorStore } from '../store/editor.store.ts';
+import { Button } from '../ui/Button.tsx';
+import type { BatchListItem, BatchProgress } from './batch.api.ts';
+import { downloadBatchCsv } from './batch.api.ts';
+import { BatchAggregate } from './BatchAggregate.tsx';
+import { BatchEpisodes } from './BatchEpisodes.tsx';
+import { showBatchForm } from './BatchForm.tsx';
+import { cancelBatch, selectBatch, useBatchPolling } from './batchSync.ts';
+import { isTerminal, progressView } from './batchTable.ts';
+import { itemOf, useBatches } from './batches.store.ts';
+
+const STATUS_TONE: Record<BatchProgress['status'], string> = {
+  queued: 'text-zinc-400',
+  running: 'text-emerald-400',
+  done: 'text-zinc-300',
+  error: 'text-red-400',
+  cancelled: 'text-amber-300',
+};
+
+function Bar({ progress, thin = false }: { progress: BatchProgress; thin?: boolean }) {
+  const v = progressView(progress);
+  return (
+    <div
+      className={`flex w-full overflow-hidden rounded-sm bg-zinc-800 ${thin ? 'h-1' : 'h-2.5'}`}
+      data-testid={thin ? undefined : 'batch-progress-bar'}
+      role="progressbar"
+      aria-valuemin={0}
+      aria-valuemax={v.total}
+      aria-valuenow={v.finished}
+    >
+      <div className="h-full bg-emerald-500" style={{ width: `${v.donePct}%` }} />
+      <div
+        className="h-full bg-red-500"
+        style={{ width: `${v.failedPct}%` }}
+        data-testid={thin ? undefined : 'batch-progress-failed'}
+      />
+      <div className="h-full animate-pulse bg-sky-600/70" style={{ width: `${v.runningPct}%` }} />
+    </div>
+  );
+}
+
+const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour12: false });
+
+function ListItem({ item, selected }: { item: BatchListItem; selected: boolean }) {
+  const { batch, progress } = item;
+  const v = progressView(progress);
+  return (
+    <button
+      type="button"
+      data-testid={`batch-item-${batch.id}`}
+      data-status={progress.status}
+      data-selected={selected ? 'true' : 'false'}
+      title={`${batch.id} · ${batch.episodes} episodes · ${batch.workers} workers · seed ${batch.seed}${batch.sets.length ? ` · ${batch.sets.join(' ')}` : ''}`}
+      onClick={() => selectBatch(batch.id)}
+      className={`flex w-full flex-col gap-0.5 border-l-2 px-2 py-1 text-left ${selected ? 'border-sky-500 bg-zinc-800/70' : 'border-transparent hover:bg-zinc-800/40'}`}
+    >
+      <span className="flex w-full items-baseline gap-1">
+        <span className="min-w-0 flex-1 truncate text-zinc-200">{batch.graph_name || 'untitled'}</span>
+        <span className={`shrink-0 text-[10px] ${STATUS_TONE[progress.status]}`}>{progress.status}</span>
+      </span>
+      <Bar progress={progress} thin />
+      <span className="flex w-full text-[10px] text-zinc-500 tabular-nums">
+        <span>{v.label}</span>
+        {progress.failed > 0 && <span className="ml-1 text-red-400">{progress.failed} failed</span>}
+        <span className="ml-auto">{time(batch.created_at)}</span>
+      </span>
+    </button>
+  );
+}
+
+function BatchList() {
+  const list = useBatches((s) => s.list);
+  const error = useBatches((s) => s.listError);
+  const selectedId = useBatches((s) => s.selectedId);
+  return (
+    <aside className="flex w-48 shrink-0 flex-col border-r border-zinc-800" data-testid="batch-list">
+      <div className="flex items-center gap-1 border-b border-zinc-800 px-2 py-0.5">
+        <Layers size={12} className="text-sky-400" />
+        <span className="text-zinc-300">Batches</span>
+        {list && <span className="text-[10px] text-zinc-500">{list.length}</span>}
+        <Button
+          variant="ghost"
+          className="ml-auto"
+          data-testid="batch-new"
+          title="Run the active tab's graph as a batch of episodes"
+          onClick={showBatchForm}
+        >
+          <Plus size={11} /> New
+        </Button>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        {error && <div className="px-2 py-1 text-red-400">{error}</div>}
+        {list === null && !error && <div className="px-2 py-1 text-zinc-500">Loading…</div>}
+        {list?.length === 0 && (
+          <div className="px-2 py-1 text-zinc-500">
+            No batches yet. “Batch…” in the run toolbar starts one.
+          </div>
+        )}
+        {list?.map((item) => (
+          <ListItem key={item.batch.id} item={item} selected={item.batch.id === selectedId} />
+        ))}
+      </div>
+    </aside>
+  );
+}
+
+function Header({ item }: { item: BatchListItem }) {
+  const { batch, progress } = item;
+  const v = progressView(progress);
+  const live = !isTerminal(progress.status);
+  const csv = () =>
+    downloadBatchCsv(batch.id, batch.graph_name).then(
+      (name) => editorStore.getState().showToast(`downloaded ${name}`, 'info'),
+      (e: unknown) => editorStore.getState().showToast((e as Error).message, 'error'),
+    );
+  return (
+    <div className="flex flex-col gap-1 border-b border-zinc-800 px-2 py-1">
+      <div className="flex min-w-0 items-center gap-2">
+        <span className="truncate text-zinc-100" data-testid="batch-title">
+          {batch.graph_name || 'untitled'}
+        </span>
+        <span className="truncate text-[10px] text-zinc-500" title="batch id · settings">
+          {batch.id} · {batch.episodes} episodes · {batch.workers} workers · seed {batch.seed}
+          {batch.mode === 'distributed' ? ' · distributed' : ''}
+        </span>
+        {batch.sets.length > 0 && (
+          <span
+            className="truncate rounded bg-zinc-800 px-1 font-mono text-[10px] text-zinc-400"
+            data-testid="batch-sets"
+            title={batch.sets.join('\n')}
+          >
+            {batch.sets.join(' ')}
+          </span>
+        )}
+        <span className="ml-auto flex shrink-0 gap-1">
+          <Button
+            variant="ghost"
+            data-testid="batch-cancel"
+            disabled={!live}
+            onClick={() => void cancelBatch(batch.id)}
+            title={
+              live ? 'Stop the batch: running episodes end, queued ones never start' : 'The batch has ended'
+            }
+          >
+            <Ban size={11} /> Cancel
+          </Button>
+          <Button
+            variant="ghost"
+            data-testid="batch-csv"
+            disabled={v.finished === 0}
+            onClick={() => void csv()}
+            title="One line per episode: seed, status, steps, success, metrics, outputs"
+          >
+            <Download size={11} /> CSV
+          </Button>
+        </span>
+      </div>
+      <div className="flex items-center gap-2">
+        <div className="min-w-0 flex-1">
+          <Bar progress={progress} />
+        </div>
+        <span
+          className="shrink-0 text-zinc-200 tabular-nums"
+          data-testid="batch-progress"
+          data-finished={v.finished}
+          data-completed={progress.completed}
+          data-failed={progress.failed}
+          data-total={progress.total}
+        >
+          {v.label}
+        </span>
+        {progress.failed > 0 && (
+          <span className="shrink-0 text-red-400 tabular-nums">{progress.failed} failed</span>
+        )}
+        {progress.running > 0 && (
+          <span className="shrink-0 text-sky-300 tabular-nums">{progress.running} running</span>
+        )}
+        <span className="shrink-0 text-zinc-400 tabular-nums" data-testid="batch-rate">
+          {v.rate}
+        </span>
+        {v.eta && <span className="shrink-0 text-zinc-500 tabular-nums">{v.eta}</span>}
+        <span
+          className={`w-16 shrink-0 text-right ${STATUS_TONE[progress.status]}`}
+          data-testid="batch-status"
+          data-status={progress.status}
+          title={batch.error ?? undefined}
+        >
+          {progress.status}
+        </span>
+      </div>
+      {batch.error && (
+        <div className="truncate text-[11px] text-red-400" title={batch.error}>
+          {batch.error}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Detail() {
+  const item = useBatches((s) => (s.selectedId ? itemOf(s, s.selectedId) : undefined));
+  const detail = useBatches((s) => (s.detail?.batch.id === s.selectedId ? s.detail : null));
+  const error = useBatches((s) => s.detailError);
+  if (!item)
+    return (
+      <div className="flex flex-1 items-center justify-center p-4 text-zinc-500">
+        {error ?? 'Pick a batch, or start one with “Batch…”: many runs of a graph, one per episode.'}
+      </div>
+    );
+  return (
+    <section
+      className="flex min-w-0 flex-1 flex-col"
+      data-testid="batch-detail"
+      data-batch-id={item.batch.id}
+    >
+      <Header item={item} />
+      {error && <div className="px-2 text-red-400">{error}</div>}
+      {detail ? (
+        <div className="flex min-h-0 flex-1">
+          <BatchEpisodes episodes={detail.episodes} />
+          <BatchAggregate aggregate={detail.aggregate} episodes={detail.episodes} />
+        </div>
+      ) : (
+        !error && <div className="px-2 py-1 text-zinc-500">Loading episodes…</div>
+      )}
+    </section>
+  );
+}
+
+export function BatchesPanel() {
+  useBatchPolling();
+  return (
+    <div className="flex h-full min-h-0 text-xs" data-testid="batches-panel">
+      <BatchList />
+      <Detail />
+    </div>
+  );
+}
