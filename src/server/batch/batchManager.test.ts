@@ -1,0 +1,127 @@
+// The manager over a fake executor: jobs (seeds, run ids, seeded graphs), rows recorded exactly
+// once, progress, and how a batch ends (done, cancelled, error).
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';
+import type { BatchProgress } from '../../domain/batch/progress.ts';
+import { deriveSeed } from '../../domain/batch/seeds.ts';
+import { emptyGraph, type GraphDef } from '../../domain/graph/graph.schema.ts';
+import { SqliteRunLog } from '../db/sqliteRunLog.ts';
+import { BatchManager, buildJobs, type BatchExecutor } from './batchManager.ts';
+import type { EpisodeJob } from './episodeRun.ts';
+
+const graph: GraphDef = {
+  ...emptyGraph('g'),
+  nodes: [{ id: 'env', type: 'gridEnv', label: '', position: { x: 0, y: 0 }, config: { seed: 7 } }],
+};
+const row = (job: EpisodeJob, status: EpisodeRow['status'], reward: number): EpisodeRow => ({
+  episode: job.episode,
+  seed: job.seed,
+  run_id: job.runId,
+  status,
+  steps: 3,
+  outputs: { reward },
+  metrics: { reward },
+  success: status === 'done',
+});
+
+/** Finishes every job at once; episode 2 twice (a retried job), the second row winning. */
+class FakeExecutor implements BatchExecutor {
+  cancelled: string[] = [];
+  constructor(private readonly fail?: string) {}
+  async run(
+    _b: BatchRecord,
+    jobs: EpisodeJob[],
+    onRow: (r: EpisodeRow) => void,
+    onStart?: (j: EpisodeJob) => void,
+  ) {
+    if (this.fail) throw new Error(this.fail);
+    for (const j of jobs) {
+      onStart?.(j);
+      if (j.episode === 2) onRow(row(j, 'error', 0));
+      onRow(row(j, 'done', j.episode));
+    }
+  }
+  cancel(id: string) {
+    this.cancelled.push(id);
+  }
+  async close() {}
+}
+
+const logs: SqliteRunLog[] = [];
+afterEach(async () => {
+  for (const l of logs.splice(0)) await l.close();
+});
+const memoryLog = () => {
+  const l = SqliteRunLog.open(':memory:');
+  logs.push(l);
+  return l;
+};
+
+describe('buildJobs', () => {
+  it('numbers episodes from 1 with derived seeds, fixed run ids and seeded graphs', () => {
+    const jobs = buildJobs('batch_x', graph, 3, 9);
+    expect(jobs.map((j) => [j.episode, j.seed, j.runId])).toEqual([
+      [1, deriveSeed(9, 1), 'batch_x_e1'],
+      [2, deriveSeed(9, 2), 'batch_x_e2'],
+      [3, deriveSeed(9, 3), 'batch_x_e3'],
+    ]);
+    const seeds = jobs.map((j) => (j.graph as GraphDef).nodes[0]!.config.seed);
+    expect(new Set(seeds).size).toBe(3);
+    expect(jobs[0]!.graphName).toBe('g');
+  });
+});
+
+describe('BatchManager', () => {
+  it('records each episode once, reports progress, and ends done', async () => {
+    const log = memoryLog();
+    const progress: BatchProgress[] = [];
+    const m = new BatchManager({
+      log,
+      executor: new FakeExecutor(),
+      onProgress: (_id, p) => progress.push(p),
+      progressIntervalMs: 0,
+    });
+    const { batchId, done } = await m.start({
+      graph,
+      episodes: 3,
+      workers: 2,
+      seed: 1,
+      sets: ['step_budget=3'],
+    });
+    expect(batchId).toMatch(/^batch_[0-9a-z]+$/);
+    expect((await done).status).toBe('done');
+    const view = (await m.get(batchId))!;
+    expect(view.batch).toMatchObject({
+      id: batchId,
+      status: 'done',
+      episodes: 3,
+      workers: 2,
+      seed: 1,
+      sets: ['step_budget=3'],
+      mode: 'embedded',
+    });
+    expect(view.batch).not.toHaveProperty('graph');
+    expect(view.episodes.map((r) => [r.episode, r.status])).toEqual([
+      [1, 'done'],
+      [2, 'done'],
+      [3, 'done'],
+    ]);
+    expect(view.progress).toMatchObject({ status: 'done', completed: 3, failed: 0, running: 0, total: 3 });
+    expect(view.aggregate.metrics.reward).toMatchObject({ mean: 2, n: 3 });
+    expect(progress[0]).toMatchObject({ status: 'running', completed: 0 });
+    expect(progress.at(-1)).toMatchObject({ status: 'done', completed: 3 });
+    const list = await m.list();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ batch: { id: batchId }, progress: { completed: 3 } });
+    expect(await m.graphOf(batchId)).toEqual(graph);
+    expect(await m.get('batch_nope')).toBeUndefined();
+  });
+
+  it('ends a batch whose executor fails as error, with the reason', async () => {
+    const m = new BatchManager({ log: memoryLog(), executor: new FakeExecutor('no workers') });
+    const { batchId, done } = await m.start({ graph, episodes: 2, workers: 1, seed: 0, sets: [] });
+    expect(await done).toMatchObject({ status: 'error', error: 'no workers' });
+    expect((await m.get(batchId))!.batch).toMatchObject({ status: 'error', error: 'no workers' });
+    expect(m.cancel(batchId)).toBe(false); // ended: nothing to cancel
+  });
+});

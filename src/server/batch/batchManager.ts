@@ -1,0 +1,271 @@
+// Batches: one graph run once per episode, each episode a run of its own. The manager creates the
+// batch record, builds the episode jobs (derived seed, seeded graph, run id), hands them to an
+// executor (the embedded process pool, or a distributed queue behind the same interface), records
+// each episode's row exactly once and reports progress. Reading a batch (`get`) works from the log
+// alone, so a batch of an earlier process reads the same way as a live one.
+import { randomBytes } from 'node:crypto';
+import { aggregateRows } from '../../domain/batch/aggregate.ts';
+import type { BatchRecord, BatchStatus, EpisodeRow } from '../../domain/batch/batch.types.ts';
+import {
+  progressOf,
+  type BatchDetail,
+  type BatchListItem,
+  type BatchProgress,
+} from '../../domain/batch/progress.ts';
+import { applyEpisodeSeed, deriveSeed } from '../../domain/batch/seeds.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import type { RunLog } from '../db/runLog.ts';
+import type { EpisodeJob } from './episodeRun.ts';
+
+/** Runs a batch's jobs somewhere; calls `onRow` once per finished episode (a retry may call it again). */
+export interface BatchExecutor {
+  run(
+    batch: BatchRecord,
+    jobs: EpisodeJob[],
+    onRow: (row: EpisodeRow) => void,
+    /** An episode was handed to a worker (for the `running` count). */
+    onStart?: (job: EpisodeJob) => void,
+  ): Promise<void>;
+  /** Starts no more of the batch's episodes and stops those in flight (they end `interrupted`). */
+  cancel(batchId: string): void;
+  close(): Promise<void>;
+}
+
+export interface BatchStart {
+  /** Parsed, validated, with the `--set` overrides applied (they are recorded as `sets`). */
+  graph: GraphDef;
+  episodes: number;
+  workers: number;
+  seed: number;
+  sets: string[];
+}
+
+export interface BatchManagerOptions {
+  log: RunLog;
+  executor: BatchExecutor;
+  mode?: BatchRecord['mode'];
+  /** Progress of a live batch: at its start and end, and in between at most every `progressIntervalMs`. */
+  onProgress?: (batchId: string, progress: BatchProgress) => void;
+  /** Each recorded episode row (the CLI prints a line per episode). */
+  onRow?: (batchId: string, row: EpisodeRow, progress: BatchProgress) => void;
+  progressIntervalMs?: number;
+  now?: () => number;
+}
+
+interface LiveBatch {
+  record: BatchRecord;
+  rows: Map<number, EpisodeRow>;
+  running: Set<number>;
+  startedMs: number;
+  cancelled: boolean;
+  recording: Promise<unknown>;
+  timer?: NodeJS.Timeout;
+  lastEmit: number;
+  done: Promise<BatchRecord>;
+}
+
+export const newBatchId = () => `batch_${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
+/** Run id of an episode: fixed by batch and episode, so a retried job finds (and resumes) its run. */
+export const episodeRunId = (batchId: string, episode: number) => `${batchId}_e${episode}`;
+
+const withoutGraph = ({ graph: _graph, ...rest }: BatchRecord): Omit<BatchRecord, 'graph'> => rest;
+
+/** Episode jobs 1…N: seeds derived from the base seed, graphs sharing everything but seeded nodes. */
+export function buildJobs(
+  batchId: string,
+  graph: GraphDef,
+  episodes: number,
+  baseSeed: number,
+): EpisodeJob[] {
+  return Array.from({ length: episodes }, (_, i) => {
+    const episode = i + 1;
+    const seed = deriveSeed(baseSeed, episode);
+    return {
+      batchId,
+      episode,
+      seed,
+      runId: episodeRunId(batchId, episode),
+      graphName: graph.name,
+      graph: applyEpisodeSeed(graph, seed),
+    };
+  });
+}
+
+export class BatchManager {
+  private readonly live = new Map<string, LiveBatch>();
+  private readonly now: () => number;
+  private closing = false;
+
+  constructor(private readonly opts: BatchManagerOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Creates the batch and starts it; `done` resolves with the final record. */
+  async start(req: BatchStart): Promise<{ batchId: string; done: Promise<BatchRecord> }> {
+    if (this.closing) throw new Error('the batch manager is closing');
+    const id = newBatchId();
+    const record: BatchRecord = {
+      id,
+      graph_name: req.graph.name,
+      graph: req.graph,
+      episodes: req.episodes,
+      workers: req.workers,
+      seed: req.seed,
+      sets: req.sets,
+      mode: this.opts.mode ?? 'embedded',
+      status: 'running',
+      created_at: new Date(this.now()).toISOString(),
+      ended_at: null,
+      error: null,
+    };
+    await this.opts.log.createBatch(record);
+    const b: LiveBatch = {
+      record,
+      rows: new Map(),
+      running: new Set(),
+      startedMs: this.now(),
+      cancelled: false,
+      recording: Promise.resolve(),
+      lastEmit: 0,
+      done: Promise.resolve(record),
+    };
+    this.live.set(id, b);
+    b.done = this.execute(b, buildJobs(id, req.graph, req.episodes, req.seed));
+    this.emit(b, true);
+    return { batchId: id, done: b.done };
+  }
+
+  private async execute(b: LiveBatch, jobs: EpisodeJob[]): Promise<BatchRecord> {
+    const id = b.record.id;
+    let error: string | null = null;
+    try {
+      await this.opts.executor.run(
+        b.record,
+        jobs,
+        (row) => this.record(b, row),
+        (job) => {
+          b.running.add(job.episode);
+          this.emit(b);
+        },
+      );
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    await b.recording;
+    const status: BatchStatus = error !== null ? 'error' : b.cancelled ? 'cancelled' : 'done';
+    const ended_at = new Date(this.now()).toISOString();
+    Object.assign(b.record, { status, ended_at, error });
+    b.running.clear();
+    try {
+      await this.opts.log.updateBatch(id, { status, ended_at, error });
+    } finally {
+      clearTimeout(b.timer);
+      this.emit(b, true);
+      this.live.delete(id);
+    }
+    return b.record;
+  }
+
+  /** One row into the log (a second row of the same episode replaces the first), then progress. */
+  private record(b: LiveBatch, row: EpisodeRow): void {
+    b.running.delete(row.episode);
+    b.rows.set(row.episode, row);
+    b.recording = b.recording
+      .then(() => this.opts.log.recordEpisode(b.record.id, row))
+      .catch((err: unknown) =>
+        console.error(
+          `statewire: batch ${b.record.id}: episode ${row.episode} not recorded: ${(err as Error).message}`,
+        ),
+      );
+    this.opts.onRow?.(b.record.id, row, this.progress(b));
+    this.emit(b);
+  }
+
+  private progress(b: LiveBatch): BatchProgress {
+    return progressOf(
+      b.record.status,
+      b.rows.values(),
+      b.record.episodes,
+      b.running.size,
+      this.now() - b.startedMs,
+    );
+  }
+
+  /** Progress to `onProgress`, throttled: now when forced or due, else once the interval has passed. */
+  private emit(b: LiveBatch, force = false): void {
+    const cb = this.opts.onProgress;
+    if (!cb) return;
+    const interval = this.opts.progressIntervalMs ?? 250;
+    const send = () => {
+      b.timer = undefined;
+      b.lastEmit = this.now();
+      cb(b.record.id, this.progress(b));
+    };
+    if (force || this.now() - b.lastEmit >= interval) {
+      clearTimeout(b.timer);
+      send();
+    } else if (!b.timer) {
+      b.timer = setTimeout(send, interval - (this.now() - b.lastEmit));
+      b.timer.unref();
+    }
+  }
+
+  /** The batch (without its graph), its progress, every recorded row and the aggregate. */
+  async get(batchId: string): Promise<BatchDetail | undefined> {
+    const live = this.live.get(batchId);
+    const record = live?.record ?? (await this.opts.log.getBatch(batchId));
+    if (!record) return undefined;
+    const episodes = await this.opts.log.episodes(batchId);
+    return {
+      batch: withoutGraph(record),
+      progress: live ? this.progress(live) : this.storedProgress(record, episodes),
+      episodes,
+      aggregate: aggregateRows(episodes),
+    };
+  }
+
+  async list(limit?: number): Promise<BatchListItem[]> {
+    const records = await this.opts.log.listBatches(limit);
+    const out: BatchListItem[] = [];
+    for (const r of records) {
+      const live = this.live.get(r.id);
+      const progress = live
+        ? this.progress(live)
+        : this.storedProgress(r, await this.opts.log.episodes(r.id));
+      out.push({ batch: withoutGraph(live?.record ?? r), progress });
+    }
+    return out;
+  }
+
+  private storedProgress(record: BatchRecord, rows: EpisodeRow[]): BatchProgress {
+    const end = record.ended_at ? Date.parse(record.ended_at) : this.now();
+    return progressOf(record.status, rows, record.episodes, 0, end - Date.parse(record.created_at));
+  }
+
+  /** The batch's graph as stored (with its `--set` overrides, before seeding). */
+  async graphOf(batchId: string): Promise<unknown> {
+    return this.live.get(batchId)?.record.graph ?? (await this.opts.log.getBatch(batchId))?.graph;
+  }
+
+  /** false when the batch is not running here (unknown, or already ended). */
+  cancel(batchId: string): boolean {
+    const b = this.live.get(batchId);
+    if (!b) return false;
+    b.cancelled = true;
+    this.opts.executor.cancel(batchId);
+    return true;
+  }
+
+  isLive(batchId: string): boolean {
+    return this.live.has(batchId);
+  }
+
+  /** Cancels what runs (episodes in flight end `interrupted`, resumable), waits for it, closes the executor. */
+  async close(): Promise<void> {
+    this.closing = true;
+    const running = [...this.live.values()];
+    for (const b of running) this.cancel(b.record.id);
+    await Promise.allSettled(running.map((b) => b.done));
+    await this.opts.executor.close();
+  }
+}

@@ -1,0 +1,58 @@
+// An episode child process of the embedded pool (forked by embeddedPool.ts with tsx's loader). It
+// loads the same node registry as the parent (built-ins + the workspace's plugin folder), then runs
+// the episodes the parent sends it one at a time with `runEpisode`, writing the run log through the
+// parent over IPC. It exits when the parent disconnects (or dies), so no child outlives its pool.
+import { IpcRunLog } from './ipcRunLog.ts';
+import type { FromChild, ToChild } from './poolProtocol.ts';
+import { runEpisode } from './episodeRun.ts';
+import { loadRegistry } from '../cli/headless.ts';
+import { createRegistry, type NodeRegistry } from '../../engine/registry.ts';
+
+const send = (m: FromChild) => process.send?.(m);
+
+let registry: NodeRegistry | undefined;
+let worker = 'embedded';
+let stepDelayMs = 0;
+let stopRequested = false;
+const log = new IpcRunLog(send);
+
+async function init(m: Extract<ToChild, { t: 'init' }>): Promise<void> {
+  worker = m.worker;
+  stepDelayMs = m.stepDelayMs;
+  if (m.pluginDir === null) {
+    registry = createRegistry();
+    send({ t: 'ready', failures: [] });
+    return;
+  }
+  const loaded = await loadRegistry(m.pluginDir, false);
+  if (typeof loaded === 'string') {
+    send({ t: 'fatal', error: loaded });
+    return;
+  }
+  registry = loaded.registry;
+  send({ t: 'ready', failures: loaded.failures });
+}
+
+async function run(m: Extract<ToChild, { t: 'job' }>): Promise<void> {
+  stopRequested = false;
+  try {
+    const row = await runEpisode(m.job, {
+      log,
+      registry: registry ?? createRegistry(),
+      worker,
+      stepDelayMs,
+      shouldStop: () => stopRequested,
+    });
+    send({ t: 'row', row });
+  } catch (err) {
+    send({ t: 'failed', error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+process.on('message', (m: ToChild) => {
+  if (m.t === 'init') void init(m);
+  else if (m.t === 'job') void run(m);
+  else if (m.t === 'reply') log.settle(m);
+  else if (m.t === 'stop') stopRequested = true;
+});
+process.on('disconnect', () => process.exit(0));

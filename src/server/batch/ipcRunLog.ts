@@ -1,0 +1,92 @@
+// The RunLog of an episode child: the calls runEpisode makes (createRun, commit, getRun,
+// lastCheckpoint, events) go to the parent process, which owns the database, and their answers come
+// back as replies. Anything else is not needed by an episode and says so rather than guess.
+import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
+import type { Checkpoint } from '../../engine/run.api.ts';
+import type { CommitBatch, NewRun, RunLog, StoredRun } from '../db/runLog.ts';
+import type { FromChild, ProxiedMethod, ToChild } from './poolProtocol.ts';
+
+type Reply = Extract<ToChild, { t: 'reply' }>;
+
+export class IpcRunLog implements RunLog {
+  readonly kind = 'sqlite' as const;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  constructor(private readonly send: (m: FromChild) => void) {}
+
+  private call<T>(method: ProxiedMethod, ...args: unknown[]): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.send({ t: 'call', id, method, args });
+    });
+  }
+
+  /** A reply from the parent. */
+  settle(m: Reply): void {
+    const w = this.waiting.get(m.id);
+    if (!w) return;
+    this.waiting.delete(m.id);
+    if (m.ok) w.resolve(m.value ?? undefined);
+    else w.reject(new Error(m.error));
+  }
+
+  createRun(r: NewRun): Promise<void> {
+    return this.call('createRun', r);
+  }
+  commit(runId: string, batch: CommitBatch): Promise<void> {
+    return this.call('commit', runId, batch);
+  }
+  getRun(id: string): Promise<StoredRun | undefined> {
+    return this.call('getRun', id);
+  }
+  lastCheckpoint(runId: string): Promise<(Checkpoint & { seq: number }) | undefined> {
+    return this.call('lastCheckpoint', runId);
+  }
+  events(runId: string, after: number, limit: number, type?: string): Promise<EventEnvelope[]> {
+    return this.call('events', runId, after, limit, type);
+  }
+
+  private unavailable(what: string): Promise<never> {
+    return Promise.reject(new Error(`RunLog.${what} is not available in an episode worker`));
+  }
+  listRuns(): Promise<StoredRun[]> {
+    return this.unavailable('listRuns');
+  }
+  graphOf(): Promise<unknown> {
+    return this.unavailable('graphOf');
+  }
+  checkpointSteps(): Promise<number[]> {
+    return this.unavailable('checkpointSteps');
+  }
+  checkpoint(): Promise<(Checkpoint & { seq: number }) | undefined> {
+    return this.unavailable('checkpoint');
+  }
+  deleteRun(): Promise<void> {
+    return this.unavailable('deleteRun');
+  }
+  createBatch(_b: BatchRecord): Promise<void> {
+    return this.unavailable('createBatch');
+  }
+  getBatch(): Promise<BatchRecord | undefined> {
+    return this.unavailable('getBatch');
+  }
+  listBatches(): Promise<BatchRecord[]> {
+    return this.unavailable('listBatches');
+  }
+  updateBatch(): Promise<void> {
+    return this.unavailable('updateBatch');
+  }
+  recordEpisode(_b: string, _r: EpisodeRow): Promise<number> {
+    return this.unavailable('recordEpisode');
+  }
+  episodes(): Promise<EpisodeRow[]> {
+    return this.unavailable('episodes');
+  }
+  async close(): Promise<void> {
+    for (const w of this.waiting.values()) w.reject(new Error('the episode worker is closing'));
+    this.waiting.clear();
+  }
+}
