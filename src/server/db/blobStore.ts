@@ -9,21 +9,24 @@
 // Arrays from node services (`{dtype, shape, data: Uint8Array}`) keep their raw bytes as a binary row
 // (`{"$swnd": [id, dtype, shape]}`): no base64, and an image that did not change is stored once.
 // Reserved: an object whose only key is "$sw" (number), "$swc" (array) or "$swnd" (array) is read back
-// as a marker; a real value of that shape is stored as a blob, so it still round-trips.
-import { createHash } from 'node:crypto';
-import { isNdArray, makeNdArray } from '../../domain/services/ndarray.ts';
+// as a marker (see merkle.ts for which real values of that shape do not round-trip).
+// The encoding itself is in merkle.ts (shared with the PostgreSQL run log); this is its SQLite storage.
+import {
+  bytesDigest,
+  jsonDigest,
+  MerkleCodec,
+  type BlobRef,
+  type BlobSink,
+  type BlobSource,
+} from './merkle.ts';
 import type { Db } from './database.ts';
 
-const INLINE_LIMIT = 96;
 const MAX_KNOWN = 1_000_000;
-const CHUNK = 32;
-const CHUNKS = '$swc';
-const REF = '$sw';
-const NDARRAY = '$swnd';
 
 type Encoded = unknown;
 
-export class BlobStore {
+export class BlobStore implements BlobSink, BlobSource {
+  private readonly codec = new MerkleCodec('number');
   private readonly insert;
   private readonly select;
   private readonly selectBytes;
@@ -49,48 +52,23 @@ export class BlobStore {
 
   /** Stores `value` and returns its root reference (JSON text of the encoded root). Call inside a transaction. */
   put(value: unknown): string {
-    return JSON.stringify(this.encode(value));
+    return JSON.stringify(this.codec.encode(value, this));
   }
 
-  private encode(value: unknown): Encoded {
-    if (value === null || typeof value !== 'object') return value === undefined ? null : value;
-    const cached = this.byIdentity.get(value);
-    if (cached !== undefined) return cached;
-    if (isNdArray(value)) {
-      const marker = { [NDARRAY]: [this.storeBytes(value.data), value.dtype, [...value.shape]] };
-      if (Object.isFrozen(value)) this.byIdentity.set(value, marker);
-      return marker;
-    }
-    let node: unknown;
-    if (Array.isArray(value)) {
-      if (value.length > CHUNK) {
-        // Long lists (accumulators) in fixed chunks: appending rewrites only the last chunk.
-        const chunks: Encoded[] = [];
-        for (let i = 0; i < value.length; i += CHUNK)
-          chunks.push(this.seal(value.slice(i, i + CHUNK).map((v) => this.encode(v))));
-        node = { [CHUNKS]: chunks };
-      } else node = value.map((v) => this.encode(v));
-    } else {
-      const o: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value))
-        if (v !== undefined && typeof v !== 'function') o[k] = this.encode(v);
-      node = o;
-    }
-    const out = this.seal(node);
-    if (Object.isFrozen(value)) this.byIdentity.set(value, out);
-    return out;
+  remembered(value: object): Encoded {
+    return this.byIdentity.get(value);
   }
 
-  /** An encoded node, stored and replaced by a ref when big (or when it looks like one of our markers). */
-  private seal(node: unknown): Encoded {
-    const json = JSON.stringify(node);
-    return json.length > INLINE_LIMIT || isRefShaped(node) || isChunked(node) || isNdShaped(node)
-      ? { [REF]: this.store(json) }
-      : node;
+  remember(value: object, encoded: Encoded): void {
+    this.byIdentity.set(value, encoded);
+  }
+
+  storeJson(json: string): number {
+    return this.store(json);
   }
 
   private store(json: string): number {
-    const digest = createHash('sha1').update(json).digest();
+    const digest = jsonDigest(json);
     const key = digest.toString('latin1');
     let id = this.known.get(key);
     if (id === undefined) {
@@ -102,10 +80,8 @@ export class BlobStore {
     return id;
   }
 
-  private storeBytes(bytes: Uint8Array): number {
-    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    // Prefixed so that bytes equal to some JSON text never share its hash.
-    const digest = createHash('sha1').update('ndarray\0').update(buf).digest();
+  storeBytes(buf: Buffer): number {
+    const digest = bytesDigest(buf);
     const key = digest.toString('latin1');
     let id = this.known.get(key);
     if (id === undefined) {
@@ -117,47 +93,24 @@ export class BlobStore {
     return id;
   }
 
-  /** The array a marker points to; undefined when it points to no binary row (a plain value of that shape). */
-  private loadNd(marker: unknown[]): unknown {
-    const [id, dtype, shape] = marker as [number, string, number[]];
-    if (typeof id !== 'number') return undefined;
-    const row = this.selectBytes.get(id);
-    if (!row || typeof row.json === 'string') return undefined;
-    try {
-      return Object.freeze(makeNdArray(dtype, shape, new Uint8Array(row.json)));
-    } catch {
-      return undefined;
-    }
+  /** The bytes of a binary row; undefined when `id` is no binary row (a plain value of the marker's shape). */
+  loadBytes(id: BlobRef): Uint8Array | undefined {
+    const row = this.selectBytes.get(id as number);
+    return !row || typeof row.json === 'string' ? undefined : row.json;
   }
 
   /** Rebuilds the value stored under a root reference (shared sub-objects are frozen and reused). */
   get(root: string): unknown {
-    return this.decode(JSON.parse(root));
+    return this.codec.decode(JSON.parse(root), this);
   }
 
-  private decode(node: unknown): unknown {
-    if (node === null || typeof node !== 'object') return node;
-    if (isRefShaped(node)) return this.load((node as Record<string, number>)[REF] ?? -1);
-    if (isNdShaped(node)) {
-      const nd = this.loadNd((node as Record<string, unknown[]>)[NDARRAY] ?? []);
-      if (nd !== undefined) return nd;
-    }
-    if (isChunked(node))
-      return Object.freeze(
-        ((node as Record<string, unknown[]>)[CHUNKS] ?? []).flatMap((c) => this.decode(c) as unknown[]),
-      );
-    if (Array.isArray(node)) return Object.freeze(node.map((v) => this.decode(v)));
-    const o: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) o[k] = this.decode(v);
-    return Object.freeze(o);
-  }
-
-  private load(id: number): unknown {
+  load(ref: BlobRef): unknown {
+    const id = ref as number;
     const hit = this.decoded.get(id);
     if (hit !== undefined) return hit;
     const row = this.select.get(id);
     if (!row) throw new Error(`blob ${id} is missing from the database`);
-    const value = this.decode(JSON.parse(row.json));
+    const value = this.codec.decode(JSON.parse(row.json), this);
     if (this.decoded.size >= this.cacheSize) this.decoded.clear();
     this.decoded.set(id, value);
     return value;
@@ -173,24 +126,4 @@ export class BlobStore {
   get database(): Db {
     return this.db;
   }
-}
-
-function isRefShaped(node: unknown): boolean {
-  if (node === null || typeof node !== 'object' || Array.isArray(node)) return false;
-  const keys = Object.keys(node);
-  return keys.length === 1 && keys[0] === REF && typeof (node as Record<string, unknown>)[REF] === 'number';
-}
-
-function isChunked(node: unknown): boolean {
-  if (node === null || typeof node !== 'object' || Array.isArray(node)) return false;
-  const keys = Object.keys(node);
-  return keys.length === 1 && keys[0] === CHUNKS && Array.isArray((node as Record<string, unknown>)[CHUNKS]);
-}
-
-function isNdShaped(node: unknown): boolean {
-  if (node === null || typeof node !== 'object' || Array.isArray(node)) return false;
-  const keys = Object.keys(node);
-  return (
-    keys.length === 1 && keys[0] === NDARRAY && Array.isArray((node as Record<string, unknown>)[NDARRAY])
-  );
 }

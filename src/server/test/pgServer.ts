@@ -23,6 +23,8 @@ export interface PgServer {
   port: number;
   /** The temp folder (data directory `data/`, socket, `postgres.log`). */
   dir: string;
+  /** Creates another database on this server and returns its URL (a clean schema for one test). */
+  createDatabase(name: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -166,13 +168,18 @@ export async function startPostgres(opts: PgServerOptions = {}): Promise<PgServe
     live.set(dir, kill);
     installExitHook();
 
-    const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE ${DB_NAME}`);
-    } finally {
-      await admin.end();
-    }
+    const createDatabase = async (name: string) => {
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`database name ${name}: use [a-z0-9_]`);
+      const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await admin.end();
+      }
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    };
+    const url = await createDatabase(DB_NAME);
 
     let stopped: Promise<void> | undefined;
     const stop = () =>
@@ -184,7 +191,7 @@ export async function startPostgres(opts: PgServerOptions = {}): Promise<PgServe
           rmSync(dir, { recursive: true, force: true });
         }
       })());
-    return { url: `postgres://postgres@127.0.0.1:${port}/${DB_NAME}`, port, dir, stop };
+    return { url, port, dir, createDatabase, stop };
   } catch (err) {
     live.get(dir)?.();
     live.delete(dir);
