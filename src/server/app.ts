@@ -11,6 +11,10 @@ import { createRun } from '../engine/createRun.ts';
 import { createRegistry } from '../engine/registry.ts';
 import { closeDatabase, openDatabase } from './db/database.ts';
 import { RunStore } from './db/runStore.ts';
+import { SqliteRunLog } from './db/sqliteRunLog.ts';
+import { BatchManager } from './batch/batchManager.ts';
+import { EmbeddedPool } from './batch/embeddedPool.ts';
+import { registerBatchRoutes } from './http/batches.routes.ts';
 import { registerComponentRoutes } from './http/components.routes.ts';
 import {
   ApiError,
@@ -163,6 +167,24 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   app.get('/api/components/plugins', async () => plugins);
   registerServiceRoutes(app, services, loadServices);
   registerViewRoutes(app, new ViewSettingsStore(workspace));
+  // Batches: episodes run in child processes; their events are written here (the one owner of the
+  // database) and published through the hub like any run's, so `/?run=<episode run>` follows live.
+  const runLog = new SqliteRunLog(store);
+  const batches = new BatchManager({
+    log: runLog,
+    executor: new EmbeddedPool({
+      log: runLog,
+      pluginDir: join(workspace, 'nodes'),
+      onEvents: (events) => hub.publish(events),
+    }),
+    onProgress: (batchId, progress) => hub.notice('batch_progress', { batch_id: batchId, ...progress }),
+  });
+  registerBatchRoutes(app, batches, () => catalog, {
+    refuse: (g) =>
+      usesServices(g, services)
+        ? 'the graph uses node services, which batch episode workers do not start'
+        : undefined,
+  });
 
   // The app may be (re)built while the server runs, so index.html is looked up per request.
   if (existsSync(distDir))
@@ -208,6 +230,10 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       if (closed) return;
       closed = true;
       graphsWatch.close();
+      // Episodes in flight stop between two steps (interrupted, resumable) while the database is open.
+      await batches
+        .close()
+        .catch((err: unknown) => console.error(`statewire: batches: ${(err as Error).message}`));
       await services.close();
       try {
         await runs.shutdown();
