@@ -74,13 +74,24 @@ const SQL = {
   selectBlobs: 'SELECT hash, json, bin FROM blobs WHERE hash = ANY($1::bytea[])',
   insertRun: `INSERT INTO runs (id, graph_name, graph_hash, status, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING rid`,
-  insertEvents: `INSERT INTO events (run, seq, type, ts, step, enc, data)
-    SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::smallint[], $7::text[])`,
-  insertCheckpoints: `INSERT INTO checkpoints (run, seq, step, root)
-    SELECT $1, * FROM unnest($2::bigint[], $3::bigint[], $4::text[])`,
-  updateCounters: `UPDATE runs SET last_seq = GREATEST(last_seq, $2), steps = COALESCE($3, steps), status = COALESCE($4, status),
-    ended_at = CASE WHEN $5 THEN $6 ELSE ended_at END, error = CASE WHEN $7 THEN $8 ELSE error END
-    WHERE rid = $1`,
+  // A step's whole write as ONE statement (data-modifying CTEs), so the transaction is three round
+  // trips (BEGIN, this, COMMIT) whatever the step holds; empty arrays insert nothing.
+  commit: `WITH blobs_in AS (
+      INSERT INTO blobs (hash, json, bin)
+      SELECT * FROM unnest($2::bytea[], $3::text[], $4::bytea[]) AS b(hash, json, bin) ORDER BY hash
+      ON CONFLICT (hash) DO NOTHING
+    ), events_in AS (
+      INSERT INTO events (run, seq, type, ts, step, enc, data)
+      SELECT $1::bigint, * FROM unnest($5::bigint[], $6::text[], $7::bigint[], $8::bigint[], $9::smallint[], $10::text[])
+    ), checkpoints_in AS (
+      INSERT INTO checkpoints (run, seq, step, root)
+      SELECT $1::bigint, * FROM unnest($11::bigint[], $12::bigint[], $13::text[])
+    )
+    UPDATE runs SET last_seq = GREATEST(last_seq, $14::bigint), steps = COALESCE($15::bigint, steps),
+      status = COALESCE($16::text, status),
+      ended_at = CASE WHEN $17::boolean THEN $18::text ELSE ended_at END,
+      error = CASE WHEN $19::boolean THEN $20::text ELSE error END
+    WHERE rid = $1::bigint`,
   events: 'SELECT seq, type, ts, enc, data FROM events WHERE run = $1 AND seq > $2 ORDER BY seq LIMIT $3',
   eventsOfType:
     'SELECT seq, type, ts, enc, data FROM events WHERE run = $1 AND seq > $2 AND type = $3 ORDER BY seq LIMIT $4',
@@ -365,24 +376,21 @@ export class PgRunLog implements RunLog {
       }
     }
     await this.transaction(async (c) => {
-      await this.insertBlobs(c, s);
-      if (ev.seq.length > 0)
-        await c.query({
-          name: 'sw_insert_events',
-          text: SQL.insertEvents,
-          values: [rid, ev.seq, ev.type, ev.ts, ev.step, enc, data],
-        });
-      if (cp.seq.length > 0)
-        await c.query({
-          name: 'sw_insert_checkpoints',
-          text: SQL.insertCheckpoints,
-          values: [rid, cp.seq, cp.step, cp.root],
-        });
       const res = await c.query({
-        name: 'sw_update_counters',
-        text: SQL.updateCounters,
+        name: 'sw_commit',
+        text: SQL.commit,
         values: [
           rid,
+          ...s.params(),
+          ev.seq,
+          ev.type,
+          ev.ts,
+          ev.step,
+          enc,
+          data,
+          cp.seq,
+          cp.step,
+          cp.root,
           lastSeq,
           batch.steps ?? null,
           batch.status ?? null,
