@@ -164,6 +164,12 @@ export function domainValues(domain: FeatureDomain, limit = Infinity): FeatureVa
   return out;
 }
 
+export function domainSize(domain: FeatureDomain): number {
+  if (domain === 'bool') return 2;
+  if ('enum' in domain) return domain.enum.length;
+  return domain.int[1] - domain.int[0] + 1;
+}
+
 /** Whether a value lies in a feature's domain (enum members compare with ===). */
 export function inDomain(domain: FeatureDomain, value: unknown): value is FeatureValue {
   if (domain === 'bool') return typeof value === 'boolean';

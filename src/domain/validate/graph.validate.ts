@@ -19,6 +19,7 @@ import {
 } from './validate.ids.ts';
 import { checkLoops } from './validate.loops.ts';
 import { checkScopes } from './validate.scopes.ts';
+import { checkRouting } from '../routing/routing.validate.ts';
 
 export { hasErrors } from './issues.ts';
 
@@ -35,6 +36,7 @@ function validateAt(graph: GraphDef, base: string, catalog: Catalog, issues: Iss
   checkEdges(ctx);
   checkEvalGraph(ctx);
   checkStepBudget(ctx);
+  checkRouting(ctx);
   graph.nodes.forEach((n, i) => {
     if (n.subgraph) validateAt(n.subgraph, `${base}.nodes[${i}].subgraph`, catalog, issues, false);
   });
