@@ -2,6 +2,11 @@
 // only when used (so `check` never pays for fastify or SQLite), and returns its exit code.
 
 const COMMANDS: Record<string, { module: string; fn: string; summary: string }> = {
+  batch: {
+    module: './batch.ts',
+    fn: 'batchCommand',
+    summary: 'run a graph once per episode on K processes; per-episode rows + aggregates (--json, --csv)',
+  },
   check: {
     module: './check.ts',
     fn: 'checkCommand',

@@ -1,0 +1,154 @@
+// `statewire batch` as a user runs it: the real binary on the demo graph in a temp workspace, two
+// worker processes, --json and --csv; every episode's run is in the workspace database afterwards.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchAggregate, EpisodeRow } from '../../domain/batch/batch.types.ts';
+import { SqliteRunLog } from '../db/sqliteRunLog.ts';
+import { REPO, tempWorkspace } from '../test/serverProcess.testutil.ts';
+import { aggregateLines, episodeLine } from './batchReport.ts';
+
+const BIN = join(REPO, 'bin/statewire.js');
+let ws: ReturnType<typeof tempWorkspace>;
+beforeAll(() => {
+  ws = tempWorkspace();
+});
+afterAll(() => ws.cleanup());
+
+function statewire(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) =>
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: ws.dir, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) =>
+        done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    ),
+  );
+}
+
+describe('statewire batch', () => {
+  it('runs 6 episodes on 2 workers: one JSON object, distinct seeds, runs in the workspace database, CSV', async () => {
+    const csvFile = join(ws.dir, 'rows.csv');
+    const graph = join(ws.dir, 'graphs', 'grid_navigator.json');
+    const r = await statewire([
+      'batch',
+      graph,
+      '--episodes',
+      '6',
+      '--workers',
+      '2',
+      '--set',
+      'step_budget=20',
+      '--json',
+      '--csv',
+      csvFile,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1); // one object, nothing else on stdout
+    const out = JSON.parse(lines[0]!) as {
+      batch_id: string;
+      status: string;
+      episodes: EpisodeRow[];
+      aggregate: BatchAggregate;
+    };
+    expect(out.status).toBe('done');
+    expect(out.episodes.map((e) => e.episode)).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const e of out.episodes) {
+      expect(e).toMatchObject({
+        status: 'done',
+        steps: 20,
+        success: true,
+        run_id: `${out.batch_id}_e${e.episode}`,
+      });
+      expect(Object.keys(e)).toEqual(
+        expect.arrayContaining(['episode', 'seed', 'run_id', 'status', 'steps', 'outputs', 'metrics']),
+      );
+      expect(e.outputs).toHaveProperty('pose');
+    }
+    expect(new Set(out.episodes.map((e) => e.seed)).size).toBe(6);
+    expect(out.aggregate).toMatchObject({
+      episodes: 6,
+      completed: 6,
+      failed: 0,
+      success_rate: 1,
+      mean_steps: 20,
+    });
+    expect(out.aggregate.metrics.final_action?.n).toBe(6);
+    expect(new Set(out.episodes.map((e) => e.worker)).size).toBeGreaterThanOrEqual(1);
+
+    const log = SqliteRunLog.open(join(ws.dir, '.statewire', 'runs.db'));
+    try {
+      for (const e of out.episodes)
+        expect(await log.getRun(e.run_id)).toMatchObject({ status: 'done', steps: 20 });
+      expect(await log.getBatch(out.batch_id)).toMatchObject({
+        status: 'done',
+        episodes: 6,
+        workers: 2,
+        sets: ['step_budget=20'],
+      });
+    } finally {
+      await log.close();
+    }
+
+    const csv = readFileSync(csvFile, 'utf8').split('\r\n');
+    expect(csv[0]).toBe('episode,seed,run_id,status,steps,success,final_action,outputs,error');
+    expect(csv).toHaveLength(8);
+    expect(csv[1]).toMatch(
+      new RegExp(`^1,${out.episodes[0]!.seed},${out.batch_id}_e1,done,20,true,\\d,"\\{""final_action""`),
+    );
+  }, 120_000);
+
+  it('exits 2 naming the flag or path on bad arguments', async () => {
+    const graph = join(ws.dir, 'graphs', 'grid_navigator.json');
+    const noEpisodes = await statewire(['batch', graph]);
+    expect(noEpisodes.code).toBe(2);
+    expect(noEpisodes.stderr).toMatch(/--episodes is required/);
+    const badSet = await statewire(['batch', graph, '--episodes', '2', '--set', 'nodes.nope.config.seed=1']);
+    expect(badSet.code).toBe(2);
+    expect(badSet.stderr).toMatch(/--set nodes\.nope\.config\.seed=1: nodes\.nope: no element "nope"/);
+    const badWorkers = await statewire(['batch', graph, '--episodes', '2', '--workers', '0']);
+    expect(badWorkers.code).toBe(2);
+    expect(badWorkers.stderr).toMatch(/--workers must be an integer from 1 to 64/);
+  }, 60_000);
+});
+
+describe('batch report lines', () => {
+  it('prints a line per episode and the aggregate table', () => {
+    const row: EpisodeRow = {
+      episode: 2,
+      seed: 9,
+      run_id: 'b_e2',
+      status: 'done',
+      steps: 20,
+      outputs: {},
+      metrics: { reward: 1.5 },
+      success: true,
+      worker: 'embedded-1',
+      duration_ms: 40,
+      attempts: 2,
+    };
+    expect(episodeLine(row, 6)).toBe(
+      'episode 2/6 done after 2 attempts | steps 20 | success yes | reward=1.5 | seed 9 | run b_e2 (embedded-1, 40 ms)',
+    );
+    const lines = aggregateLines(
+      'b',
+      {
+        episodes: 2,
+        completed: 1,
+        failed: 1,
+        success_rate: 0.5,
+        mean_steps: 10,
+        metrics: { reward: { mean: 1.25, std: 0.25, min: 1, max: 1.5, n: 2 } },
+      },
+      3.5,
+    );
+    expect(lines).toEqual([
+      'batch b: 2 episodes, 1 done, 1 failed, success rate 50.0%, mean steps 10, 3.5 episodes/s',
+      'metric  mean  std   min  max  n',
+      'reward  1.25  0.25  1    1.5  2',
+    ]);
+  });
+});
