@@ -24,7 +24,9 @@ async function init(m: Extract<ToChild, { t: 'init' }>): Promise<void> {
     send({ t: 'ready', failures: [] });
     return;
   }
-  const loaded = await loadRegistry(m.pluginDir, false);
+  const loaded = await loadRegistry(m.pluginDir, false).catch((e: unknown) =>
+    e instanceof Error ? e.message : String(e),
+  );
   if (typeof loaded === 'string') {
     send({ t: 'fatal', error: loaded });
     return;
