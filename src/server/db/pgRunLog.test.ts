@@ -6,24 +6,38 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { deepFreeze } from '../../engine/freeze.ts';
-import { startPostgres, type PgServer } from '../test/pgServer.ts';
+import { MISSING_POSTGRES, startPostgres, type PgServer } from '../test/pgServer.ts';
 import { loadMigrations, migrate } from './pg/migrate.ts';
 import { PgRunLog } from './pgRunLog.ts';
 import { runLogSuite } from './runLog.suite.ts';
 
-let server: PgServer;
+let started: PgServer | undefined;
+let startError: Error | undefined;
 beforeAll(async () => {
-  server = await startPostgres();
+  try {
+    started = await startPostgres();
+  } catch (err) {
+    startError = err as Error;
+  }
 }, 120_000);
 afterAll(async () => {
-  await server?.stop();
+  await started?.stop();
+});
+/** The server, or the reason there is none: every test then FAILS with it (none is skipped). */
+const pgServer = (): PgServer => {
+  if (!started) throw startError ?? new Error(MISSING_POSTGRES);
+  return started;
+};
+
+it('has a real PostgreSQL server to run against', () => {
+  expect(startError?.message ?? 'started').toBe('started');
 });
 
-runLogSuite('postgres', () => PgRunLog.connect(server.url, { max: 4 }));
+runLogSuite('postgres', () => PgRunLog.connect(pgServer().url, { max: 4 }));
 
 let dbs = 0;
 /** A database of its own (fresh schema) on the test server. */
-const freshDb = () => server.createDatabase(`t${process.pid}_${++dbs}`);
+const freshDb = () => pgServer().createDatabase(`t${process.pid}_${++dbs}`);
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []) {
   const c = new pg.Client(url);
@@ -261,7 +275,7 @@ describe('PgRunLog (distributed)', () => {
   });
 
   it('returns bigint columns as numbers and keeps the pg defaults of other pools', async () => {
-    const log = await PgRunLog.connect(server.url, { max: 1 });
+    const log = await PgRunLog.connect(pgServer().url, { max: 1 });
     try {
       await log.createRun(newRun(`types_${process.pid}`));
       const r = await log.getRun(`types_${process.pid}`);
@@ -270,6 +284,6 @@ describe('PgRunLog (distributed)', () => {
     } finally {
       await log.close();
     }
-    expect(await query(server.url, 'SELECT 1::bigint AS n')).toEqual([{ n: '1' }]);
+    expect(await query(pgServer().url, 'SELECT 1::bigint AS n')).toEqual([{ n: '1' }]);
   });
 });

@@ -49,6 +49,8 @@ export interface PgRunLogOptions {
   /** Apply pending migrations on connect (default true). */
   migrate?: boolean;
   applicationName?: string;
+  /** Anything else for pg.Pool (ssl, timeouts, …). */
+  pool?: Omit<pg.PoolConfig, 'connectionString' | 'types'>;
 }
 
 /** ts: epoch ms; enc 1: data is a blob root, else plain JSON text. */
@@ -262,6 +264,7 @@ export class PgRunLog implements RunLog {
   /** Opens a pool on `url` (`postgres://user@host:port/db`) and brings the schema up to date. */
   static async connect(url: string, opts: PgRunLogOptions = {}): Promise<PgRunLog> {
     const pool = new pg.Pool({
+      ...opts.pool,
       connectionString: url,
       max: opts.max ?? 10,
       types,
