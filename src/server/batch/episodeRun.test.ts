@@ -152,6 +152,27 @@ describe('runEpisode', () => {
     expect((await log.getRun(job.runId))!.last_seq).toBe(events.length);
   });
 
+  it('runs the next step while a slow log writes the last one, never two commits at once', async () => {
+    const log = memoryLog();
+    const commit = log.commit.bind(log);
+    let open = 0;
+    let most = 0;
+    log.commit = async (runId, batch) => {
+      most = Math.max(most, ++open);
+      await new Promise((r) => setTimeout(r, 5));
+      await commit(runId, batch);
+      open -= 1;
+    };
+    const job = demoJob(5, 10);
+    const row = await runEpisode(job, { log, registry, worker: 'w', now: clock() });
+    expect(row).toMatchObject({ status: 'done', steps: 10 });
+    expect(most).toBe(1);
+    const events = await allEvents(log, job.runId);
+    expectContiguous(events);
+    expect(events.at(-1)!.type).toBe('run_result');
+    expect(await log.checkpointSteps(job.runId)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+  });
+
   it('ends a job that cannot run as error, with a run the editor can open', async () => {
     const log = memoryLog();
     const job = { ...demoJob(3, 5), graph: { name: 'broken', nodes: 'nope' } };

@@ -64,17 +64,35 @@ class EpisodeWriter {
     return new Date(this.now()).toISOString();
   }
 
-  /** One commit of what is pending (+ checkpoint, counters); published only once it is in the log. */
-  async commit(extra: {
-    checkpoint?: Checkpoint;
-    steps: number;
-    status: RunStatus;
-    endedAt?: string | null;
-    error?: string | null;
-  }): Promise<void> {
+  /** The commit sent last, not yet known to be in the log. */
+  private inFlight: Promise<void> = Promise.resolve();
+
+  /**
+   * One commit of what is pending (+ checkpoint, counters), published once it is in the log. It
+   * waits for the previous commit only, not for this one unless `wait`: the next root step runs
+   * while this one is written (over IPC or the network that overlaps the two), and commits still
+   * reach the log one at a time, in order. A refused commit fails the next call.
+   */
+  async commit(
+    extra: {
+      checkpoint?: Checkpoint;
+      steps: number;
+      status: RunStatus;
+      endedAt?: string | null;
+      error?: string | null;
+    },
+    wait = true,
+  ): Promise<void> {
     const events = this.pending;
     this.pending = [];
-    await this.deps.log.commit(this.runId, { events, ...extra });
+    await this.inFlight;
+    const written = this.deps.log.commit(this.runId, { events, ...extra }).then(() => this.publish(events));
+    written.catch(() => undefined); // awaited by the next call; no unhandled rejection meanwhile
+    this.inFlight = written;
+    if (wait) await written;
+  }
+
+  private publish(events: EventEnvelope[]): void {
     if (events.length === 0 || !this.deps.publish) return;
     try {
       this.deps.publish(events);
@@ -229,12 +247,15 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeRunDeps): Promise
       w.add('nav_status', { status: 'error', step: engine.step, error });
     }
     const checkpoint = engine.checkpoint(engine.step);
-    await w.commit({
-      steps: engine.step,
-      status: 'running',
-      endedAt: null,
-      ...(checkpoint ? { checkpoint } : {}),
-    });
+    await w.commit(
+      {
+        steps: engine.step,
+        status: 'running',
+        endedAt: null,
+        ...(checkpoint ? { checkpoint } : {}),
+      },
+      false,
+    );
     if (!status) await pause(stepDelayMs);
   }
   const result = engine.result({ status, ...(error !== undefined ? { error } : {}) });
