@@ -56,13 +56,12 @@ export function BatchAggregate({
   episodes: readonly EpisodeRow[];
 }) {
   const names = Object.keys(aggregate.metrics).sort((a, b) => a.localeCompare(b));
-  const finished = aggregate.completed + aggregate.failed;
   return (
     <div
       className="flex w-72 shrink-0 flex-col gap-1 border-l border-zinc-800 px-2 py-1"
       data-testid="batch-aggregate"
     >
-      <div className="flex items-baseline gap-3 text-[11px]">
+      <div className="flex items-baseline gap-3 text-[11px] whitespace-nowrap">
         <span title="episodes that count as a success, of those finished">
           <span className="text-zinc-500">success </span>
           <span className="text-emerald-300 tabular-nums" data-testid="batch-success-rate">
@@ -75,19 +74,15 @@ export function BatchAggregate({
             {formatMetric(aggregate.mean_steps)}
           </span>
         </span>
-        <span className="ml-auto text-[10px] text-zinc-500 tabular-nums">
-          {finished}/{aggregate.episodes}
-          {aggregate.failed > 0 && <span className="text-red-400"> · {aggregate.failed} failed</span>}
-        </span>
       </div>
       {names.length > 0 && (
-        <table className="w-full table-fixed text-[11px]" data-testid="batch-metrics">
+        <table className="w-full table-fixed text-[11px] whitespace-nowrap" data-testid="batch-metrics">
           <thead>
             <tr className="text-[10px] text-zinc-500">
-              <th className="w-1/3 text-left font-normal">metric</th>
-              <th className="text-right font-normal">mean ± std</th>
-              <th className="w-14 text-right font-normal">min</th>
-              <th className="w-14 text-right font-normal">max</th>
+              <th className="text-left font-normal">metric</th>
+              <th className="w-24 text-right font-normal">mean ± std</th>
+              <th className="w-12 text-right font-normal">min</th>
+              <th className="w-12 text-right font-normal">max</th>
             </tr>
           </thead>
           <tbody>

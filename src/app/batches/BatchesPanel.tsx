@@ -5,7 +5,7 @@
 import { Ban, Download, Layers, Plus } from 'lucide-react';
 import { editorStore } from '../store/editor.store.ts';
 import { Button } from '../ui/Button.tsx';
-import type { BatchListItem, BatchProgress } from './batch.api.ts';
+import type { BatchListItem, BatchProgress } from '../../domain/batch/progress.ts';
 import { downloadBatchCsv } from './batch.api.ts';
 import { BatchAggregate } from './BatchAggregate.tsx';
 import { BatchEpisodes } from './BatchEpisodes.tsx';
@@ -121,16 +121,21 @@ function Header({ item }: { item: BatchListItem }) {
   return (
     <div className="flex flex-col gap-1 border-b border-zinc-800 px-2 py-1">
       <div className="flex min-w-0 items-center gap-2">
-        <span className="truncate text-zinc-100" data-testid="batch-title">
+        <span
+          className="min-w-0 shrink truncate text-zinc-100"
+          data-testid="batch-title"
+          title={`batch ${batch.id}, started ${new Date(batch.created_at).toLocaleString()}`}
+        >
           {batch.graph_name || 'untitled'}
         </span>
-        <span className="truncate text-[10px] text-zinc-500" title="batch id · settings">
-          {batch.id} · {batch.episodes} episodes · {batch.workers} workers · seed {batch.seed}
+        <span className="shrink-0 text-[10px] whitespace-nowrap text-zinc-500">
+          {batch.episodes} episodes · {batch.workers} worker{batch.workers === 1 ? '' : 's'} · seed{' '}
+          {batch.seed}
           {batch.mode === 'distributed' ? ' · distributed' : ''}
         </span>
         {batch.sets.length > 0 && (
           <span
-            className="truncate rounded bg-zinc-800 px-1 font-mono text-[10px] text-zinc-400"
+            className="min-w-0 truncate rounded bg-zinc-800 px-1 font-mono text-[10px] text-zinc-400"
             data-testid="batch-sets"
             title={batch.sets.join('\n')}
           >

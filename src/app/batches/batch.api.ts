@@ -1,43 +1,13 @@
 // REST of the Batches view: start, list, one batch with its episodes and aggregate, cancel, and the
 // CSV download (through fetch, so the API token goes along as a header like every other call).
-import type { BatchAggregate, BatchRecord, BatchStatus, EpisodeRow } from '../../domain/batch/batch.types.ts';
+import type { z } from 'zod';
+import type { BatchStartBodySchema } from '../../domain/batch/batch.schema.ts';
+import type { BatchDetail, BatchListItem } from '../../domain/batch/progress.ts';
 import { messageOf, request } from '../api/client.ts';
 import { authHeaders } from '../api/token.ts';
 
-/** A batch as listed: its record without the graph. */
-export type BatchSummary = Omit<BatchRecord, 'graph'>;
-
-export interface BatchProgress {
-  completed: number;
-  failed: number;
-  running: number;
-  total: number;
-  episodes_per_s: number;
-  status: BatchStatus;
-}
-
-export interface BatchListItem {
-  batch: BatchSummary;
-  progress: BatchProgress;
-}
-
-export interface BatchDetail extends BatchListItem {
-  episodes: EpisodeRow[];
-  aggregate: BatchAggregate;
-}
-
-/** The socket.io notice `batch_progress`. */
-export interface BatchProgressNotice extends BatchProgress {
-  batch_id: string;
-}
-
-export interface BatchStartBody {
-  loop_definition: unknown;
-  episodes: number;
-  workers?: number;
-  seed?: number;
-  set?: string[];
-}
+/** What the editor posts (the schema's input: workers, seed and set may be left out). */
+export type BatchStartBody = z.input<typeof BatchStartBodySchema>;
 
 const at = (id: string) => `/api/batches/${encodeURIComponent(id)}`;
 

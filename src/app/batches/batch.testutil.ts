@@ -1,6 +1,6 @@
 // Builders for the Batches view's tests: a progress report and an episode row with defaults.
 import type { EpisodeRow } from '../../domain/batch/batch.types.ts';
-import type { BatchProgress } from './batch.api.ts';
+import type { BatchProgress } from '../../domain/batch/progress.ts';
 
 export const progress = (p: Partial<BatchProgress> = {}): BatchProgress => ({
   completed: 0,

@@ -1,7 +1,7 @@
 // Pure helpers of the Batches view: the episode table's columns and sort, and the progress bar's
 // numbers (finished / failed / running shares, episodes per second, time left).
 import type { BatchStatus, EpisodeRow } from '../../domain/batch/batch.types.ts';
-import type { BatchProgress } from './batch.api.ts';
+import type { BatchProgress } from '../../domain/batch/progress.ts';
 
 export type FixedColumn = 'episode' | 'seed' | 'status' | 'steps' | 'success';
 /** A fixed column, or `metric:<name>` for one of the episodes' metrics. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BatchDetail, BatchListItem, BatchProgress } from './batch.api.ts';
+import type { BatchDetail, BatchListItem, BatchProgress } from '../../domain/batch/progress.ts';
 import {
   initialBatchesState,
   isListed,

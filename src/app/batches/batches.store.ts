@@ -4,7 +4,12 @@
 // socket side that feeds them is batchSync.ts.
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import type { BatchDetail, BatchListItem, BatchProgress, BatchProgressNotice } from './batch.api.ts';
+import type {
+  BatchDetail,
+  BatchListItem,
+  BatchProgress,
+  BatchProgressNotice,
+} from '../../domain/batch/progress.ts';
 import { DEFAULT_FORM, type BatchFormValues, type FieldError } from './batchForm.ts';
 import { DEFAULT_SORT, newerProgress, type SortKey, type SortSpec } from './batchTable.ts';
 
