@@ -177,7 +177,10 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
     const flowIds = focusRequest.ids
       .map((id) => flowIdForElement(lvl, id))
       .filter((x): x is string => x !== null);
-    if (flowIds.length === 0) return;
+    // An id naming a data edge selects that edge and centres both its ends.
+    const edges = lvl.edges.filter((e) => focusRequest.ids.includes(e.id) && !flowIds.includes(e.id));
+    const ends = edges.flatMap((e) => [e.source, e.target]).filter((id) => flowIdForElement(lvl, id) === id);
+    if (flowIds.length + ends.length === 0) return;
     const s = editorStore.getState();
     s.setSelection({
       nodes: flowIds.filter((f) => fromFlowNodeId(f).kind === 'node'),
@@ -185,11 +188,11 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
         .map(fromFlowNodeId)
         .filter((f) => f.kind === 'container')
         .map((f) => f.id),
-      edges: [],
+      edges: edges.map((e) => e.id),
       grants: [],
     });
     void flow.fitView({
-      nodes: flowIds.map((id) => ({ id })),
+      nodes: [...flowIds, ...ends].map((id) => ({ id })),
       duration: motionMs(200),
       maxZoom: 1,
       padding: 0.4,

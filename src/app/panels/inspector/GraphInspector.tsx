@@ -5,6 +5,7 @@ import { activeTab } from '../../store/doc.slice.ts';
 import { editorStore, useEditor } from '../../store/editor.store.ts';
 import { CommitInput } from '../../ui/CommitInput.tsx';
 import { Field } from '../../ui/Field.tsx';
+import { FeaturesSection } from '../../routing/FeaturesSection.tsx';
 
 const set = (patch: Partial<GraphDef>) => {
   const r = editorStore.getState().editRoot((g): OpResult => ({ ok: true, graph: { ...g, ...patch } }));
@@ -56,6 +57,7 @@ export function GraphInspector() {
           onChange={(e) => set({ eval_graph: e.target.checked })}
         />
       </Field>
+      <FeaturesSection />
       <div className="mt-2 text-[11px] text-zinc-500">
         {g.nodes.length} nodes · {g.edges.length} edges · {g.containers.length} containers ·{' '}
         {g.access_grants.length} grants

@@ -1,4 +1,5 @@
-// Right panel: inspector for the single selected node or container, else the graph settings.
+// Right panel: inspector for the single selected node, container or data edge, else the graph settings.
+import { EdgeInspector } from '../../routing/EdgeInspector.tsx';
 import { useEditor } from '../../store/editor.store.ts';
 import { ContainerInspector } from './ContainerInspector.tsx';
 import { GraphInspector } from './GraphInspector.tsx';
@@ -10,6 +11,7 @@ export function Inspector() {
     if (nodes.length + containers.length + edges.length + grants.length !== 1) return null;
     if (nodes[0]) return `n:${nodes[0]}`;
     if (containers[0]) return `c:${containers[0]}`;
+    if (edges[0]) return `e:${edges[0]}`;
     return null;
   });
   return (
@@ -25,6 +27,8 @@ export function Inspector() {
           <NodeInspector key={single} id={single.slice(2)} />
         ) : single?.startsWith('c:') ? (
           <ContainerInspector key={single} id={single.slice(2)} />
+        ) : single?.startsWith('e:') ? (
+          <EdgeInspector key={single} id={single.slice(2)} />
         ) : (
           <GraphInspector />
         )}

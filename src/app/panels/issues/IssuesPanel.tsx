@@ -1,5 +1,5 @@
 // Issues panel: live validate() of the active graph plus the warnings its file was loaded with.
-// Clicking an issue selects and centres the node, edge, container or slot it names.
+// Clicking an issue selects and centres the node, container, slot or edge it names.
 import { AlertCircle, AlertTriangle, Info } from 'lucide-react';
 import { activeTab } from '../../store/doc.slice.ts';
 import { editorStore, useEditor } from '../../store/editor.store.ts';
@@ -15,10 +15,10 @@ function focusIssue(i: Issue) {
     s.focus([target]);
     return;
   }
+  // An issue of the edge itself (its condition, effect, ends) selects that edge and centres its ends.
   if (i.edgeId) {
     const tab = activeTab(s);
-    const e = tab?.graph.edges.find((x) => x.id === i.edgeId);
-    if (e) s.focus([e.source, e.target]);
+    if (tab?.graph.edges.some((x) => x.id === i.edgeId)) s.focus([i.edgeId]);
   }
 }
 
