@@ -15,6 +15,8 @@ import { SqliteRunLog } from './db/sqliteRunLog.ts';
 import { BatchManager } from './batch/batchManager.ts';
 import { EmbeddedPool } from './batch/embeddedPool.ts';
 import { registerBatchRoutes } from './http/batches.routes.ts';
+import type { DistributedConfig } from './distributed/config.ts';
+import { installDistributed } from './distributed/distributedMode.ts';
 import { registerComponentRoutes } from './http/components.routes.ts';
 import {
   ApiError,
@@ -67,6 +69,8 @@ export interface ServerOptions {
   allowedHosts?: string[];
   /** Required bearer token (`--token`); a non-loopback bind without one gets a random token. */
   token?: string;
+  /** Distributed mode (Redis + PostgreSQL); default: from the environment (config.ts); null: embedded. */
+  distributed?: DistributedConfig | null;
 }
 
 export interface StatewireServer {
@@ -154,6 +158,8 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
     assertRunnable(g, catalog, '$.graph'),
   );
   ref.runs = runs;
+  // Distributed mode: batches on BullMQ + PostgreSQL, viewers on any instance (distributedMode.ts).
+  const distributed = await installDistributed({ app, io, hub, store, workspace, config: opts.distributed });
 
   const files = new GraphFiles(join(workspace, 'graphs'));
   const graphsWatch = watchGraphs(files.root, () => hub.notice('graphs_changed', {}));
@@ -163,7 +169,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   registerNavigateRoutes(app, runs, () => catalog);
   registerRunRoutes(app, runs, store);
   registerBundleRoutes(app, store, runs, bodyLimit);
-  app.get('/api/health', async () => ({ ok: true }));
+  app.get('/api/health', async () => (distributed ? distributed.health() : { ok: true }));
   app.get('/api/components/plugins', async () => plugins);
   registerServiceRoutes(app, services, loadServices);
   registerViewRoutes(app, new ViewSettingsStore(workspace));
@@ -178,6 +184,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       onEvents: (events) => hub.publish(events),
     }),
     onProgress: (batchId, progress) => hub.notice('batch_progress', { batch_id: batchId, ...progress }),
+    ...distributed?.batches,
   });
   registerBatchRoutes(app, batches, () => catalog, {
     refuse: (g) =>
@@ -234,6 +241,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       await batches
         .close()
         .catch((err: unknown) => console.error(`statewire: batches: ${(err as Error).message}`));
+      await distributed?.close();
       await services.close();
       try {
         await runs.shutdown();

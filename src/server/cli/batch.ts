@@ -13,6 +13,8 @@ import { applySets } from '../../domain/batch/setPaths.ts';
 import { BatchManager } from '../batch/batchManager.ts';
 import { EmbeddedPool } from '../batch/embeddedPool.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
+import { redactUrl } from '../distributed/config.ts';
+import { distributedBatch } from '../distributed/distributedMode.ts';
 import { aggregateLines, episodeLine } from './batchReport.ts';
 import { defaultPluginDir, loadRegistry, runBlockers } from './headless.ts';
 import { issueLine, readGraphFile } from './readGraphFile.ts';
@@ -145,11 +147,23 @@ async function runBatch(
   graph: Parameters<BatchManager['start']>[0]['graph'],
   pluginDir: string,
 ): Promise<number> {
-  const log = SqliteRunLog.open(join(args.workspace, '.statewire', 'runs.db'));
-  const pool = new EmbeddedPool({ log, pluginDir, onOutput: (w, line) => err(`[${w}] ${line}`) });
+  // STATEWIRE_REDIS_URL + STATEWIRE_DATABASE_URL: the episodes go to `statewire worker` processes.
+  const dist = await distributedBatch(pluginDir).catch((e: Error) => e);
+  if (dist instanceof Error) {
+    err(`statewire batch: ${dist.message}`);
+    return 2;
+  }
+  if (dist && !args.json)
+    out(
+      `distributed: queue on ${redactUrl(dist.config.redisUrl)}, runs in ${redactUrl(dist.config.databaseUrl)}`,
+    );
+  const log = dist?.log ?? SqliteRunLog.open(join(args.workspace, '.statewire', 'runs.db'));
+  const pool =
+    dist?.executor ?? new EmbeddedPool({ log, pluginDir, onOutput: (w, line) => err(`[${w}] ${line}`) });
   const manager = new BatchManager({
     log,
     executor: pool,
+    mode: dist ? 'distributed' : 'embedded',
     onRow: (_id, row) => (args.json ? undefined : out(episodeLine(row, args.episodes))),
   });
   try {

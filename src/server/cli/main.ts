@@ -19,6 +19,12 @@ const COMMANDS: Record<string, { module: string; fn: string; summary: string }> 
   },
   run: { module: './run.ts', fn: 'runCommand', summary: 'run a graph headless and print its events' },
   serve: { module: './serve.ts', fn: 'serveCommand', summary: 'serve the editor and the run backend' },
+  worker: {
+    module: './worker.ts',
+    fn: 'workerCommand',
+    summary:
+      'take batch episodes from Redis (distributed mode: STATEWIRE_REDIS_URL + STATEWIRE_DATABASE_URL)',
+  },
   test: {
     module: './test.ts',
     fn: 'testCommand',

@@ -5,12 +5,14 @@
 //
 // Fan-out: a client that is caught up sits in a socket.io room (one per run and delivery variant, one
 // per variant for "all runs"); `publish` sends each committed batch to the room once — one encode, the
-// same frame written to every member. A client that is behind (replaying, or fallen behind while
-// live) is outside the room with a cursor into the log, served page by page by the pacer (pacer.ts):
-// bounded pages, a per-client rate cap, a bounded share of the event loop (small only while a run
-// really needs the CPU: loopLoad.ts), acknowledged batches (at most MAX_INFLIGHT unacknowledged per
-// batch client), and one SQLite read and one encoding per page shared by every client at that
-// position (runFeed.ts, installSharedEncoding).
+// same frame written to every member. Every send is `io.local`: this hub's runs live in this
+// instance's SQLite, so a cross-instance adapter (distributed mode) must not carry them. A client
+// that is behind (replaying, or fallen behind while live) is outside the room with a cursor into
+// the log, served page by page by the pacer (pacer.ts): bounded pages, a per-client rate cap, a
+// bounded share of the event loop (small only while a run really needs the CPU: loopLoad.ts),
+// acknowledged batches (at most MAX_INFLIGHT unacknowledged per batch client), and one SQLite read
+// and one encoding per page shared by every client at that position (runFeed.ts,
+// installSharedEncoding).
 // Ordering argument: the run manager commits a batch to SQLite and calls `publish` in the same tick;
 // the pacer runs in its own ticks. A client is either in the room (gets every published batch) or
 // has a cursor (gets the log after it); it moves from cursor to room in the same synchronous step in
@@ -92,6 +94,28 @@ interface Client {
   inflight: number;
 }
 
+/**
+ * A `subscribe` for a run this hub's store does not have, handed to another source (distributed
+ * mode: distributed/viewerRelay.ts replays it from PostgreSQL and relays a worker's live events).
+ * `accepted` is called once the source knows the run, before it replies and sends anything; `fail`
+ * answers as the hub does for an unknown run.
+ */
+export interface RemoteSubscribe {
+  runId: string;
+  afterSeq?: number;
+  fullValues?: boolean;
+  batch?: boolean;
+  reply?: (v: unknown) => void;
+  fail: (code: string, message: string, path: string) => void;
+  accepted: () => void;
+}
+
+export interface RemoteRunSource {
+  follow(socket: Socket, req: RemoteSubscribe): void;
+  /** The socket subscribed anew, unsubscribed or disconnected: stop what it followed there. */
+  release(socket: Socket): void;
+}
+
 const KNOWN_MESSAGES = new Set(['subscribe', 'unsubscribe', 'ping']);
 const SUBSCRIBE = SubscribeMessageSchema.strict();
 /** Batch payloads of whole replay slices kept for the next group of clients at the same position. */
@@ -119,6 +143,7 @@ export class LiveHub {
   private readonly shareable = new WeakSet<object>();
   private readonly payloads = new Map<string, EventEnvelope[]>();
   private lastPublishAt = -Infinity;
+  private remote?: RemoteRunSource;
   readonly pacer: Pacer;
   private readonly load = new LoopLoad(() => this.pacer.spentMs);
 
@@ -198,11 +223,13 @@ export class LiveHub {
     };
     this.clients.set(socket.id, client);
     socket.on('disconnect', () => {
+      this.remote?.release(socket);
       this.detach(client);
       this.clients.delete(socket.id);
     });
     socket.on('subscribe', (msg: unknown, ack?: unknown) => this.subscribe(client, msg, ack));
     socket.on('unsubscribe', () => {
+      this.remote?.release(socket);
       this.detach(client);
       client.follow = 'none';
     });
@@ -256,7 +283,17 @@ export class LiveHub {
       return;
     }
     const { runId, afterSeq, fullValues, batch } = r.data;
+    this.remote?.release(client.socket);
     if (runId !== undefined && !this.store.getRun(runId)) {
+      if (this.remote) {
+        const accepted = () => {
+          this.detach(client);
+          client.follow = 'none';
+          client.runId = runId;
+        };
+        this.remote.follow(client.socket, { runId, afterSeq, fullValues, batch, reply, fail, accepted });
+        return;
+      }
       fail('unknown-run', `subscribe: no run ${JSON.stringify(runId)}`, '$.runId');
       return;
     }
@@ -281,6 +318,16 @@ export class LiveHub {
     this.paced.add(client);
     if (this.caughtUp(client) === 'yes') this.join(client);
     else this.pacer.wake();
+  }
+
+  /** Sends to this instance's sockets only (`io.local`; a test double without it is used as it is). */
+  private get here(): Pick<SocketServer, 'to' | 'emit'> {
+    return (this.io as Partial<SocketServer>).local ?? this.io;
+  }
+
+  /** Runs this hub's store does not have are asked of `source` (distributed mode). */
+  setRemoteSource(source: RemoteRunSource | undefined): void {
+    this.remote = source;
   }
 
   /** Cursors at the head of every known feed this client follows (it has everything published so far). */
@@ -419,7 +466,7 @@ export class LiveHub {
         for (const room of rooms) for (const c of [...(this.rooms.get(room) ?? [])]) this.demote(c);
         continue;
       }
-      const target = this.io.to(rooms.filter((r) => (this.rooms.get(r)?.size ?? 0) > 0));
+      const target = this.here.to(rooms.filter((r) => (this.rooms.get(r)?.size ?? 0) > 0));
       if (isBatch(v))
         target.emit(
           'events',
@@ -505,7 +552,7 @@ export class LiveHub {
     if (last === undefined) return false;
     const full = isFull(co.variant);
     // One broadcast to the group: socket.io encodes and frames it once and writes the same bytes to each.
-    const target = this.io.to(co.members.map((c) => c.socket.id));
+    const target = this.here.to(co.members.map((c) => c.socket.id));
     if (isBatch(co.variant)) {
       target.emit('events', this.batchPayload(co, raw));
       // Then a tiny ack request per member: it is answered once the member has applied the batch before it.
@@ -574,7 +621,7 @@ export class LiveHub {
 
   /** Broadcast a non-run notice (graphs_changed, components_changed) to every client. */
   notice(type: string, data: unknown): void {
-    this.io.emit(type, data);
+    this.here.emit(type, data);
   }
 
   get clientCount(): number {

@@ -1,0 +1,214 @@
+// A distributed batch worker (`statewire worker`): takes episode jobs from the BullMQ queue on Redis
+// and runs each with `runEpisode` against the PostgreSQL run log, so any number of workers on any
+// number of machines share one queue and one log.
+//  - Each committed step is published live through @socket.io/redis-emitter to room `run:<runId>`
+//    (event name = envelope type, payload = envelope, as the server hub sends), after the commit, so
+//    a viewer on any server instance (viewerRelay.ts) never sees an event the log does not have.
+//  - The episode's row is recorded with `recordEpisode` (a second record of a retried episode
+//    replaces the first) and returned as the job's result.
+//  - Crash: a killed worker stops renewing its job lock; another worker's stalled check puts the job
+//    back (queue.ts WORKER_TIMINGS) and the next attempt resumes from the run's last committed
+//    checkpoint (runEpisode), continuing the log with the next seq.
+//  - Graceful shutdown (`close`): no new jobs; the episodes in hand finish, or — after `graceMs`, or
+//    at once with `handBack` — stop between two steps and go back to the queue (`moveToWait`), where
+//    another worker resumes them from their last checkpoint.
+//  - Cancel: a batch cancelled by its server (a message on CANCEL_CHANNEL) stops its episodes here
+//    between two steps.
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { Emitter } from '@socket.io/redis-emitter';
+import { WaitingError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { EpisodeRow } from '../../domain/batch/batch.types.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
+import { createRegistry, type NodeRegistry } from '../../engine/registry.ts';
+import { runEpisode, type EpisodeJob } from '../batch/episodeRun.ts';
+import { loadRegistry } from '../cli/headless.ts';
+import { PgRunLog } from '../db/pgRunLog.ts';
+import { redactUrl } from './config.ts';
+import { QUEUE_NAME, QUEUE_PREFIX, redisConnection, WORKER_TIMINGS, type EpisodeJobData } from './queue.ts';
+
+/** Redis pub/sub channel on which a server announces a cancelled batch (message = batch id). */
+export const CANCEL_CHANNEL = 'statewire:batch-cancel';
+/** Redis key prefix marking a cancelled batch (for workers that start after the announcement). */
+export const CANCELLED_KEY = 'statewire:cancelled:';
+
+/** The socket.io room of one run's live events. */
+export const runRoom = (runId: string): string => `run:${runId}`;
+
+export interface WorkerStartOptions {
+  redisUrl: string;
+  databaseUrl: string;
+  /** Episodes run at once in this process (default 1). */
+  concurrency?: number;
+  /** Plugins folder (built-ins only when absent; a job's own `plugins` folder is used if it exists here). */
+  plugins?: string;
+  /** Worker name in rows and logs (default `worker-<host>-<pid>`). */
+  name?: string;
+  /** Progress lines (default: none). */
+  log?: (line: string) => void;
+  /** Lock / stalled-check timings (tests may shorten them). */
+  timings?: Partial<typeof WORKER_TIMINGS>;
+  /** Pause between two steps of an episode (default 0). */
+  stepDelayMs?: number;
+  /** Postgres pool size (default: concurrency + 2). */
+  poolSize?: number;
+}
+
+export interface WorkerStats {
+  completed: number;
+  handedBack: number;
+  failed: number;
+  active: number;
+}
+
+export interface StatewireWorker {
+  readonly name: string;
+  readonly stats: WorkerStats;
+  /**
+   * Stops taking jobs and disconnects once the episodes in hand are settled: finished, or (after
+   * `graceMs`, default 30 s; at once with `handBack`) stopped between two steps and handed back.
+   */
+  close(opts?: { handBack?: boolean; graceMs?: number }): Promise<void>;
+}
+
+/** Publishes committed envelopes to their run's room (one PUBLISH per event, auto-pipelined). */
+export function livePublisher(emitter: Emitter): (events: EventEnvelope[]) => void {
+  return (events) => {
+    for (const e of events) emitter.to(runRoom(e.runId)).emit(e.type, e);
+  };
+}
+
+const jobOf = (d: EpisodeJobData): EpisodeJob => ({
+  batchId: d.batchId,
+  episode: d.episode,
+  seed: d.seed,
+  runId: d.runId,
+  graphName: d.graphName,
+  graph: d.graph,
+});
+
+export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWorker> {
+  const name = opts.name ?? `worker-${hostname()}-${process.pid}`;
+  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1));
+  const say = opts.log ?? (() => undefined);
+  const log = await PgRunLog.connect(opts.databaseUrl, {
+    max: opts.poolSize ?? concurrency + 2,
+    applicationName: name,
+  });
+  const pub = new Redis(opts.redisUrl, { enableAutoPipelining: true, maxRetriesPerRequest: null });
+  const sub = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+  pub.on('error', () => undefined); // reconnects by itself; BullMQ reports queue trouble
+  sub.on('error', () => undefined);
+  const emitter = new Emitter(pub);
+  const publish = livePublisher(emitter);
+
+  // Registries by plugins folder (loaded once each).
+  const registries = new Map<string, Promise<NodeRegistry>>();
+  const registryFor = (dir: string | undefined): Promise<NodeRegistry> => {
+    const key = dir ?? '';
+    let r = registries.get(key);
+    if (!r) {
+      r = (async () => {
+        if (!dir) return createRegistry();
+        const loaded = await loadRegistry(dir, false);
+        if (typeof loaded === 'string') throw new Error(loaded);
+        for (const f of loaded.failures) say(`${name}: ${f}`);
+        return loaded.registry;
+      })();
+      registries.set(key, r);
+    }
+    return r;
+  };
+  const pluginsOf = (d: EpisodeJobData): string | undefined => {
+    if (opts.plugins) return resolve(opts.plugins);
+    return d.plugins && existsSync(d.plugins) ? d.plugins : undefined;
+  };
+  if (opts.plugins) await registryFor(resolve(opts.plugins));
+
+  // Cancelled batches: announced on a channel, and marked by a key for workers started later.
+  const cancelled = new Set<string>();
+  await sub.subscribe(CANCEL_CHANNEL);
+  sub.on('message', (channel: string, batchId: string) => {
+    if (channel === CANCEL_CHANNEL) cancelled.add(batchId);
+  });
+  const checkCancelled = async (batchId: string) => {
+    if (!cancelled.has(batchId) && (await pub.exists(CANCELLED_KEY + batchId)) === 1) cancelled.add(batchId);
+  };
+
+  const stats: WorkerStats = { completed: 0, handedBack: 0, failed: 0, active: 0 };
+  let handingBack = false;
+
+  const processor = async (job: Job<EpisodeJobData, EpisodeRow>, token?: string): Promise<EpisodeRow> => {
+    const data = job.data;
+    stats.active++;
+    try {
+      await checkCancelled(data.batchId);
+      const row = await runEpisode(jobOf(data), {
+        log,
+        registry: await registryFor(pluginsOf(data)),
+        worker: name,
+        publish,
+        stepDelayMs: opts.stepDelayMs ?? 0,
+        shouldStop: () => handingBack || cancelled.has(data.batchId),
+      });
+      if (row.status === 'interrupted' && handingBack && !cancelled.has(data.batchId)) {
+        // Back to the queue; the next worker resumes from the checkpoint just committed.
+        await job.moveToWait(token);
+        stats.handedBack++;
+        say(`${name}: handed back episode ${data.episode} of ${data.batchId} at step ${row.steps}`);
+        throw new WaitingError();
+      }
+      const final: EpisodeRow = { ...row, attempts: Math.max(row.attempts ?? 1, job.attemptsStarted) };
+      await log.recordEpisode(data.batchId, final);
+      stats.completed++;
+      return final;
+    } catch (err) {
+      if (!(err instanceof WaitingError)) stats.failed++;
+      throw err;
+    } finally {
+      stats.active--;
+    }
+  };
+
+  const worker = new Worker<EpisodeJobData, EpisodeRow>(QUEUE_NAME, processor, {
+    connection: redisConnection(opts.redisUrl),
+    prefix: QUEUE_PREFIX,
+    concurrency,
+    name,
+    ...WORKER_TIMINGS,
+    ...opts.timings,
+    // Results and the dead-letter list are kept by the job options (queue.ts).
+  });
+  worker.on('error', (err) => say(`${name}: ${err.message}`));
+  worker.on('failed', (job, err) => {
+    if (job) say(`${name}: episode ${job.data.episode} of ${job.data.batchId} failed: ${err.message}`);
+  });
+  await worker.waitUntilReady();
+  say(
+    `${name}: connected to redis ${redactUrl(opts.redisUrl)} and postgres ${redactUrl(opts.databaseUrl)}; ` +
+      `queue ${QUEUE_PREFIX}:${QUEUE_NAME}, concurrency ${concurrency}` +
+      (opts.plugins ? `, plugins ${resolve(opts.plugins)}` : ''),
+  );
+
+  let closing: Promise<void> | undefined;
+  return {
+    name,
+    stats,
+    close(o = {}) {
+      if (o.handBack) handingBack = true;
+      return (closing ??= (async () => {
+        const grace = setTimeout(() => {
+          handingBack = true;
+        }, o.graceMs ?? 30_000);
+        try {
+          await worker.close();
+        } finally {
+          clearTimeout(grace);
+          await Promise.allSettled([log.close(), pub.quit(), sub.quit()]);
+        }
+      })());
+    },
+  };
+}
