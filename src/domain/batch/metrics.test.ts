@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { episodeMetrics, scoreEpisode } from './metrics.ts';
+import { episodeMetrics, scoreEpisode, shownMetrics } from './metrics.ts';
 
 describe('episodeMetrics', () => {
   it('takes the numbers of outputs.metrics and the other numeric outputs', () => {
@@ -35,5 +35,18 @@ describe('scoreEpisode', () => {
     expect(scoreEpisode({ status: 'done', outputs: {} }).success).toBe(true);
     expect(scoreEpisode({ status: 'stopped', outputs: {} }).success).toBe(false);
     expect(scoreEpisode({ status: 'error', outputs: { success: true } }).success).toBe(false);
+  });
+});
+
+describe('metrics a Metrics viewer showed', () => {
+  it('takes the numeric fields of viewer metrics, newest wins, outputs win over them', () => {
+    const shown = shownMetrics({ metrics: { reward: 1, success: 0, label: 'x', bad: Number.NaN } });
+    shownMetrics({ metrics: { reward: 2.5 } }, shown);
+    shownMetrics({ text: 'not metrics' }, shown);
+    expect(shown).toEqual({ reward: 2.5, success: 0 });
+    const scored = scoreEpisode({ status: 'done', outputs: { reward: 9 } }, shown);
+    expect(scored.metrics).toEqual({ reward: 9, success: 0 });
+    // A shown `success` of 0 decides the episode failed (no success output).
+    expect(scored.success).toBe(false);
   });
 });

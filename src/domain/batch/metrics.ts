@@ -8,11 +8,15 @@ const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Num
 
 /**
  * Numeric fields of `outputs.metrics` plus the other numeric top-level outputs (a name in both:
- * the `metrics` object's value wins, it is the graph's explicit statement). NaN and ±Infinity are
+ * the `metrics` object's value wins, it is the graph's explicit statement), over `shown` (what
+ * Metrics viewers showed last). NaN and ±Infinity are
  * left out: they would poison every mean and cannot be written as JSON.
  */
-export function episodeMetrics(outputs: Record<string, unknown>): Record<string, number> {
-  const out: Record<string, number> = {};
+export function episodeMetrics(
+  outputs: Record<string, unknown>,
+  shown: Record<string, number> = {},
+): Record<string, number> {
+  const out: Record<string, number> = { ...shown };
   for (const [name, v] of Object.entries(outputs)) if (name !== 'metrics' && isFiniteNumber(v)) out[name] = v;
   const m = outputs.metrics;
   if (typeof m === 'object' && m !== null && !Array.isArray(m))
@@ -36,11 +40,26 @@ export function episodeSuccess(
   return result.status === 'done';
 }
 
-/** Metrics and success of one `run_result`. */
-export function scoreEpisode(result: Pick<RunResultData, 'status' | 'outputs'>): {
+/**
+ * The numbers a Metrics viewer showed (`viewer_data` fields `{metrics: {...}}`), by name; the
+ * newest wins. Graphs like the demo report their per-episode figures (reward, success, distance)
+ * this way rather than through a `metrics` graphOut.
+ */
+export function shownMetrics(fields: unknown, into: Record<string, number> = {}): Record<string, number> {
+  const m = (fields as { metrics?: unknown } | null)?.metrics;
+  if (typeof m === 'object' && m !== null && !Array.isArray(m))
+    for (const [name, v] of Object.entries(m)) if (isFiniteNumber(v)) into[name] = v;
+  return into;
+}
+
+/** Metrics and success of one `run_result` (plus what Metrics viewers showed last, outputs winning). */
+export function scoreEpisode(
+  result: Pick<RunResultData, 'status' | 'outputs'>,
+  shown: Record<string, number> = {},
+): {
   metrics: Record<string, number>;
   success: boolean;
 } {
-  const metrics = episodeMetrics(result.outputs);
+  const metrics = episodeMetrics(result.outputs, shown);
   return { metrics, success: episodeSuccess(result, metrics) };
 }

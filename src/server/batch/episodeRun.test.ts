@@ -64,14 +64,23 @@ describe('runEpisode', () => {
       run_id: job.runId,
       status: 'done',
       steps: 12,
-      success: true,
+      // The demo's Metrics viewer shows `success` (goals reached so far): none in 12 steps.
+      success: false,
       worker: 'test',
       attempts: 1,
     });
     expect(row.outputs).toHaveProperty('pose');
-    expect(row.metrics).toEqual(
-      typeof row.outputs.final_action === 'number' ? { final_action: row.outputs.final_action } : {},
+    // Numeric outputs plus what the Metrics viewer showed last (the env's per-episode figures).
+    expect(row.metrics).toMatchObject({ success: 0, collisions: expect.any(Number) });
+    expect(Object.keys(row.metrics).sort()).toEqual(
+      ['collisions', 'distance', 'episode', 'final_action', 'reward', 'success', 't'].filter(
+        (k) => k !== 'final_action' || typeof row.outputs.final_action === 'number',
+      ),
     );
+    const shown = published
+      .filter((e) => e.type === 'viewer_data' && e.data.node_id === 'metrics_view')
+      .pop();
+    expect(row.metrics.reward).toBe((shown?.data.fields as { metrics: { reward: number } }).metrics.reward);
     const run = await log.getRun(job.runId);
     expect(run).toMatchObject({
       status: 'done',

@@ -7,7 +7,7 @@
 // a checkpoint, and a retried job continues from there (`fromCheckpoint`) with the next seq: nothing
 // repeated, nothing missing. A run whose log already ends with `run_result` is not run again.
 import type { EpisodeRow, EpisodeStatus } from '../../domain/batch/batch.types.ts';
-import { scoreEpisode } from '../../domain/batch/metrics.ts';
+import { scoreEpisode, shownMetrics } from '../../domain/batch/metrics.ts';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type {
   EngineEvent,
@@ -45,6 +45,8 @@ export interface EpisodeRunDeps {
 /** Stamps engine events for one run and commits them with the log's seq discipline. */
 class EpisodeWriter {
   pending: EventEnvelope[] = [];
+  /** What Metrics viewers showed last (episode metrics besides the outputs). */
+  readonly shown: Record<string, number> = {};
 
   constructor(
     private readonly runId: string,
@@ -56,6 +58,7 @@ class EpisodeWriter {
   readonly sink = (e: EngineEvent): void => this.add(e.type, e.data);
 
   add(type: EngineEvent['type'], data: unknown): void {
+    if (type === 'viewer_data') shownMetrics((data as { fields?: unknown } | null)?.fields, this.shown);
     this.seq += 1;
     this.pending.push({ type, runId: this.runId, seq: this.seq, ts: this.iso(), data });
   }
@@ -107,8 +110,9 @@ function toRow(
   job: EpisodeJob,
   result: Pick<RunResultData, 'status' | 'steps' | 'outputs' | 'error'>,
   extra: Pick<EpisodeRow, 'worker' | 'attempts' | 'duration_ms'>,
+  shown: Record<string, number> = {},
 ): EpisodeRow {
-  const { metrics, success } = scoreEpisode(result);
+  const { metrics, success } = scoreEpisode(result, shown);
   return {
     episode: job.episode,
     seed: job.seed,
@@ -128,6 +132,18 @@ async function storedResult(log: RunLog, row: StoredRun): Promise<RunResultData 
   if (row.last_seq === 0) return undefined;
   const [last] = await log.events(row.id, row.last_seq - 1, 1);
   return last?.type === 'run_result' ? (last.data as RunResultData) : undefined;
+}
+
+/** What the run's Metrics viewers showed last, from its log (an ended run reported again). */
+async function storedShown(log: RunLog, runId: string): Promise<Record<string, number>> {
+  const shown: Record<string, number> = {};
+  let after = 0;
+  for (;;) {
+    const page = await log.events(runId, after, 1000, 'viewer_data');
+    for (const e of page) shownMetrics((e.data as { fields?: unknown } | null)?.fields, shown);
+    if (page.length < 1000) return shown;
+    after = page[page.length - 1]!.seq;
+  }
 }
 
 /** Attempts so far: the first one, plus one per resume (each resume logs a `restored` event). */
@@ -199,7 +215,13 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeRunDeps): Promise
   let from: (Checkpoint & { seq: number }) | undefined;
   if (existing) {
     const ended = await storedResult(deps.log, existing);
-    if (ended) return toRow(job, ended, { worker: deps.worker, attempts: 1, duration_ms: 0 });
+    if (ended)
+      return toRow(
+        job,
+        ended,
+        { worker: deps.worker, attempts: 1, duration_ms: 0 },
+        await storedShown(deps.log, job.runId),
+      );
     attempts = (await priorAttempts(deps.log, job.runId)) + 1;
     from = await deps.log.lastCheckpoint(job.runId);
   }
@@ -208,6 +230,8 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeRunDeps): Promise
     return failEpisode(job, deps, `invalid graph: ${describeErrors(decoded.errors)}`, attempts);
   const graph: GraphDef = decoded.graph;
   const w = new EpisodeWriter(job.runId, deps, now, existing?.last_seq ?? 0);
+  // A resumed episode keeps what its Metrics viewers showed before the resume.
+  if (existing) Object.assign(w.shown, await storedShown(deps.log, job.runId));
   let engine: EngineRunExt;
   try {
     engine = createRun(
@@ -236,7 +260,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeRunDeps): Promise
     if (deps.shouldStop?.()) {
       // Left resumable: no run_result, the row says interrupted (as a server restart marks it).
       await w.commit({ steps: engine.step, status: 'interrupted', endedAt: w.iso() });
-      return toRow(job, engine.result({ status: 'interrupted' }), extra());
+      return toRow(job, engine.result({ status: 'interrupted' }), extra(), w.shown);
     }
     try {
       const { done } = await engine.stepOnce();
@@ -261,5 +285,5 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeRunDeps): Promise
   const result = engine.result({ status, ...(error !== undefined ? { error } : {}) });
   w.add('run_result', result);
   await w.commit({ steps: engine.step, status, endedAt: w.iso(), error: result.error ?? null });
-  return toRow(job, result, extra());
+  return toRow(job, result, extra(), w.shown);
 }
