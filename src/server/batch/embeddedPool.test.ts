@@ -75,7 +75,7 @@ describe('EmbeddedPool', () => {
     expect(view.progress).toMatchObject({ completed: 4, failed: 0, running: 0, total: 4 });
     expect(view.aggregate).toMatchObject({ episodes: 4, completed: 4, mean_steps: 10 });
     // Success is the Metrics viewer's `success` figure of each episode.
-    const succeeded = view.episodes.filter((r) => r.metrics.success > 0).length;
+    const succeeded = view.episodes.filter((r) => (r.metrics.success ?? 0) > 0).length;
     expect(view.aggregate.success_rate).toBe(succeeded / 4);
     expect(view.batch).not.toHaveProperty('graph');
     for (const r of view.episodes) {
