@@ -77,10 +77,11 @@ describe('runEpisode', () => {
         (k) => k !== 'final_action' || typeof row.outputs.final_action === 'number',
       ),
     );
+    type Shown = { node_id: string; fields: { metrics: { reward: number } } };
     const shown = published
-      .filter((e) => e.type === 'viewer_data' && e.data.node_id === 'metrics_view')
+      .filter((e) => e.type === 'viewer_data' && (e.data as Shown).node_id === 'metrics_view')
       .pop();
-    expect(row.metrics.reward).toBe((shown?.data.fields as { metrics: { reward: number } }).metrics.reward);
+    expect(row.metrics.reward).toBe((shown?.data as Shown).fields.metrics.reward);
     const run = await log.getRun(job.runId);
     expect(run).toMatchObject({
       status: 'done',
