@@ -48,6 +48,8 @@ export function thawLive(L: LiveState): LiveState {
     harvest: { ...L.harvest },
     nodeStates: { ...L.nodeStates },
     errors: [...L.errors],
+    // Checkpoints from before routing existed have no features: every feature then reads unset.
+    features: L.features ?? {},
   };
 }
 

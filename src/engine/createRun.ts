@@ -11,6 +11,7 @@ import { createRegistry } from './registry.ts';
 import { RunContext } from './runContext.ts';
 import type { Checkpoint, EngineRun, EventSink, RunOptions } from './run.api.ts';
 import { snapshotContainer } from './snapshot.ts';
+import { featureValues } from './routing.ts';
 import type { RunStatus } from '../domain/protocol/protocol.ts';
 
 export interface EngineRunExt extends EngineRun {
@@ -58,7 +59,12 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
     const s = readCheckpoint(cp);
     const containers: RunState['containers'] = {};
     for (const [id, c] of rc.containers) containers[id] = snapshotContainer(c, s.containers[id] ?? c.state);
-    return { step: cp.step, containers, nodeStates: { ...s.live.nodeStates } };
+    return {
+      step: cp.step,
+      containers,
+      nodeStates: { ...s.live.nodeStates },
+      features: featureValues(rc.flat.features, s.live.features),
+    };
   };
 
   if (options.fromCheckpoint) restoreFrom(options.fromCheckpoint);
@@ -108,7 +114,12 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
       }
       const containers: RunState['containers'] = {};
       for (const [id, c] of rc.containers) containers[id] = snapshotContainer(c);
-      return { step: executor.live.step, containers, nodeStates: { ...executor.live.nodeStates } };
+      return {
+        step: executor.live.step,
+        containers,
+        nodeStates: { ...executor.live.nodeStates },
+        features: featureValues(rc.flat.features, executor.live.features),
+      };
     },
   };
 }

@@ -9,7 +9,9 @@
 // - step signals carry their scope and only clear containers of that scope;
 // - an iterIn with no incoming edge is an entry node (a loop without init wires still starts);
 // - a DAG run is one step and emits one nav_step;
-// - an iterIn also outputs `iteration`, its own loop's count (`step` is the root count, as the reference).
+// - an iterIn also outputs `iteration`, its own loop's count (`step` is the root count, as the reference);
+// - conditional routing (routing.ts, docs/routing.md): features in the live state, exactly one
+//   compatible edge per routed port, and a failed route ends the run with the step not committed.
 import type { RunStatus } from '../domain/protocol/protocol.ts';
 import type { ClearedRef } from '../domain/protocol/protocol.ts';
 import type { EdgeDef, NodeDef, SynthesizedPort } from '../domain/graph/graph.schema.ts';
@@ -26,6 +28,9 @@ import type { RunResultData } from '../domain/protocol/protocol.ts';
 import { buildRunResult, type RunEnd } from './runResult.ts';
 import { hitOf, nodeHitOf, type BreakpointHit } from '../domain/debug/breakpoints.ts';
 import type { StepOutcome } from './run.api.ts';
+import { RouteError, Router, type Visit } from './routing.ts';
+import type { FeatureState } from '../domain/routing/routing.eval.ts';
+import { captureLive, thawLive } from './checkpoint.ts';
 
 export interface ScopeState {
   counter: number;
@@ -51,6 +56,8 @@ export interface LiveState {
   errors: { node_id: string; message: string }[];
   errorCount: number;
   rootTerminated: boolean;
+  /** Routing features: every declared one, null while unset (routing.ts). */
+  features: FeatureState;
 }
 
 const SETTLE_LIMIT = 64;
@@ -64,8 +71,13 @@ export class Executor {
   /** A data breakpoint hit by an event, waiting for the engine's next chance to pause. */
   private pendingHit: BreakpointHit | undefined;
 
+  private readonly router: Router;
+  /** The state a failed route rolls back to: as the current root step began (routing graphs only). */
+  private committed: { live: LiveState; states: Map<string, ContainerState> } | undefined;
+
   constructor(private readonly rc: RunContext) {
     this.live = rc.initialLive();
+    this.router = new Router(rc.flat.features, [...rc.outEdges.values()].flat(), rc.grants, rc.containers);
     const host = rc.options.breakpoints;
     if (host)
       rc.observer = (event) => {
@@ -103,6 +115,11 @@ export class Executor {
     return hit;
   }
 
+  /** The run has ended (read through a method: a fire may end it while a caller holds a narrowed phase). */
+  private isFinished(): boolean {
+    return this.live.phase === 'finished';
+  }
+
   requestStop(): void {
     this.stopRequested = true;
   }
@@ -119,6 +136,11 @@ export class Executor {
     if (L.phase === 'init') this.start();
     L.status = 'running';
     this.boundaryReached = false;
+    if (this.router.active)
+      this.committed = {
+        live: captureLive(L),
+        states: new Map([...this.rc.containers].map(([id, c]) => [id, c.state])),
+      };
     for (;;) {
       if (this.stopRequested) {
         this.finish('stopped');
@@ -135,6 +157,7 @@ export class Executor {
         return { done: true };
       }
       await this.fire(id);
+      if (this.isFinished()) return { done: true }; // a failed route ended the run
       if (this.boundaryReached && !L.rootTerminated) {
         const breakpoint = this.takeHit();
         return breakpoint ? { done: false, breakpoint } : { done: false };
@@ -201,7 +224,12 @@ export class Executor {
     });
   }
 
-  private recordError(nodeId: string, message: string, code: string): void {
+  private recordError(
+    nodeId: string,
+    message: string,
+    code: string,
+    details: Record<string, unknown> = {},
+  ): void {
     const L = this.live;
     L.errorCount += 1;
     const node = this.rc.nodes.get(nodeId);
@@ -217,7 +245,7 @@ export class Executor {
         title: nodeId ? `Node '${nodeId}' failed` : 'Run failed',
         message: nodeId ? `node '${nodeId}' (type ${node?.type ?? '?'}) failed: ${message}` : message,
         scope: { node_id: nodeId, step: this.currentStep(), ...(where ? { composite: where } : {}) },
-        details: {},
+        details,
         hint: '',
       },
     });
@@ -229,7 +257,7 @@ export class Executor {
     const rc = this.rc;
     const L = this.live;
     const node = rc.nodes.get(id);
-    if (!node) return;
+    if (!node || L.phase === 'finished') return;
     const scope = rc.scopes.scopeOf.get(id) ?? GRAPH_SCOPE;
     const pivot = node.type === 'iterIn' || node.type === 'iterOut';
     // After root termination only the graph-scope after-loop band may fire.
@@ -268,19 +296,21 @@ export class Executor {
     let outputs: Record<string, unknown>;
     let error: string | null = null;
     const declaresError = rc.outputPorts(node).some((p) => p.name === 'error');
+    const visit = this.beginVisit(node.id);
     try {
       const registered = rc.registry.get(node.type);
       if (!registered) throw new Error(`no handler for node type '${node.type}'`);
       const res = (await registered.handler.fire(
         inputs,
-        this.context(node, scope, inputs, L.nodeStates[node.id]),
+        this.context(node, scope, inputs, L.nodeStates[node.id], visit),
       )) as HandlerResult | undefined;
       if (typeof res !== 'object' || res === null) {
         throw new Error(`handler returned ${String(res)}; expected {outputs, state?}`);
       }
       outputs = typeof res.outputs === 'object' && res.outputs !== null ? res.outputs : {};
       if (res.state !== undefined) L.nodeStates[node.id] = deepFreeze(res.state);
-      if (res.fireList) outputs = { ...outputs, ...(await this.fireChildren(node, scope, res.fireList)) };
+      if (res.fireList)
+        outputs = { ...outputs, ...(await this.fireChildren(node, scope, res.fireList, visit)) };
       if (typeof outputs.error === 'string' && outputs.error && !declaresError) {
         error = outputs.error;
         L.errors.push({ node_id: node.id, message: error });
@@ -303,8 +333,74 @@ export class Executor {
         outputs = {};
       }
     }
-    this.route(node.id, deepFreeze(outputs));
-    this.logFire(node, step, error, ms);
+    const routeError = this.routeVisit(node.id, deepFreeze(outputs), visit, error !== null);
+    this.logFire(node, step, error ?? routeError, ms);
+  }
+
+  /** What a visit starts from: the features (and, for slot conditions, container states) before it. */
+  private beginVisit(nodeId: string): Visit {
+    const visit: Visit = { before: this.live.features, proposals: {} };
+    if (this.router.readsSlots(nodeId))
+      visit.states = new Map([...this.rc.containers].map(([id, c]) => [id, c.state]));
+    return visit;
+  }
+
+  /**
+   * Routes a finished visit: plain ports as before; each routed port along its one compatible edge
+   * (routing.ts), committing the successor features and emitting `route` events. A failed visit
+   * delivers along no routed edge. Returns the error text when the route failed (the run has ended).
+   */
+  private routeVisit(
+    nodeId: string,
+    result: Readonly<Record<string, unknown>>,
+    visit: Visit | undefined,
+    failed = false,
+  ): string | null {
+    const r = this.router;
+    const proposed = visit !== undefined && Object.keys(visit.proposals).length > 0;
+    if (!r.routes(nodeId) && !proposed) {
+      this.route(nodeId, result);
+      return null;
+    }
+    if (failed) {
+      this.route(nodeId, result, r.routedEdges(nodeId));
+      return null;
+    }
+    try {
+      const d = r.decide(nodeId, visit ?? this.beginVisit(nodeId), this.currentStep());
+      this.live.features = deepFreeze(d.after);
+      for (const data of d.events) this.rc.emit({ type: 'route', data });
+      this.route(nodeId, result, d.skip);
+      return null;
+    } catch (e) {
+      if (!(e instanceof RouteError)) throw e;
+      this.failRoute(nodeId, e);
+      return e.message;
+    }
+  }
+
+  /**
+   * A failed route: a node error naming node, edges and feature values, then the run ends in error
+   * with the step's candidate state discarded — live state and containers go back to how the step
+   * began, so the last checkpoint and snapshot stay the previous step's (seed 000's commit rule;
+   * events already emitted, e.g. state_written, stay in the log).
+   */
+  private failRoute(nodeId: string, e: RouteError): void {
+    const L = this.live;
+    this.recordError(nodeId, e.message, e.code, { ...e.details });
+    const errors = [...L.errors, { node_id: nodeId, message: e.message }];
+    const errorCount = L.errorCount;
+    if (this.committed) {
+      Object.assign(L, thawLive(this.committed.live));
+      for (const [id, c] of this.rc.containers) {
+        const st = this.committed.states.get(id);
+        if (st) c.restore(st);
+      }
+    }
+    L.errors = errors;
+    L.errorCount = errorCount;
+    L.queue = [];
+    this.finish('error');
   }
 
   /** Fires a spawner's children in order; a child error stops the sequence and fails the spawner. */
@@ -312,6 +408,7 @@ export class Executor {
     spawner: NodeDef,
     scope: string,
     list: FireList,
+    visit: Visit,
   ): Promise<Record<string, unknown>> {
     const rc = this.rc;
     const results: Record<string, unknown>[] = [];
@@ -335,7 +432,7 @@ export class Executor {
       const t0 = rc.now();
       let error: string | null = null;
       try {
-        const res = await reg.handler.fire(inputs, this.context(child, scope, inputs, state));
+        const res = await reg.handler.fire(inputs, this.context(child, scope, inputs, state, visit));
         if (res.fireList) throw new Error('nested fire-lists are not allowed');
         if (typeof res.outputs.error === 'string' && res.outputs.error) throw new Error(res.outputs.error);
         const keep = spec.capture_outputs;
@@ -374,6 +471,7 @@ export class Executor {
     scope: string,
     inputs: Readonly<Record<string, unknown>>,
     state: unknown,
+    visit: Visit,
   ): NodeContext {
     const rc = this.rc;
     const L = this.live;
@@ -396,6 +494,8 @@ export class Executor {
       container: view.container,
       state,
       emitSignal: (name, payload) => void this.signal(name, scope, payload),
+      // A dynamic child proposes for its spawner's visit (it routes nothing itself).
+      proposeFeature: this.router.proposer(node.id, visit.proposals),
       emitViewer: (fields) => rc.emit({ type: 'viewer_data', data: { node_id: node.id, step, fields } }),
       reportUsage: (usage) => rc.emit({ type: 'llm_usage', data: { node_id: node.id, step, usage } }),
       log: (message) => rc.log(node.id, message),
@@ -424,9 +524,10 @@ export class Executor {
   }
 
   /** Routes a result along the node's outgoing edges in declaration order (REFERENCE.md 3.2). */
-  private route(source: string, result: Readonly<Record<string, unknown>>): void {
+  private route(source: string, result: Readonly<Record<string, unknown>>, skip?: ReadonlySet<string>): void {
     const rc = this.rc;
     for (const e of rc.outEdges.get(source) ?? []) {
+      if (skip?.has(e.id)) continue; // a routed port's edge that was not taken
       const handle = e.sourceHandle || 'default';
       if (handle !== 'default' && !Object.hasOwn(result, handle)) continue;
       const value = handle === 'default' ? result : result[handle];
@@ -495,7 +596,7 @@ export class Executor {
     L.arrived[node.id] = [];
     L.scopes[node.id] = { ...sc, active: true };
     this.logFire(node, step, null);
-    this.route(node.id, deepFreeze(outputs));
+    this.routeVisit(node.id, deepFreeze(outputs), undefined);
   }
 
   private async fireIterOut(node: NodeDef): Promise<void> {
@@ -525,6 +626,7 @@ export class Executor {
     } finally {
       this.settlingStep = undefined;
     }
+    if (this.isFinished()) return; // a failed route ended the run: nothing of the step is committed
     // 3. Snapshot before step_end, so step-lifetime slots show what this step wrote.
     const before = isRoot
       ? new Map<string, ContainerState>([...rc.containers].map(([id, c]) => [id, c.state]))
@@ -544,7 +646,7 @@ export class Executor {
       L.slots[info.iterIn] = slots;
       this.enqueue(info.iterIn);
     }
-    if (isRoot && before) this.rootBoundary(before, cleared);
+    if (isRoot && before && !this.isFinished()) this.rootBoundary(before, cleared);
   }
 
   /** Fires up to SETTLE_LIMIT already-queued nodes of `scopeId` (root: also graph scope), never pivots. */
@@ -606,13 +708,13 @@ export class Executor {
     const final: Record<string, unknown> = { final_stop: true };
     for (const [k, v] of Object.entries(L.carry[iterOutId] ?? {})) final[`final_${k}`] = v;
     if (!info.parent && rc.scopes.roots.every((r) => L.scopes[r]?.terminated)) L.rootTerminated = true;
-    this.route(iterOutId, deepFreeze(final));
+    this.routeVisit(iterOutId, deepFreeze(final), undefined);
     for (const [gid, v] of Object.entries(L.latches)) {
       if (rc.scopes.scopeOf.get(gid) !== scopeId) continue;
       const rest = { ...L.latches };
       delete rest[gid];
       L.latches = rest;
-      this.route(gid, { value: v });
+      this.routeVisit(gid, { value: v }, undefined);
     }
   }
 
@@ -624,6 +726,7 @@ export class Executor {
       step: L.step,
       containers: snapshotContainers(rc.containers, before),
       nodeStates: { ...L.nodeStates },
+      features: this.router.normalize(L.features),
       cleared,
       outputs: h,
       done: L.rootTerminated || Boolean(h.done),
@@ -669,6 +772,7 @@ export class Executor {
           await this.fire(L.queue.shift()!);
       }
     }
+    if (this.isFinished()) return; // a failed route in the after-loop band ended the run
     if (L.step === 0) {
       // A DAG (or a loop that never ran) is one step, and still gets its snapshot.
       L.step = 1;

@@ -6,6 +6,7 @@
 //   `ctx.containers[alias]` and `ctx.graph_state` work exactly as at top level; an inner graph_state is
 //   the composite's own blackboard (flat id `<composite>__graph_state`).
 import type { ContainerDef, EdgeDef, GraphDef, NodeDef } from '../domain/graph/graph.schema.ts';
+import type { FeatureDef } from '../domain/routing/routing.schema.ts';
 
 export interface FlatGrant {
   id: string;
@@ -19,6 +20,8 @@ export interface FlatGrant {
 export interface FlatGraph {
   name: string;
   step_budget: number | null;
+  /** Routing features of the top-level graph (src/domain/routing; subgraphs cannot declare any yet). */
+  features: FeatureDef[];
   nodes: NodeDef[];
   edges: EdgeDef[];
   containers: ContainerDef[];
@@ -46,6 +49,7 @@ export function flattenGraph(graph: GraphDef): FlatGraph {
   return {
     name: graph.name,
     step_budget: graph.step_budget,
+    features: graph.features ?? [],
     ...level,
     compositePath,
     warnings,

@@ -1,5 +1,6 @@
 // The node handler contract: what a built-in or plugin node type implements. Handlers see exactly
 // their granted containers, their own node-local state (seed 000) and a few run services.
+import type { FeatureValue } from '../domain/routing/routing.schema.ts';
 import type { FireList } from './dynamic.ts';
 
 /** A granted container as a node sees it (bound to the node, so writes are attributed to it). */
@@ -58,6 +59,12 @@ export interface NodeContext {
   /** Node-local state (frozen); replace it by returning `{state}`. */
   readonly state: unknown;
   emitSignal(name: string, payload?: unknown): void;
+  /**
+   * Proposes a routing feature value (docs/routing.md). The outgoing edge taken when the visit ends
+   * must accept it (assign, allow or unconstrained effect), else the run fails without committing the
+   * step. Throws at once for an undeclared feature, a value outside its domain, or null (no reset).
+   */
+  proposeFeature(name: string, value: FeatureValue): void;
   emitViewer(fields: Record<string, unknown>): void;
   /** Reports LLM usage (`llm_usage` event). */
   reportUsage(usage: Record<string, unknown>): void;

@@ -8,6 +8,7 @@ import { gridEnv, gridPolicy } from './nodes/grid.ts';
 import { llmCall } from './nodes/llmCall.ts';
 import { emitSignal, stateEvict, stateRead, stateWrite } from './nodes/state.ts';
 import { historyLog, textParse } from './nodes/text.ts';
+import { phaseSwitch } from './nodes/routing.ts';
 import { VIEWER_TYPES, viewerHandler } from './nodes/viewers.ts';
 
 export interface RegisteredType {
@@ -67,6 +68,7 @@ const BUILTIN_HANDLERS: Record<string, NodeHandler> = {
   emitSignal,
   gridEnv,
   gridPolicy,
+  phaseSwitch,
   ...Object.fromEntries(VIEWER_TYPES.map((t) => [t, viewerHandler(t)])),
 };
 

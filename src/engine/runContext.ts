@@ -198,6 +198,7 @@ export class RunContext {
       errors: [],
       errorCount: 0,
       rootTerminated: false,
+      features: Object.fromEntries(this.flat.features.map((f) => [f.name, null])),
     };
   }
 }

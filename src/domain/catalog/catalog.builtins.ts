@@ -327,6 +327,42 @@ export const BUILTIN_NODE_SPECS: NodeSpecInput[] = [
     input_ports: [p('observation', 'TEXT', false), p('pose', 'POSE'), p('map', 'OCCUPANCY_MAP')],
     output_ports: [p('action', 'DISCRETE_ACTION'), p('reason', 'TEXT')],
   },
+  {
+    type: 'phaseSwitch',
+    display_name: 'Phase Switch',
+    category: 'control',
+    icon: 'git-branch',
+    description: 'Proposes a routing feature value (e.g. phase) from a step schedule or its `value` input.',
+    default_config: {
+      feature: 'phase',
+      schedule: [
+        { value: 'explore', until_step: 5 },
+        { value: 'exploit', until_step: 10 },
+        { value: 'done' },
+      ],
+    },
+    config_schema: {
+      type: 'object',
+      properties: {
+        feature: { type: 'string', description: 'the declared feature to propose', default: 'phase' },
+        schedule: {
+          type: 'array',
+          description:
+            '[{value, until_step?}]: the first entry whose until_step is at least the root step (1, 2, …) is proposed; an entry without until_step holds for every later step',
+        },
+      },
+      additionalProperties: true,
+    },
+    input_ports: [
+      p('trigger', 'ANY', true, 'fires the switch; passed on unchanged on `trigger`'),
+      p('value', 'ANY', true, 'when it arrives, this value is proposed instead of the schedule'),
+    ],
+    output_ports: [
+      p('trigger', 'ANY', true, 'the trigger (or value) input, passed on'),
+      p('phase', 'ANY', true, 'the proposed value'),
+    ],
+    docs: 'Calls `ctx.proposeFeature(config.feature, value)` once per fire, with the `value` input if it arrived, else the `config.schedule` entry for the current root step. The proposal only takes effect through an outgoing edge whose effect accepts it (`assign`, `allow` or `unconstrained`); exactly one compatible edge per routed port must exist, else the run stops without committing the step (docs/routing.md).',
+  },
   ...(
     [
       'imageViewer',

@@ -2,6 +2,7 @@
 // `statewire run --json` prints, and the app applies. One schema per event type; names follow the
 // reference (REFERENCE.md 4.2) where it has them. Envelope: {type, runId, seq, ts, data}.
 import { BreakpointHitSchema } from '../debug/breakpoints.ts';
+import { FeatureValueSchema } from '../routing/routing.schema.ts';
 import { z } from 'zod';
 
 export const RunStatusSchema = z.enum([
@@ -44,6 +45,12 @@ export const ContainerSnapshotSchema = z.object({
 });
 export type ContainerSnapshot = z.infer<typeof ContainerSnapshotSchema>;
 
+/** Routing features (src/domain/routing) by name: every declared feature, `null` while unset. */
+export const FeatureValuesSchema = z
+  .record(z.string(), FeatureValueSchema.nullable())
+  .describe('every declared routing feature by name; null while unset');
+export type FeatureValues = z.infer<typeof FeatureValuesSchema>;
+
 /** Engine-emitted: `running` at start, `error` at an error end, `stopped` after stop(); hosts add paused/idle. */
 export const NavStatusDataSchema = z.object({
   status: RunStatusSchema,
@@ -62,6 +69,8 @@ export const NavStepDataSchema = z
     step: z.number().int(),
     containers: z.record(z.string(), ContainerSnapshotSchema),
     nodeStates: z.record(z.string(), z.unknown()),
+    /** Routing features at the end of the step (none declared: `{}`). */
+    features: FeatureValuesSchema.default({}),
     cleared: z.array(ClearedRefSchema),
     /** graphOut harvest keyed by portName (the reference puts these at top level; we keep both). */
     outputs: z.record(z.string(), z.unknown()).default({}),
@@ -145,7 +154,47 @@ export const RunStateSchema = z.object({
   step: z.number().int(),
   containers: z.record(z.string(), ContainerSnapshotSchema),
   nodeStates: z.record(z.string(), z.unknown()),
+  features: FeatureValuesSchema.default({}),
 });
+
+/** One outgoing edge of a routed port as the route decision saw it. */
+export const RouteCandidateSchema = z.object({
+  edge_id: z.string(),
+  target: z.string(),
+  /** The condition against the state before the visit (true for an edge without condition). */
+  condition_holds: z.boolean(),
+  /** The effect against that state and the node's proposals (true for no effect and no change). */
+  effect_ok: z.boolean(),
+  /** The condition as text (`phase == explore`); absent without condition. */
+  condition: z.string().optional(),
+  /** The effect as text (`assign phase=exploit`); absent without effect. */
+  effect: z.string().optional(),
+  /** Why the effect refused the proposals (when effect_ok is false). */
+  effect_reason: z.string().optional(),
+});
+export type RouteCandidate = z.infer<typeof RouteCandidateSchema>;
+
+/**
+ * A route decision: when a node with a routed port (an output with an edge carrying a condition or
+ * an effect) finished its visit, exactly one compatible edge of that port was found and taken; the
+ * others did not deliver. One event per routed port and visit. A failed decision (none or several
+ * compatible) is an error_event (`ROUTE_MISSING`, `ROUTE_AMBIGUOUS`, `ROUTE_UNSET_FEATURE`, …) instead.
+ */
+export const RouteDataSchema = z.object({
+  step: z.number().int(),
+  node_id: z.string(),
+  /** The source handle ("default" for the whole result). */
+  port: z.string(),
+  edge_id: z.string(),
+  taken: z.literal(true),
+  /** `<condition text> with <feature values it read>`, e.g. `phase == explore with phase=explore`. */
+  reason: z.string(),
+  candidates: z.array(RouteCandidateSchema),
+  /** Features before the visit and after the taken edge's effect. */
+  before: FeatureValuesSchema,
+  after: FeatureValuesSchema,
+});
+export type RouteData = z.infer<typeof RouteDataSchema>;
 
 export const RestoredDataSchema = RunStateSchema.extend({ restored_to: z.number().int() });
 export const GapDataSchema = z.object({ fromSeq: z.number().int(), toSeq: z.number().int() });
@@ -223,6 +272,7 @@ export const EVENT_DATA_SCHEMAS = {
   llm_usage: LlmUsageDataSchema,
   run_result: RunResultDataSchema,
   breakpoint_hit: BreakpointHitSchema,
+  route: RouteDataSchema,
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA_SCHEMAS;

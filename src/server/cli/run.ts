@@ -250,6 +250,7 @@ export class StepSummary {
   private fires = 0;
   private writes = 0;
   private signals: string[] = [];
+  private routes: string[] = [];
 
   constructor(private readonly io: CliIo) {}
 
@@ -259,6 +260,7 @@ export class StepSummary {
     else if (e.type === 'signal' && e.data.signal !== 'step_start' && e.data.signal !== 'step_end')
       this.signals.push(e.data.signal);
     else if (e.type === 'error_event') this.io.err(`error: ${e.data.message}`);
+    else if (e.type === 'route') this.routes.push(`${e.data.node_id}→${e.data.edge_id}`);
     else if (e.type === 'nav_step') {
       const d = e.data;
       const slots = Object.entries(d.containers)
@@ -267,12 +269,18 @@ export class StepSummary {
         )
         .join('  ');
       const sig = this.signals.length ? ` | signals ${this.signals.join(',')}` : '';
+      // Routing (docs/routing.md): the edges taken and the features at the end of the step.
+      const features = Object.entries(d.features ?? {}).map(([k, v]) => `${k}=${v ?? 'unset'}`);
+      const routing =
+        (this.routes.length ? ` | routes ${this.routes.join(',')}` : '') +
+        (features.length ? ` | ${features.join(' ')}` : '');
       this.io.out(
-        `step ${d.step} | fires ${this.fires} | writes ${this.writes}${sig}${slots ? ` | ${slots.slice(0, 400)}` : ''}`,
+        `step ${d.step} | fires ${this.fires} | writes ${this.writes}${sig}${routing}${slots ? ` | ${slots.slice(0, 400)}` : ''}`,
       );
       this.fires = 0;
       this.writes = 0;
       this.signals = [];
+      this.routes = [];
     }
   }
 

@@ -77,6 +77,19 @@ describe('reduceState (nearest snapshot + events after it)', () => {
     ).toBe(1);
   });
   it('with no snapshot and no events the state is empty', () => {
-    expect(reduceState(undefined, [], 0, defs)).toEqual({ step: 0, containers: {}, nodeStates: {} });
+    expect(reduceState(undefined, [], 0, defs)).toEqual({
+      step: 0,
+      containers: {},
+      nodeStates: {},
+      features: {},
+    });
+  });
+
+  it('keeps routing features from the snapshot and folds route events after it', () => {
+    const snap = { ...base, data: { ...(base.data as object), features: { phase: 'explore' } } };
+    const route = ev(11, 'route', { step: 4, after: { phase: 'exploit' } });
+    expect(reduceState(snap, [], 3, defs).features).toEqual({ phase: 'explore' });
+    expect(reduceState(snap, [route], 4, defs).features).toEqual({ phase: 'exploit' });
+    expect(reduceState(snap, [route], 3, defs).features).toEqual({ phase: 'explore' });
   });
 });

@@ -4,7 +4,7 @@
 // commits whole steps and the engine ends each step with a nav_step, the fold is usually empty; it
 // matters for partial logs (a step that wrote state but ended in an error).
 import type { ContainerDef } from '../../domain/graph/graph.schema.ts';
-import type { ContainerSnapshot, EventEnvelope } from '../../domain/protocol/protocol.ts';
+import type { ContainerSnapshot, EventEnvelope, FeatureValues } from '../../domain/protocol/protocol.ts';
 import { previewValue } from '../../domain/state/preview.ts';
 import { initialValue } from '../../domain/state/reducers.ts';
 
@@ -12,18 +12,26 @@ export interface RunStateView {
   step: number;
   containers: Record<string, ContainerSnapshot>;
   nodeStates: Record<string, unknown>;
+  /** Routing features (docs/routing.md); `{}` when the graph declares none. */
+  features: FeatureValues;
 }
 
 type Snap = {
   step: number;
   containers?: Record<string, ContainerSnapshot>;
   nodeStates?: Record<string, unknown>;
+  features?: FeatureValues;
 };
 
 export function snapshotOf(e: EventEnvelope): RunStateView | undefined {
   if (e.type !== 'nav_step' && e.type !== 'restored') return undefined;
   const d = e.data as Snap;
-  return { step: d.step, containers: d.containers ?? {}, nodeStates: d.nodeStates ?? {} };
+  return {
+    step: d.step,
+    containers: d.containers ?? {},
+    nodeStates: d.nodeStates ?? {},
+    features: d.features ?? {},
+  };
 }
 
 /**
@@ -39,6 +47,7 @@ export function reduceState(
   const start = base ? snapshotOf(base) : undefined;
   const containers: Record<string, ContainerSnapshot> = structuredClone(start?.containers ?? {});
   const nodeStates: Record<string, unknown> = { ...(start?.nodeStates ?? {}) };
+  let features: FeatureValues = { ...(start?.features ?? {}) };
   const defOf = (cid: string, slot: string) => defs.find((c) => c.id === cid)?.states[slot];
   const setSlot = (cid: string, slot: string, key: string | undefined, value: unknown) => {
     const c = containers[cid];
@@ -54,6 +63,8 @@ export function reduceState(
     if (e.type === 'state_written') {
       const w = e.data as { container: string; slot: string; key?: string; after: unknown };
       setSlot(w.container, w.slot, w.key, w.after);
+    } else if (e.type === 'route') {
+      features = { ...(e.data as { after: FeatureValues }).after };
     } else if (e.type === 'signal') {
       const sig = e.data as { cleared: Array<{ container: string; slot: string; key?: string }> };
       for (const c of sig.cleared) {
@@ -62,5 +73,5 @@ export function reduceState(
       }
     }
   }
-  return { step, containers, nodeStates };
+  return { step, containers, nodeStates, features };
 }
