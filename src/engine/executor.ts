@@ -709,6 +709,7 @@ export class Executor {
     for (const [k, v] of Object.entries(L.carry[iterOutId] ?? {})) final[`final_${k}`] = v;
     if (!info.parent && rc.scopes.roots.every((r) => L.scopes[r]?.terminated)) L.rootTerminated = true;
     this.routeVisit(iterOutId, deepFreeze(final), undefined);
+    if (this.isFinished()) return; // its final side failed to route
     for (const [gid, v] of Object.entries(L.latches)) {
       if (rc.scopes.scopeOf.get(gid) !== scopeId) continue;
       const rest = { ...L.latches };
