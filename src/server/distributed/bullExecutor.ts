@@ -31,6 +31,9 @@ import {
 } from './queue.ts';
 import { CANCEL_CHANNEL, CANCELLED_KEY } from './worker.ts';
 
+/** How long a cancelled batch waits for its episodes in flight to report `interrupted`. */
+const CANCEL_WAIT_MS = 30_000;
+
 export interface BullExecutorOptions {
   redisUrl: string;
   /** The PostgreSQL run log the workers write (rows are read back from it). */
@@ -85,6 +88,12 @@ class QueuedBatch {
 
   settle(): void {
     if (this.outstanding.size === 0) this.resolve();
+  }
+
+  /** Stops waiting for the episodes still out (their workers record them in the log anyway). */
+  abandon(): void {
+    this.outstanding.clear();
+    this.resolve();
   }
 }
 
@@ -231,13 +240,20 @@ export class BullExecutor implements BatchExecutor {
         const removed = await this.queue.remove(episodeJobId(batchId, episode));
         if (removed === 1) b.removed(episode);
       }
+      // An episode whose worker died and that no other worker takes would hold the cancel forever.
+      setTimeout(() => b.abandon(), CANCEL_WAIT_MS).unref();
     })().catch((err: unknown) =>
       console.error(`statewire: cancel of batch ${batchId}: ${(err as Error).message}`),
     );
   }
 
+  /**
+   * Stops following: runs in progress resolve now (a server going down does not wait for episodes
+   * that workers elsewhere finish and record in the log on their own).
+   */
   async close(): Promise<void> {
     this.closed = true;
+    for (const b of this.batches.values()) b.abandon();
     const events = this.events;
     this.events = undefined;
     await Promise.allSettled([events?.then((qe) => qe.close()), this.queue.close()]);

@@ -76,6 +76,7 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
   pub.on('error', () => undefined); // reconnects by itself; /api/health says when it is down
   sub.on('error', () => undefined);
   const relay = new ViewerRelay(opts.io, log, config.redisUrl);
+  const inMemoryAdapter = opts.io.adapter();
   const executor = new BullExecutor({
     redisUrl: config.redisUrl,
     log,
@@ -111,6 +112,12 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
       return (closed ??= (async () => {
         opts.hub.setRemoteSource(undefined);
         await Promise.allSettled([relay.close(), executor.close()]);
+        // The Redis adapter unsubscribes on close without waiting: close it while its connections
+        // are up, give socket.io back an in-memory adapter for its own close, then disconnect.
+        const redisAdapter = opts.io.of('/').adapter;
+        if (inMemoryAdapter) opts.io.adapter(inMemoryAdapter);
+        redisAdapter.close();
+        await Promise.allSettled([pub.ping(), sub.ping()]);
         pub.disconnect();
         sub.disconnect();
         await log.close();

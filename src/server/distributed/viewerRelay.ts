@@ -29,10 +29,10 @@ import {
   RunIdParamSchema,
   StateQuerySchema,
 } from '../../domain/protocol/protocol.rest.ts';
-import type { RunLog } from '../db/runLog.ts';
+import type { RunLog, StoredRun } from '../db/runLog.ts';
 import type { RunStore } from '../db/runStore.ts';
 import { notFound, parseOr400 } from '../http/errors.ts';
-import { reduceState, snapshotOf } from '../runs/stateAt.ts';
+import { reduceState, type RunStateView } from '../runs/stateAt.ts';
 import { withoutFullValues } from '../socket/compact.ts';
 import type { RemoteRunSource, RemoteSubscribe } from '../socket/liveHub.ts';
 
@@ -62,6 +62,8 @@ interface Follower {
   kept: EventEnvelope[] | null;
   pumping: boolean;
   closed: boolean;
+  /** Batch followers: live events of this tick, sent as one `events` message. */
+  outbox: EventEnvelope[];
   /** Wakes a replay waiting for the log to grow. */
   wake?: () => void;
 }
@@ -156,6 +158,7 @@ export class ViewerRelay implements RemoteRunSource {
           kept: [],
           pumping: false,
           closed: false,
+          outbox: [],
         };
         this.bySocket.set(socket.id, f);
         let set = this.followers.get(f.runId);
@@ -202,8 +205,8 @@ export class ViewerRelay implements RemoteRunSource {
   private onLive(f: Follower, e: EventEnvelope): void {
     if (f.closed) return;
     if (!f.live) {
-      if (f.kept) {
-        f.kept.push(e);
+      if (f.kept && e.seq > (f.kept[f.kept.length - 1]?.seq ?? 0)) {
+        f.kept.push(e); // strictly increasing: a repeat is dropped here already
         if (f.kept.length > this.maxBuffer) f.kept = null;
       }
       f.wake?.();
@@ -211,11 +214,14 @@ export class ViewerRelay implements RemoteRunSource {
     }
     if (e.seq <= f.cursor) return; // already sent
     if (e.seq === f.cursor + 1 && this.buffered(f) < this.highWaterOf(f)) {
-      this.send(f, [e]);
       f.cursor = e.seq;
+      if (!f.batch) return this.send(f, [e]);
+      // One Redis read delivers a step's events in one tick: one message for them.
+      if (f.outbox.push(e) === 1) setImmediate(() => this.flush(f));
       return;
     }
     // A hole (an event committed but never published) or a slow socket: pace it from the log.
+    this.flush(f);
     f.live = false;
     f.kept = [e];
     void this.pump(f);
@@ -271,6 +277,13 @@ export class ViewerRelay implements RemoteRunSource {
     }
   }
 
+  private flush(f: Follower): void {
+    if (f.outbox.length === 0) return;
+    const events = f.outbox;
+    f.outbox = [];
+    if (!f.closed) this.send(f, events);
+  }
+
   /** Batch clients acknowledge replay batches (as the hub asks): at most one unacknowledged page. */
   private async ack(f: Follower): Promise<void> {
     try {
@@ -297,25 +310,51 @@ export class ViewerRelay implements RemoteRunSource {
 
 // ---- REST fallbacks ----
 
-/** All events of a run after `after`, page by page (small runs: batch episodes). */
-async function allEvents(log: RunLog, runId: string, until?: (e: EventEnvelope) => boolean) {
+/** Every event of a run, page by page (fine for batch episodes, which are small runs). */
+async function allEvents(log: RunLog, runId: string): Promise<EventEnvelope[]> {
   const out: EventEnvelope[] = [];
-  let after = 0;
   for (;;) {
-    const page = await log.events(runId, after, 2000);
-    for (const e of page) {
-      if (until?.(e)) return out;
-      out.push(e);
-    }
+    const page = await log.events(runId, out[out.length - 1]?.seq ?? 0, 2000);
+    out.push(...page);
     if (page.length < 2000) return out;
-    after = page[page.length - 1]!.seq;
   }
 }
 
-const stepOf = (e: EventEnvelope): number | undefined => {
-  const s = (e.data as { step?: unknown } | null)?.step;
-  return typeof s === 'number' ? s : undefined;
-};
+const stepOf = (e: EventEnvelope): number =>
+  typeof (e.data as { step?: unknown } | null)?.step === 'number' ? (e.data as { step: number }).step : -1;
+const isSnapshot = (e: EventEnvelope) => e.type === 'nav_step' || e.type === 'restored';
+
+/**
+ * State at a step from the PostgreSQL log, chosen as the SQLite store chooses (RunStore.stateEvents):
+ * the snapshot of step N (a nav_step before a restored, the later one first), else the newest earlier
+ * snapshot plus the state_written/signal events of the steps after it up to N.
+ */
+async function remoteStateAt(log: RunLog, row: StoredRun, step: number): Promise<RunStateView> {
+  const events = await allEvents(log, row.id);
+  const snapshots = events.filter(isSnapshot);
+  const maxStep = Math.max(-1, ...snapshots.map(stepOf));
+  if (step > maxStep)
+    throw notFound(`run ${row.id} has no committed step ${step} (last: ${row.steps})`, 'no-state');
+  const graph = (await log.graphOf(row.id)) as { containers?: ContainerDef[] } | undefined;
+  const defs = graph?.containers ?? [];
+  // `snapshots` is in seq order: the last of a kind is the newest.
+  const atStep = snapshots.filter((e) => stepOf(e) === step);
+  const exact = atStep.filter((e) => e.type === 'nav_step').pop() ?? atStep.pop();
+  if (exact) return reduceState(exact, [], step, defs);
+  let base: EventEnvelope | undefined;
+  for (const e of snapshots) if (stepOf(e) < step && (!base || stepOf(e) >= stepOf(base))) base = e;
+  const baseStep = base ? stepOf(base) : -1;
+  const after = events.filter(
+    (e) =>
+      e.seq > (base?.seq ?? 0) &&
+      stepOf(e) > baseStep &&
+      stepOf(e) <= step &&
+      (e.type === 'state_written' || e.type === 'signal'),
+  );
+  if (!base && after.length === 0)
+    throw notFound(`run ${row.id} has no committed state at step ${step}`, 'no-state');
+  return reduceState(base, after, step, defs);
+}
 
 const REMOTE_ROUTES = new Set([
   '/api/runs/:id',
@@ -343,12 +382,7 @@ export function registerRemoteRunRoutes(app: FastifyInstance, store: RunStore, l
   });
 }
 
-async function remoteAnswer(
-  route: string,
-  row: NonNullable<Awaited<ReturnType<RunLog['getRun']>>>,
-  query: unknown,
-  log: RunLog,
-): Promise<unknown> {
+async function remoteAnswer(route: string, row: StoredRun, query: unknown, log: RunLog): Promise<unknown> {
   switch (route) {
     case '/api/runs/:id':
       return { ...row, checkpoints: await log.checkpointSteps(row.id), branches: [], branch_of: null };
@@ -369,30 +403,7 @@ async function remoteAnswer(
       return { steps: await log.checkpointSteps(row.id) };
     case '/api/runs/:id/state': {
       const { step } = parseOr400(StateQuerySchema, query, 'query');
-      // The snapshot of step N (nav_step preferred, as the embedded store) + the fold of later events.
-      const events = await allEvents(log, row.id, (e) => (stepOf(e) ?? -1) > step);
-      let base: EventEnvelope | undefined;
-      let baseIndex = -1;
-      events.forEach((e, i) => {
-        const snap = snapshotOf(e);
-        if (!snap || snap.step > step) return;
-        if (
-          !base ||
-          snap.step > snapshotOf(base)!.step ||
-          (snap.step === snapshotOf(base)!.step && e.type === 'nav_step')
-        ) {
-          base = e;
-          baseIndex = i;
-        }
-      });
-      const maxStep = Math.max(-1, ...events.map((e) => stepOf(e) ?? -1));
-      if (step > Math.max(maxStep, row.steps))
-        throw notFound(`run ${row.id} has no committed step ${step} (last: ${row.steps})`, 'no-state');
-      const after = events.slice(baseIndex + 1);
-      if (!base && after.length === 0)
-        throw notFound(`run ${row.id} has no committed state at step ${step}`, 'no-state');
-      const graph = (await log.graphOf(row.id)) as { containers?: ContainerDef[] } | undefined;
-      return reduceState(base, after, step, graph?.containers ?? []);
+      return remoteStateAt(log, row, step);
     }
     default:
       throw notFound(`no route GET ${route}`);

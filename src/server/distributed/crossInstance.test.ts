@@ -1,0 +1,170 @@
+// Many viewers on many server instances: two in-process servers A and B in distributed mode (real
+// Redis, real PostgreSQL) and one REAL `statewire worker` process. A batch is started through A's
+// REST API; socket.io clients connected to B subscribe to an episode's run from seq 0 while the
+// worker executes it and must receive every event of its log exactly once, in seq order, up to its
+// run_result — the first part replayed from PostgreSQL, the rest relayed live from the worker.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
+import { createServer, type StatewireServer } from '../app.ts';
+import { PgRunLog } from '../db/pgRunLog.ts';
+import { withoutFullValues } from '../socket/compact.ts';
+import { connectClient, type RecordingClient } from '../test/liveClient.testutil.ts';
+import { hasPostgres, startPostgres, type PgServer } from '../test/pgServer.ts';
+import { hasRedis, startRedis, type RedisServer } from '../test/redisServer.ts';
+import { api, demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
+import { startWorkerProcess, type WorkerProcess } from '../test/workerProcess.testutil.ts';
+
+const STEPS = 150;
+
+async function pgLog(log: PgRunLog, runId: string): Promise<EventEnvelope[]> {
+  const out: EventEnvelope[] = [];
+  for (;;) {
+    const page = await log.events(runId, out[out.length - 1]?.seq ?? 0, 2000);
+    out.push(...page);
+    if (page.length < 2000) return out;
+  }
+}
+
+describe.skipIf(!hasRedis() || !hasPostgres())('a viewer on another server instance', () => {
+  let redis: RedisServer;
+  let pg: PgServer;
+  let log: PgRunLog;
+  let worker: WorkerProcess | undefined;
+  const servers: StatewireServer[] = [];
+  const dirs: string[] = [];
+  const clients: RecordingClient[] = [];
+
+  const startInstance = async (name: string) => {
+    const dir = mkdtempSync(join(tmpdir(), `statewire-${name}-`));
+    dirs.push(dir);
+    const server = await createServer({
+      workspace: dir,
+      port: 0,
+      distDir: join(dir, 'dist'),
+      distributed: { redisUrl: redis.url, databaseUrl: pg.url },
+    });
+    servers.push(server);
+    return { server, ...(await server.listen()) };
+  };
+
+  beforeAll(async () => {
+    [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
+    log = await PgRunLog.connect(pg.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await worker?.kill9();
+    await Promise.allSettled(servers.map((s) => s.close()));
+    await log?.close();
+    await Promise.allSettled([redis?.stop(), pg?.stop()]);
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }, 120_000);
+
+  it('follows an episode executed by a worker started through instance A, with no gap and no duplicate', async () => {
+    const [a, b] = [await startInstance('a'), await startInstance('b')];
+    expect((await api(a.url, 'GET', '/api/health')).body).toEqual({
+      ok: true,
+      mode: 'distributed',
+      redis: 'up',
+      postgres: 'up',
+    });
+
+    // Viewers on B before the batch exists: per-event previews (the app's client), full values, batches.
+    const previews = await connectClient(b.url);
+    const full = await connectClient(b.url);
+    const batched = await connectClient(b.url);
+    clients.push(previews, full, batched);
+    const batches: EventEnvelope[][] = [];
+    batched.socket.on('events', (list: EventEnvelope[], ack?: () => void) => {
+      if (list.length > 0) batches.push(list);
+      ack?.();
+    });
+
+    const start = await api(a.url, 'POST', '/api/batches', {
+      loop_definition: demoGraph(STEPS),
+      episodes: 2,
+      seed: 3,
+    });
+    expect(start.status).toBe(202);
+    const batchId = start.body.batch_id as string;
+    const runId = `${batchId}_e1`;
+    // The worker starts after the jobs are queued: episode 1 is taken as soon as it is ready.
+    worker = await startWorkerProcess({ redisUrl: redis.url, databaseUrl: pg.url }, 'wx');
+
+    // B does not have the run in its SQLite: it answers from PostgreSQL once the worker created it.
+    const running = await waitFor(
+      async () => {
+        const r = await api(b.url, 'GET', `/api/runs/${runId}`);
+        return r.status === 200 && r.body.last_seq > 0 && r.body.status === 'running' ? r.body : undefined;
+      },
+      60_000,
+      'episode 1 running',
+    );
+    expect(running.id).toBe(runId);
+
+    const acks = await Promise.all([
+      previews.subscribe({ runId, afterSeq: 0 }),
+      full.subscribe({ runId, afterSeq: 0, fullValues: true }),
+      batched.subscribe({ runId, afterSeq: 0, batch: true }),
+    ]);
+    for (const ack of acks) expect(ack).toMatchObject({ ok: true, runId });
+    const ackedSeq = (acks[0] as { lastSeq: number }).lastSeq;
+
+    const ended = (events: EventEnvelope[]) => events.some((e) => e.type === 'run_result');
+    await waitFor(
+      () => ended(previews.events) && ended(full.events) && ended(batches.flat()),
+      90_000,
+      'run_result on every viewer',
+    );
+    const stored = await pgLog(log, runId);
+    const lastSeq = stored[stored.length - 1]!.seq;
+    // Part of it really came live: the run was still going when the viewers subscribed.
+    expect(ackedSeq).toBeLessThan(lastSeq);
+    expect(stored.map((e) => e.seq)).toEqual(Array.from({ length: lastSeq }, (_, i) => i + 1));
+
+    // Every event exactly once, in order, as the log has it (previews: nav_step without full values).
+    expect(full.events).toEqual(stored);
+    expect(previews.events).toEqual(stored.map(withoutFullValues));
+    expect(batches.flat()).toEqual(stored.map(withoutFullValues));
+    expect(previews.errors).toEqual([]);
+
+    // The run routes of B fall back to PostgreSQL for it.
+    const events = await api(b.url, 'GET', `/api/runs/${runId}/events?after=10&limit=25`);
+    expect(events.status).toBe(200);
+    expect(events.body).toMatchObject({ run_id: runId, last_seq: lastSeq, next_after: 35 });
+    expect(events.body.events).toEqual(stored.slice(10, 35));
+    const state = await api(b.url, 'GET', `/api/runs/${runId}/state?step=5`);
+    expect(state.status).toBe(200);
+    const nav5 = stored.find((e) => e.type === 'nav_step' && (e.data as { step: number }).step === 5)!;
+    expect(state.body).toMatchObject({
+      step: 5,
+      containers: (nav5.data as { containers: unknown }).containers,
+    });
+    expect((await api(b.url, 'GET', `/api/runs/${runId}/graph`)).body.name).toBe(demoGraph().name);
+    expect((await api(b.url, 'GET', '/api/runs/no_such_run/events')).status).toBe(404);
+
+    // Unknown everywhere: the hub's answer.
+    expect(await previews.subscribe({ runId: 'no_such_run' })).toMatchObject({
+      ok: false,
+      error: { code: 'unknown-run' },
+    });
+
+    // The batch ends on A; B reads the same batch from PostgreSQL.
+    await waitFor(
+      async () => (await api(a.url, 'GET', `/api/batches/${batchId}`)).body.batch?.status === 'done',
+      90_000,
+      'batch done',
+    );
+    const onB = await api(b.url, 'GET', `/api/batches/${batchId}`);
+    expect(onB.body.batch.status).toBe('done');
+    expect(onB.body.episodes.map((r: { episode: number; status: string }) => [r.episode, r.status])).toEqual([
+      [1, 'done'],
+      [2, 'done'],
+    ]);
+    expect(await worker.stop()).toBe(0);
+  }, 240_000);
+});
