@@ -51,6 +51,7 @@ import { ServiceContainersPanel } from './ServiceContainersPanel.tsx';
 import { refusalOf, toConnectRequest } from './connectionCheck.ts';
 import { ConnectionFeedback } from './ConnectionFeedback.tsx';
 import { LabelScale } from './LabelScale.tsx';
+import { RouteFailurePanel } from './RouteFailurePanel.tsx';
 
 const FIT_OPTIONS = { padding: 0.08, maxZoom: 1.2 };
 const SNAP_GRID: [number, number] = [20, 20];
@@ -358,6 +359,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           {stateVisible && <ServiceContainersPanel />}
           <ConnectionFeedback reasonRef={hintRefusal} />
           <LabelScale target={wrapper} />
+          <RouteFailurePanel />
         </ReactFlow>
       </LowDetailContext>
     </div>

@@ -1,6 +1,7 @@
 // nodeTypes / edgeTypes at module scope so React Flow never sees new objects between renders.
-import { BezierEdge, type EdgeTypes, type NodeTypes } from '@xyflow/react';
+import type { EdgeTypes, NodeTypes } from '@xyflow/react';
 import { ContainerNode } from './ContainerNode.tsx';
+import { DataEdge } from './DataEdge.tsx';
 import { GrantEdge } from './GrantEdge.tsx';
 import { GraphNode } from './GraphNode.tsx';
 import { NoteNode } from './NoteNode.tsx';
@@ -11,4 +12,4 @@ export const nodeTypes: NodeTypes = {
   container: ContainerNode,
   note: NoteNode,
 };
-export const edgeTypes: EdgeTypes = { data: BezierEdge, grant: GrantEdge };
+export const edgeTypes: EdgeTypes = { data: DataEdge, grant: GrantEdge };

@@ -9,7 +9,9 @@ import { viewerNumbers } from '../run/viewerNumbers.ts';
 import {
   clearKey,
   LOG_LIMIT,
+  routePortKey,
   withStep,
+  type RouteTaken,
   type RunLogLine,
   type RunState,
   type RunStoreLike,
@@ -117,6 +119,7 @@ const onNavStep: Handler = (m, store) => {
     seq: m.seq,
     containers: d.containers,
     nodeStates: d.nodeStates,
+    ...(Object.keys(d.features).length > 0 ? { features: d.features } : {}),
     clears: mine?.clears ?? [],
     writes: mine?.writes ?? [],
     errors: mine?.errors ?? [],
@@ -140,7 +143,8 @@ const onNavStep: Handler = (m, store) => {
     pending,
   };
   // A backfilled (older) nav_step fills the timeline but must not roll the live view back.
-  if (m.seq >= s.liveSeq) Object.assign(patch, { containers: d.containers, step: d.step, liveSeq: m.seq });
+  if (m.seq >= s.liveSeq)
+    Object.assign(patch, { containers: d.containers, features: d.features, step: d.step, liveSeq: m.seq });
   store.setState(patch);
 };
 
@@ -228,7 +232,25 @@ const onError: Handler = (m, store) => {
   if (d.severity === 'error' && m.seq > 0) {
     addPending(store, store.getState().step + 1, 'errors', text);
   }
+  if (d.severity === 'error' && d.code.startsWith('ROUTE_')) onRouteFailure(m.seq, d, store);
 };
+
+/** A failed route decision: which node, port and edges, for the canvas and its notice. */
+function onRouteFailure(seq: number, d: Data<'error_event'>, store: RunStoreLike): void {
+  const det = d.details as { node_id?: unknown; port?: unknown; edges?: unknown };
+  const str = (v: unknown, dflt: string) => (typeof v === 'string' ? v : dflt);
+  store.setState({
+    routeFailure: {
+      seq,
+      code: d.code,
+      step: typeof d.scope.step === 'number' ? d.scope.step : store.getState().step + 1,
+      node_id: str(det.node_id, str(d.scope.node_id, '')),
+      port: str(det.port, 'default'),
+      edges: Array.isArray(det.edges) ? det.edges.filter((x): x is string => typeof x === 'string') : [],
+      message: d.message,
+    },
+  });
+}
 
 /** A breakpoint hit: the run pauses (its nav_status follows); the Log says which and who wrote. */
 const onBreakpointHit: Handler = (m, store) => {
@@ -256,6 +278,7 @@ const onRestored: Handler = (m, store) => {
       seq: m.seq,
       containers: d.containers,
       nodeStates: d.nodeStates,
+      ...(Object.keys(d.features).length > 0 ? { features: d.features } : {}),
       clears: [],
       writes: [],
       errors: [],
@@ -269,10 +292,25 @@ const onRestored: Handler = (m, store) => {
     viewerHistory[id] = kept;
     viewer[id] = kept[kept.length - 1]!;
   }
+  // Routes after the restored step will be taken again (or not): only the kept steps' stay.
+  const routes: Record<number, RouteTaken[]> = {};
+  const lastRoute: Record<string, RouteTaken> = {};
+  for (const [st, list] of Object.entries(s.routes)) {
+    if (Number(st) > d.restored_to) continue;
+    routes[Number(st)] = list;
+    for (const r of list) {
+      const key = routePortKey(r.node_id, r.port);
+      if ((lastRoute[key]?.seq ?? -1) < r.seq) lastRoute[key] = r;
+    }
+  }
   store.setState({
     viewer,
     viewerHistory,
+    routes,
+    lastRoute,
+    routeFailure: null,
     containers: d.containers,
+    features: d.features,
     step: d.restored_to,
     liveSeq: m.seq,
     snapshots,
@@ -301,6 +339,38 @@ const onLlmUsage: Handler = (m, store) => {
       level: 'info',
       text: `step ${d.step} · ${d.node_id}: llm ${JSON.stringify(d.usage)}`,
     });
+};
+
+/**
+ * A route decision: kept by step (the timeline's step view) and as the latest of its port (the
+ * canvas flashes the taken edge and dims the others until that port routes again); one Log line.
+ */
+const onRoute: Handler = (m, store) => {
+  const d = parsed('route', m, store);
+  if (!d) return;
+  const s = store.getState();
+  const rec: RouteTaken = { ...d, seq: m.seq };
+  const routes = own(s.routes, copyRecord);
+  const list = routes[d.step];
+  const next = list && owned?.has(list) ? list : [...(list ?? [])];
+  owned?.add(next);
+  next.push(rec);
+  routes[d.step] = next;
+  const key = routePortKey(d.node_id, d.port);
+  const patch: Partial<RunState> = { routes };
+  // A backfilled older route fills its step but does not replace what the canvas shows.
+  if ((s.lastRoute[key]?.seq ?? -1) < m.seq) {
+    const lastRoute = own(s.lastRoute, copyRecord);
+    lastRoute[key] = rec;
+    patch.lastRoute = lastRoute;
+  }
+  store.setState(patch);
+  const target = d.candidates.find((c) => c.edge_id === d.edge_id)?.target;
+  pushLog(store, {
+    seq: m.seq,
+    level: 'info',
+    text: `step ${d.step} · ${d.node_id} routed to ${target ?? d.edge_id} (edge ${d.edge_id}): ${d.reason}`,
+  });
 };
 
 /** How many of a viewer's newest lines keep their picture (see onViewerData). */
@@ -390,6 +460,7 @@ export const HANDLERS: Record<EventType, Handler> = {
   llm_usage: onLlmUsage,
   run_result: onRunResult,
   breakpoint_hit: onBreakpointHit,
+  route: onRoute,
 };
 
 /**

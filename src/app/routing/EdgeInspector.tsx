@@ -46,7 +46,9 @@ function grantedSlots(nodeId: string): string[] {
 function PortSiblings({ edge }: { edge: EdgeDef }) {
   const all = useEditor((s) => currentLevel(s).edges);
   const siblings = all.filter((e) => e.source === edge.source && e.sourceHandle === edge.sourceHandle);
-  if (siblings.length < 2) return null;
+  // Plain fan-out (no edge of the port routed) delivers on every edge: no choice to explain.
+  if (siblings.length < 2 || !siblings.some((e) => e.condition !== undefined || e.effect !== undefined))
+    return null;
   return (
     <div data-testid="edge-port-siblings" className="mt-2 rounded bg-zinc-900 px-1.5 py-1 text-[11px]">
       <div className="mb-0.5 text-zinc-400">

@@ -93,9 +93,11 @@ describe('Edge inspector', () => {
   it('builds a condition with the form, one undo step per change; a half-made one leaves the edge', () => {
     open();
     render(<EdgeInspector id="e_l" />);
-    expect(screen.getByTestId('edge-port-siblings').textContent).toContain('exactly one of these 2 edges');
+    // Plain fan-out: every edge delivers, no routing port to explain yet.
+    expect(screen.queryByTestId('edge-port-siblings')).toBeNull();
     fireEvent.click(screen.getByTestId('condition-add'));
     expect(edge('e_l').condition).toEqual({ feature: 'phase', in: ['explore'] });
+    expect(screen.getByTestId('edge-port-siblings').textContent).toContain('exactly one of these 2 edges');
     fireEvent.click(screen.getByTestId('cond-value-exploit'));
     expect(edge('e_l').condition).toEqual({ feature: 'phase', in: ['explore', 'exploit'] });
     expect(screen.getByTestId('edge-route-summary').textContent).toBe('phase ∈ {explore, exploit}');

@@ -79,7 +79,7 @@ describe('condition chip text', () => {
   it('chip: nothing for a plain edge, condition (and effect) clipped, full text for the tooltip', () => {
     expect(chipText({})).toBeNull();
     expect(chipText({ effect: { assign: { phase: 'explore' } } })).toEqual({
-      short: 'always ⇒ phase := explore',
+      short: '⇒ phase := explore',
       full: 'always  ⇒  phase := explore',
     });
     const long = chipText(

@@ -72,8 +72,9 @@ export interface ChipText {
 /** The label chip of a routed edge; null for an edge with neither condition nor effect. */
 export function chipText(edge: { condition?: Condition; effect?: Effect }, max = 36): ChipText | null {
   if (edge.condition === undefined && edge.effect === undefined) return null;
-  const cond = edge.condition === undefined ? 'always' : conditionText(edge.condition);
   const eff = effectText(edge.effect);
+  if (edge.condition === undefined) return { short: `⇒ ${clip(eff, max)}`, full: `always  ⇒  ${eff}` };
+  const cond = conditionText(edge.condition);
   const full = eff ? `${cond}  ⇒  ${eff}` : cond;
   const short = eff ? `${clip(cond, max)} ⇒ ${clip(eff, Math.max(12, max / 2))}` : clip(cond, max);
   return { short, full };

@@ -13,12 +13,13 @@ import { Button } from '../ui/Button.tsx';
 import { fork, inspect } from './run.actions.ts';
 import { RestoreButton } from './RestoreButton.tsx';
 import { RunsMenu } from './RunsMenu.tsx';
-import { useRun, viewContainers, type StepSnapshot } from './run.store.ts';
+import { useRun, viewContainers, viewFeatures, type StepSnapshot } from './run.store.ts';
 import { formatValue, slotLine } from './slotLine.ts';
 import { shownNodeStates } from './nodeLocalState.ts';
 import { ndInfoOf } from '../ui/ndarray.ts';
 import { NdArrayView } from '../ui/NdArrayView.tsx';
 import { CompareButton } from '../compare/CompareButton.tsx';
+import { StepFeatureRows, StepRoutes } from '../routing/RunRouting.tsx';
 
 /** Past this many steps only a window of ticks around the selection is drawn (DOM stays small). */
 const MAX_TICKS = 1500;
@@ -234,10 +235,13 @@ function StepValues() {
   const nodeStates = useRun(shownNodeStates);
   const full = useRun((s) => s.inspected !== null && s.inspected.step === s.inspectedStep);
   const entries = Object.entries(containers);
-  if (entries.length === 0) return <div className="text-zinc-500">No container values yet.</div>;
+  const features = useRun((s) => Object.keys(viewFeatures(s)).length);
+  if (entries.length === 0 && features === 0)
+    return <div className="text-zinc-500">No container values yet.</div>;
   return (
     <table className="w-full table-fixed" data-testid="timeline-values" data-full={full ? 'true' : 'false'}>
       <tbody>
+        <StepFeatureRows />
         {entries.flatMap(([cid, c]) =>
           Object.entries(c.states).map(([slot, s]) => (
             <tr key={`${cid}/${slot}`} className="border-t border-zinc-800/60">
@@ -344,6 +348,7 @@ export function TimelinePanel() {
           </div>
           <div className="min-w-0">
             <div className="mb-0.5 text-[10px] text-zinc-500 uppercase">What step {target} did</div>
+            <StepRoutes step={target} />
             <StepChanges snap={snap} />
           </div>
         </div>

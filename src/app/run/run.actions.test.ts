@@ -2,7 +2,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { editorStore } from '../store/editor.store.ts';
 import { parseGraphInput } from '../store/graphIo.ts';
-import { play } from './run.actions.ts';
+import { HANDLERS } from '../live/handlers.ts';
+import { ev } from '../live/testEvents.testutil.ts';
+import { play, stepOnce } from './run.actions.ts';
 import { initialRunState, runStore } from './run.store.ts';
 
 afterEach(() => {
@@ -52,5 +54,28 @@ describe('play of a graph the editor flags', () => {
     expect(runStore.getState().error).toMatch(/400/);
     expect(runStore.getState().error).not.toMatch(/^cannot run/);
     expect(editorStore.getState().drawerTab).toBe('log');
+  });
+});
+
+describe('step', () => {
+  it("after a step the run shows paused as of its last event; the engine's older 'running' does not win", async () => {
+    runStore.setState({ runId: 'r1', tabId: null, status: 'paused' });
+    const json = (body: unknown) =>
+      new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url.endsWith('/step')
+          ? json({ ok: true, step: 1, status: 'paused' })
+          : json({ id: 'r1', graph_name: 'g', status: 'paused', steps: 1, last_seq: 40 }),
+      ),
+    );
+    await stepOnce();
+    expect(runStore.getState()).toMatchObject({ status: 'paused', statusSeq: 40 });
+    // The first step's 'running' (seq 2) arrives late: it goes to the Log, not the status.
+    HANDLERS.nav_status(ev('nav_status', 2, { status: 'running', step: 0 }), runStore);
+    expect(runStore.getState().status).toBe('paused');
+    HANDLERS.nav_status(ev('nav_status', 41, { status: 'running', step: 1 }), runStore);
+    expect(runStore.getState().status).toBe('running');
   });
 });

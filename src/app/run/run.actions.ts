@@ -135,7 +135,15 @@ export async function stepOnce(): Promise<void> {
   const s = runStore.getState();
   if (!(s.status === 'paused' && runIsOfActiveTab()) && !(await startRun(true))) return;
   set({ error: null });
-  await runApi.step().catch(fail);
+  await runApi.step().then(async (r) => {
+    const { runId } = runStore.getState();
+    if (r.status !== 'paused' || runId === null) return;
+    // Paused again, as of the run's last event: its older status events (the engine's 'running' as
+    // a paused-started run's first step begins, still on its way) must not show over that.
+    const info = await runApi.run(runId).catch(() => null);
+    if (info && runStore.getState().statusSeq <= info.last_seq)
+      set({ status: 'paused', statusSeq: info.last_seq });
+  }, fail);
 }
 
 export async function stop(): Promise<void> {

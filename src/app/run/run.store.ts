@@ -5,7 +5,12 @@
 import type { BreakpointHit } from '../../domain/debug/breakpoints.ts';
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
-import type { ContainerSnapshot, RunStatus } from '../../domain/protocol/protocol.ts';
+import type {
+  ContainerSnapshot,
+  FeatureValues,
+  RouteData,
+  RunStatus,
+} from '../../domain/protocol/protocol.ts';
 
 export type RunStatusView = RunStatus | 'starting';
 
@@ -43,6 +48,8 @@ export interface StepSnapshot {
   seq: number;
   containers: Record<string, ContainerSnapshot>;
   nodeStates: Record<string, unknown>;
+  /** Routing features at the end of the step (absent when the graph declares none). */
+  features?: FeatureValues;
   clears: SlotClear[];
   writes: SlotWrite[];
   errors: string[];
@@ -89,6 +96,21 @@ export interface ViewerLine {
   numbers?: Record<string, number>;
 }
 
+/** A `route` event (the edge a routing node's visit took from one of its ports, and why) and its seq. */
+export type RouteTaken = RouteData & { seq: number };
+
+/** A failed route decision (error_event ROUTE_*): the run ended and the step was not committed. */
+export interface RouteFailure {
+  seq: number;
+  code: string;
+  step: number;
+  node_id: string;
+  port: string;
+  /** The edges the message names (the compatible ones when ambiguous, the candidates when none is). */
+  edges: string[];
+  message: string;
+}
+
 /** Full values of one step, fetched from GET /api/runs/{id}/state?step=N. */
 export interface InspectedState {
   step: number;
@@ -105,6 +127,8 @@ export interface RunState {
   /** seq of the nav_step/restored that set `containers` (an older backfilled one must not win). */
   liveSeq: number;
   containers: Record<string, ContainerSnapshot>;
+  /** Routing feature values, live (set with `containers`); `{}` when the graph declares none. */
+  features: FeatureValues;
   /** Snapshots by step, ascending `steps` index for the timeline. */
   snapshots: Record<number, StepSnapshot>;
   steps: number[];
@@ -135,6 +159,12 @@ export interface RunState {
   breakpointHit: (BreakpointHit & { seq: number }) | null;
   /** seq of the last nav_status applied: a control call's answer never overrides a newer one. */
   statusSeq: number;
+  /** Routes taken, by step (the timeline's step view; the canvas while a step is inspected). */
+  routes: Record<number, RouteTaken[]>;
+  /** The latest route per routing port (key: routePortKey): the canvas marks, live. */
+  lastRoute: Record<string, RouteTaken>;
+  /** The route decision that ended the run, if one did (cleared by restore and by a new run). */
+  routeFailure: RouteFailure | null;
 }
 
 export const LOG_LIMIT = 500;
@@ -147,6 +177,7 @@ export function initialRunState(): RunState {
     step: 0,
     liveSeq: 0,
     containers: {},
+    features: {},
     snapshots: {},
     steps: [],
     nodeStatus: {},
@@ -161,6 +192,9 @@ export function initialRunState(): RunState {
     error: null,
     breakpointHit: null,
     statusSeq: 0,
+    routes: {},
+    lastRoute: {},
+    routeFailure: null,
   };
 }
 
@@ -177,6 +211,9 @@ export function useRun<T>(selector: (s: RunState) => T): T {
   return useStore(runStore, selector);
 }
 
+/** The key of a routing port in `lastRoute`: node and source handle ("" is the default handle). */
+export const routePortKey = (node: string, port: string): string => `${node}\u0000${port || 'default'}`;
+
 export const clearKey = (container: string, slot: string) => `${container}/${slot}`;
 
 /** Containers the UI should show: the inspected step's (full values if fetched) or the live ones. */
@@ -184,6 +221,12 @@ export function viewContainers(s: RunState): Record<string, ContainerSnapshot> {
   if (s.inspectedStep === null) return s.containers;
   if (s.inspected?.step === s.inspectedStep) return s.inspected.containers;
   return s.snapshots[s.inspectedStep]?.containers ?? s.containers;
+}
+
+/** Feature values the UI should show: the inspected step's, or the live ones. */
+export function viewFeatures(s: RunState): FeatureValues {
+  if (s.inspectedStep === null) return s.features;
+  return s.snapshots[s.inspectedStep]?.features ?? s.features;
 }
 
 /** Inserts a step into an ascending list without duplicates (steps mostly arrive in order). */

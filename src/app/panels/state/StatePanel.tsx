@@ -14,6 +14,7 @@ import { SlotBreakpointDot } from '../../debug/SlotBreakpointDot.tsx';
 import { PlotSlotButton } from '../../episodes/PlotSlotButton.tsx';
 import { useServiceContainers } from '../../services/serviceContainers.ts';
 import { ServiceOwnedContainers } from './ServiceOwnedContainers.tsx';
+import { FeaturesGroup } from '../../routing/RunRouting.tsx';
 
 const PILL: Record<string, string> = {
   forever: 'text-violet-400 bg-violet-500/10',
@@ -117,6 +118,7 @@ export function StatePanel() {
           </table>
         </div>
       ))}
+      <FeaturesGroup />
       <ServiceOwnedContainers containers={owned} />
       <LiveOnlyContainers known={[...containers.map((c) => c.id), ...owned.map((c) => c.id)]} />
     </div>

@@ -1,0 +1,138 @@
+// Data edge: the plain bezier wire, plus for a routed edge (condition and/or effect) a label chip with
+// the condition at the curve's middle. The chip grows with the node titles when zoomed out
+// (--sw-label-scale, LabelScale.tsx) as far as the room between the edge's ends allows, and is
+// never wider than that room, so it does not cover the handles; the full text is its tooltip. During a run (or inspecting a step) the
+// edge a routing node took flashes, and where the port had a choice it stays bright while the port's
+// other conditional edges dim, until the node routes again (src/app/routing/routeMarks.ts).
+import { memo } from 'react';
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, Position, type EdgeProps } from '@xyflow/react';
+import type { EdgeDef } from '../../domain/graph/graph.schema.ts';
+import { chipText } from '../routing/conditionText.ts';
+import { markNote, routedEdgeOf, type RouteMark } from '../routing/routeMarks.ts';
+import { useRouteMark } from '../routing/useRouteMark.ts';
+import { currentLevel, editorStore, useEditor } from '../store/editor.store.ts';
+import type { FlowEdge } from './flowMapping.ts';
+
+const TAKEN_STYLE = { stroke: '#34d399', strokeWidth: 2.5 };
+const FAILED_STYLE = { stroke: '#f87171', strokeWidth: 2.5, strokeDasharray: '6 3' };
+/** Flow px kept free at each end of the edge (handle dot and a little air). */
+const END_ROOM = 16;
+/** Below this much room a chip shows only a marker (the tooltip and the inspector say the rest). */
+const MIN_TEXT_ROOM = 40;
+/** Estimated width of a chip character and of its padding and border at scale 1 (10 px text). */
+const CHAR_PX = 6;
+const PAD_PX = 10;
+const MIN_CHIP_SCALE = 0.85;
+
+function RouteChip({
+  edge,
+  mark,
+  x,
+  y,
+  room,
+  selected,
+}: {
+  edge: EdgeDef;
+  mark: RouteMark;
+  x: number;
+  y: number;
+  room: number;
+  selected: boolean;
+}) {
+  const chip = chipText(edge);
+  if (!chip) return null;
+  const tone =
+    mark.kind === 'taken' && mark.choice
+      ? 'border-emerald-400 bg-emerald-950 text-emerald-200'
+      : mark.kind === 'failed'
+        ? 'border-red-400 bg-red-950 text-red-200'
+        : selected
+          ? 'border-sky-500 bg-zinc-900 text-sky-200'
+          : edge.condition === undefined
+            ? 'border-zinc-600 bg-zinc-900 text-zinc-300'
+            : 'border-amber-700/70 bg-zinc-900 text-amber-200';
+  const tiny = room < MIN_TEXT_ROOM;
+  const text = tiny ? '◆' : chip.short;
+  // Grown with the titles, but no larger than the room allows (estimated width), and never below
+  // MIN_CHIP_SCALE: past that the text is cut with an ellipsis instead.
+  const fit = Math.max(MIN_CHIP_SCALE, room / (text.length * CHAR_PX + PAD_PX));
+  const scale = `min(var(--sw-label-scale, 1), ${fit.toFixed(2)})`;
+  return (
+    <EdgeLabelRenderer>
+      <div
+        data-testid={`edge-chip-${edge.id}`}
+        data-route={mark.kind}
+        title={`${chip.full}${markNote(mark)}`}
+        onClick={() =>
+          editorStore.getState().setSelection({ nodes: [], containers: [], edges: [edge.id], grants: [] })
+        }
+        style={{
+          transform: `translate(-50%, -50%) translate(${x}px, ${y}px) scale(${scale})`,
+          maxWidth: `calc(${Math.max(room, 12)}px / ${scale})`,
+        }}
+        className={`nodrag nopan pointer-events-auto absolute cursor-pointer truncate rounded border px-1 text-[10px] leading-4 font-medium whitespace-nowrap shadow ${tone} ${mark.kind === 'untaken' ? 'opacity-40' : ''}`}
+      >
+        {text}
+      </div>
+    </EdgeLabelRenderer>
+  );
+}
+
+function DataEdgeView({
+  id,
+  source,
+  sourceX,
+  sourceY,
+  targetX,
+  targetY,
+  sourcePosition = Position.Right,
+  targetPosition = Position.Left,
+  sourceHandleId,
+  style,
+  markerEnd,
+  interactionWidth,
+  selected,
+  data,
+}: EdgeProps<FlowEdge>) {
+  const defId = data?.defId ?? '';
+  const routed = useEditor((s) => routedEdgeOf(currentLevel(s), defId));
+  const mark = useRouteMark(source, sourceHandleId ?? '', defId, routed?.condition !== undefined);
+  const [path, labelX, labelY] = getBezierPath({
+    sourceX,
+    sourceY,
+    sourcePosition,
+    targetX,
+    targetY,
+    targetPosition,
+  });
+  const markStyle =
+    mark.kind === 'failed' ? FAILED_STYLE : mark.kind === 'taken' && mark.choice ? TAKEN_STYLE : null;
+  return (
+    <>
+      <BaseEdge
+        id={id}
+        path={path}
+        style={markStyle ? { ...style, ...markStyle } : style}
+        markerEnd={markerEnd}
+        interactionWidth={interactionWidth}
+        className={mark.kind === 'untaken' ? 'sw-route-dim' : undefined}
+      />
+      {/* Keyed by the route's seq, so every new route of the node plays the flash again. */}
+      {mark.kind === 'taken' && (
+        <path key={mark.seq} d={path} className="sw-route-flash" fill="none" data-route-seq={mark.seq} />
+      )}
+      {routed && (
+        <RouteChip
+          edge={routed}
+          mark={mark}
+          x={labelX}
+          y={labelY}
+          room={Math.hypot(targetX - sourceX, targetY - sourceY) - 2 * END_ROOM}
+          selected={selected ?? false}
+        />
+      )}
+    </>
+  );
+}
+
+export const DataEdge = memo(DataEdgeView);
