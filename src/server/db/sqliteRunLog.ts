@@ -119,7 +119,9 @@ export class SqliteRunLog implements RunLog {
   }
   async episodes(batchId: string): Promise<EpisodeRow[]> {
     return this.db
-      .prepare<[string], { row: string }>('SELECT row FROM batch_episodes WHERE batch_id = ? ORDER BY episode')
+      .prepare<[string], { row: string }>(
+        'SELECT row FROM batch_episodes WHERE batch_id = ? ORDER BY episode',
+      )
       .all(batchId)
       .map((r) => JSON.parse(r.row) as EpisodeRow);
   }
