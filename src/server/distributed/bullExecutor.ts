@@ -18,6 +18,8 @@ import type { BatchExecutor } from '../batch/batchManager.ts';
 import { failEpisode, type EpisodeJob } from '../batch/episodeRun.ts';
 import type { RunLog } from '../db/runLog.ts';
 import {
+  CANCEL_CHANNEL,
+  CANCELLED_KEY,
   deadLetters,
   enqueueEpisodes,
   EPISODE_ATTEMPTS,
@@ -29,7 +31,6 @@ import {
   redisConnection,
   type EpisodeJobData,
 } from './queue.ts';
-import { CANCEL_CHANNEL, CANCELLED_KEY } from './worker.ts';
 
 /** How long a cancelled batch waits for its episodes in flight to report `interrupted`. */
 const CANCEL_WAIT_MS = 30_000;

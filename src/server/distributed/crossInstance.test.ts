@@ -16,17 +16,9 @@ import { hasPostgres, startPostgres, type PgServer } from '../test/pgServer.ts';
 import { hasRedis, startRedis, type RedisServer } from '../test/redisServer.ts';
 import { api, demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
 import { startWorkerProcess, type WorkerProcess } from '../test/workerProcess.testutil.ts';
+import { wholeLog } from './viewerRelay.ts';
 
 const STEPS = 150;
-
-async function pgLog(log: PgRunLog, runId: string): Promise<EventEnvelope[]> {
-  const out: EventEnvelope[] = [];
-  for (;;) {
-    const page = await log.events(runId, out[out.length - 1]?.seq ?? 0, 2000);
-    out.push(...page);
-    if (page.length < 2000) return out;
-  }
-}
 
 describe.skipIf(!hasRedis() || !hasPostgres())('a viewer on another server instance', () => {
   let redis: RedisServer;
@@ -120,7 +112,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('a viewer on another server insta
       90_000,
       'run_result on every viewer',
     );
-    const stored = await pgLog(log, runId);
+    const stored = await wholeLog(log, runId);
     const lastSeq = stored[stored.length - 1]!.seq;
     // Part of it really came live: the run was still going when the viewers subscribed.
     expect(ackedSeq).toBeLessThan(lastSeq);

@@ -15,7 +15,6 @@ import { createRegistry } from '../../engine/registry.ts';
 import { BatchManager, buildJobs } from '../batch/batchManager.ts';
 import { runEpisode } from '../batch/episodeRun.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
-import type { RunLog } from '../db/runLog.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
 import { hasPostgres, startPostgres, type PgServer } from '../test/pgServer.ts';
 import { hasRedis, startRedis, type RedisServer } from '../test/redisServer.ts';
@@ -24,18 +23,10 @@ import { startWorkerProcess, type WorkerProcess } from '../test/workerProcess.te
 import { decodeGraph } from '../workspace/graphCodec.ts';
 import { BullExecutor } from './bullExecutor.ts';
 import { openEpisodeQueue } from './queue.ts';
+import { wholeLog } from './viewerRelay.ts';
 
 const EPISODES = 200;
 const STEPS = 12;
-
-async function allEvents(log: RunLog, runId: string): Promise<EventEnvelope[]> {
-  const out: EventEnvelope[] = [];
-  for (;;) {
-    const page = await log.events(runId, out[out.length - 1]?.seq ?? 0, 2000);
-    out.push(...page);
-    if (page.length < 2000) return out;
-  }
-}
 
 const navSteps = (events: EventEnvelope[]) =>
   events.filter((e) => e.type === 'nav_step').map((e) => (e.data as { step: number }).step);
@@ -122,7 +113,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('distributed batch with a worker 
       const logs = new Map<number, EventEnvelope[]>();
       for (const row of rows) {
         const run = await log.getRun(row.run_id);
-        const events = await allEvents(log, row.run_id);
+        const events = await wholeLog(log, row.run_id);
         logs.set(row.episode, events);
         expect(events.map((e) => e.seq)).toEqual(Array.from({ length: run!.last_seq }, (_, i) => i + 1));
         expect(navSteps(events)).toEqual(Array.from({ length: row.steps }, (_, i) => i + 1));
@@ -163,7 +154,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('distributed batch with a worker 
         expect(victimRow.steps).toBe(refRow.steps);
         expect(victimRow.outputs).toEqual(refRow.outputs);
         expect(victimRow.metrics).toEqual(refRow.metrics);
-        const refEvents = await allEvents(ref, job.runId);
+        const refEvents = await wholeLog(ref, job.runId);
         expect(navSteps(events)).toEqual(navSteps(refEvents));
         const result = (e: EventEnvelope[]) => e[e.length - 1]!.data as RunResultData;
         expect(result(events).containers).toEqual(result(refEvents).containers);

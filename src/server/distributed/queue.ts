@@ -130,3 +130,21 @@ export async function deadLetters(
   }
   return out;
 }
+
+// ---- other Redis names shared by servers and workers ----
+
+/** Redis pub/sub channel on which a server announces a cancelled batch (message = batch id). */
+export const CANCEL_CHANNEL = 'statewire:batch-cancel';
+/** Redis key prefix marking a cancelled batch (for workers that start after the announcement). */
+export const CANCELLED_KEY = 'statewire:cancelled:';
+
+/** The socket.io room of one run's live events. */
+export const runRoom = (runId: string): string => `run:${runId}`;
+
+/**
+ * Redis key a server instance keeps (with a TTL, refreshed) while a viewer there follows a run
+ * (viewerRelay.ts). Workers publish a run's events only while it exists: a batch nobody watches
+ * costs no publishes. Correctness does not depend on it — a viewer that starts following reads the
+ * log, and whatever was not published while the worker had not yet noticed is read from the log too.
+ */
+export const WATCH_KEY = 'statewire:watch:';

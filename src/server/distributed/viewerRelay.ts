@@ -12,6 +12,8 @@
 //    page by page, then switches the follower to live events. Live events that arrive while it
 //    replays are kept (bounded); the switch happens once a page read reached the log's head and
 //    the kept events continue it without a hole — so nothing is skipped and nothing sent twice.
+//  - Workers publish only the runs some instance marks as watched (worker.ts WATCH_KEY); the relay
+//    marks the runs it has followers for. Until a worker notices a new mark, the log is the source.
 //  - A live event that does not continue a follower's seq (a worker died after a commit and before
 //    its publish; a resumed attempt then publishes the next step) sends that follower back to the
 //    log, which has the missing events; an event at or below its seq is dropped.
@@ -35,10 +37,14 @@ import { notFound, parseOr400 } from '../http/errors.ts';
 import { reduceState, type RunStateView } from '../runs/stateAt.ts';
 import { withoutFullValues } from '../socket/compact.ts';
 import type { RemoteRunSource, RemoteSubscribe } from '../socket/liveHub.ts';
+import { WATCH_KEY } from './queue.ts';
 
 /** socket.io's Redis channel prefix for the default namespace (adapter + emitter default key). */
 const CHANNEL_PREFIX = 'socket.io#/#';
 const RUN_CHANNEL_PREFIX = `${CHANNEL_PREFIX}run:`;
+/** Watch marks: refreshed this often while a run has followers here, expiring after WATCH_TTL_MS. */
+const WATCH_REFRESH_MS = 3000;
+const WATCH_TTL_MS = 10_000;
 
 export interface RelayOptions {
   /** Events per replay page (default 500). */
@@ -88,6 +94,9 @@ export class ViewerRelay implements RemoteRunSource {
   private readonly maxBuffer: number;
   private readonly highWater: number;
   private readonly tap: Redis;
+  /** Commands (the watch marks); the adapter's publishing connection. */
+  private cmd?: Redis;
+  private watchTimer?: NodeJS.Timeout;
   private decode: (msg: Buffer) => unknown = () => undefined;
   private closed = false;
 
@@ -115,10 +124,15 @@ export class ViewerRelay implements RemoteRunSource {
     this.decode = (msg) => adapter.parser.decode(msg);
     await this.tap.connect();
     await this.tap.psubscribe(`${RUN_CHANNEL_PREFIX}*`);
+    this.cmd = pub;
+    // Workers publish a run's events while it is marked watched (worker.ts WATCH_KEY).
+    this.watchTimer = setInterval(() => this.markWatched([...this.followers.keys()]), WATCH_REFRESH_MS);
+    this.watchTimer.unref();
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.watchTimer);
     for (const f of this.bySocket.values()) this.drop(f);
     await this.tap.quit().catch(() => undefined);
   }
@@ -162,7 +176,10 @@ export class ViewerRelay implements RemoteRunSource {
         };
         this.bySocket.set(socket.id, f);
         let set = this.followers.get(f.runId);
-        if (!set) this.followers.set(f.runId, (set = new Set()));
+        if (!set) {
+          this.followers.set(f.runId, (set = new Set()));
+          this.markWatched([f.runId]);
+        }
         set.add(f);
         void this.pump(f);
       },
@@ -171,6 +188,14 @@ export class ViewerRelay implements RemoteRunSource {
         req.fail('store-unavailable', `subscribe: the run log cannot be read: ${err.message}`, '$.runId');
       },
     );
+  }
+
+  /** (Re)marks runs as watched; a mark nobody refreshes expires (another instance may still need it). */
+  private markWatched(runIds: string[]): void {
+    if (!this.cmd || runIds.length === 0) return;
+    const batch = this.cmd.pipeline();
+    for (const id of runIds) batch.set(WATCH_KEY + id, '1', 'PX', WATCH_TTL_MS);
+    batch.exec().catch(() => undefined); // Redis down: followers read the log meanwhile
   }
 
   private drop(f: Follower): void {
@@ -311,7 +336,7 @@ export class ViewerRelay implements RemoteRunSource {
 // ---- REST fallbacks ----
 
 /** Every event of a run, page by page (fine for batch episodes, which are small runs). */
-async function allEvents(log: RunLog, runId: string): Promise<EventEnvelope[]> {
+export async function wholeLog(log: RunLog, runId: string): Promise<EventEnvelope[]> {
   const out: EventEnvelope[] = [];
   for (;;) {
     const page = await log.events(runId, out[out.length - 1]?.seq ?? 0, 2000);
@@ -330,7 +355,7 @@ const isSnapshot = (e: EventEnvelope) => e.type === 'nav_step' || e.type === 're
  * snapshot plus the state_written/signal events of the steps after it up to N.
  */
 async function remoteStateAt(log: RunLog, row: StoredRun, step: number): Promise<RunStateView> {
-  const events = await allEvents(log, row.id);
+  const events = await wholeLog(log, row.id);
   const snapshots = events.filter(isSnapshot);
   const maxStep = Math.max(-1, ...snapshots.map(stepOf));
   if (step > maxStep)

@@ -4,6 +4,8 @@
 //  - Each committed step is published live through @socket.io/redis-emitter to room `run:<runId>`
 //    (event name = envelope type, payload = envelope, as the server hub sends), after the commit, so
 //    a viewer on any server instance (viewerRelay.ts) never sees an event the log does not have.
+//    Only runs some server marks as watched are published (queue.ts WATCH_KEY): a batch nobody
+//    watches costs no publishes.
 //  - The episode's row is recorded with `recordEpisode` (a second record of a retried episode
 //    replaces the first) and returned as the job's result.
 //  - Crash: a killed worker stops renewing its job lock; another worker's stalled check puts the job
@@ -27,15 +29,20 @@ import { runEpisode, type EpisodeJob } from '../batch/episodeRun.ts';
 import { loadRegistry } from '../cli/headless.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
 import { redactUrl } from './config.ts';
-import { QUEUE_NAME, QUEUE_PREFIX, redisConnection, WORKER_TIMINGS, type EpisodeJobData } from './queue.ts';
+import {
+  CANCEL_CHANNEL,
+  CANCELLED_KEY,
+  QUEUE_NAME,
+  QUEUE_PREFIX,
+  redisConnection,
+  runRoom,
+  WATCH_KEY,
+  WORKER_TIMINGS,
+  type EpisodeJobData,
+} from './queue.ts';
 
-/** Redis pub/sub channel on which a server announces a cancelled batch (message = batch id). */
-export const CANCEL_CHANNEL = 'statewire:batch-cancel';
-/** Redis key prefix marking a cancelled batch (for workers that start after the announcement). */
-export const CANCELLED_KEY = 'statewire:cancelled:';
-
-/** The socket.io room of one run's live events. */
-export const runRoom = (runId: string): string => `run:${runId}`;
+/** How often a worker re-checks whether a run it executes is watched (ms). */
+const WATCH_RECHECK_MS = 250;
 
 export interface WorkerStartOptions {
   redisUrl: string;
@@ -80,6 +87,53 @@ export function livePublisher(emitter: Emitter): (events: EventEnvelope[]) => vo
   };
 }
 
+/**
+ * `livePublisher` for the runs that are watched (WATCH_KEY): the flag is read when a run's first
+ * events are published and then re-read in the background every WATCH_RECHECK_MS.
+ */
+export function watchedPublisher(
+  emitter: Emitter,
+  redis: Redis,
+): {
+  publish: (events: EventEnvelope[]) => void;
+  /** Reads the flag before the run's first events. */
+  prime: (runId: string) => Promise<void>;
+  forget: (runId: string) => void;
+} {
+  const all = livePublisher(emitter);
+  type Watch = { watched: boolean; checkedAt: number; checking: boolean };
+  const state = new Map<string, Watch>();
+  const settle = (s: Watch, watched: boolean) => {
+    s.watched = watched;
+    s.checkedAt = Date.now();
+    s.checking = false;
+  };
+  const check = (runId: string, s: Watch): Promise<void> => {
+    s.checking = true;
+    return redis.exists(WATCH_KEY + runId).then(
+      (n) => settle(s, n === 1),
+      () => settle(s, true), // cannot tell: publish
+    );
+  };
+  return {
+    publish(events) {
+      const runId = events[0]?.runId;
+      if (runId === undefined) return;
+      let s = state.get(runId);
+      // Not primed: publish until the first answer.
+      if (!s) state.set(runId, (s = { watched: true, checkedAt: 0, checking: false }));
+      if (!s.checking && Date.now() - s.checkedAt >= WATCH_RECHECK_MS) void check(runId, s);
+      if (s.watched) all(events);
+    },
+    async prime(runId) {
+      const s: Watch = { watched: true, checkedAt: 0, checking: false };
+      state.set(runId, s);
+      await check(runId, s);
+    },
+    forget: (runId) => void state.delete(runId),
+  };
+}
+
 const jobOf = (d: EpisodeJobData): EpisodeJob => ({
   batchId: d.batchId,
   episode: d.episode,
@@ -102,7 +156,7 @@ export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWo
   pub.on('error', () => undefined); // reconnects by itself; BullMQ reports queue trouble
   sub.on('error', () => undefined);
   const emitter = new Emitter(pub);
-  const publish = livePublisher(emitter);
+  const live = watchedPublisher(emitter, pub);
 
   // Registries by plugins folder (loaded once each).
   const registries = new Map<string, Promise<NodeRegistry>>();
@@ -144,12 +198,12 @@ export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWo
     const data = job.data;
     stats.active++;
     try {
-      await checkCancelled(data.batchId);
+      await Promise.all([checkCancelled(data.batchId), live.prime(data.runId)]);
       const row = await runEpisode(jobOf(data), {
         log,
         registry: await registryFor(pluginsOf(data)),
         worker: name,
-        publish,
+        publish: live.publish,
         stepDelayMs: opts.stepDelayMs ?? 0,
         shouldStop: () => handingBack || cancelled.has(data.batchId),
       });
@@ -168,6 +222,7 @@ export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWo
       if (!(err instanceof WaitingError)) stats.failed++;
       throw err;
     } finally {
+      live.forget(data.runId);
       stats.active--;
     }
   };
