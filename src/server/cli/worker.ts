@@ -103,6 +103,8 @@ export async function workerCommand(argv: string[]): Promise<number> {
           const s = w.stats;
           console.log(`worker stopped (${s.completed} episodes done, ${s.handedBack} handed back)`);
           done(0);
+          // Clients of a Redis that went away may keep reconnect timers: do not linger for them.
+          setTimeout(() => process.exit(0), 1000).unref();
         },
         (err: unknown) => {
           console.error(`statewire worker: error during shutdown: ${(err as Error).message}`);

@@ -29,6 +29,7 @@ import {
   QUEUE_NAME,
   QUEUE_PREFIX,
   redisConnection,
+  within,
   type EpisodeJobData,
 } from './queue.ts';
 
@@ -155,6 +156,8 @@ export class BullExecutor implements BatchExecutor {
         connection: redisConnection(this.opts.redisUrl),
         prefix: QUEUE_PREFIX,
         lastEventId: tip[0]?.[0] ?? '0-0',
+        // Short blocking reads: close() waits for the one in flight.
+        blockingTimeout: 2000,
       });
       qe.on('error', () => undefined);
       qe.on('completed', ({ jobId, returnvalue }) => {
@@ -257,7 +260,12 @@ export class BullExecutor implements BatchExecutor {
     for (const b of this.batches.values()) b.abandon();
     const events = this.events;
     this.events = undefined;
-    await Promise.allSettled([events?.then((qe) => qe.close()), this.queue.close()]);
+    const qe = await within(events ?? Promise.resolve(undefined), 1000);
+    const closed = await within(
+      Promise.allSettled([qe?.close(), this.queue.close()]).then(() => true),
+      3000,
+    );
+    if (!closed) await Promise.allSettled([qe?.disconnect(), this.queue.disconnect()]);
     this.redis.disconnect();
   }
 }

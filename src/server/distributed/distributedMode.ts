@@ -16,6 +16,7 @@ import type { RunStore } from '../db/runStore.ts';
 import type { LiveHub } from '../socket/liveHub.ts';
 import { BullExecutor } from './bullExecutor.ts';
 import { distributedConfig, type DistributedConfig } from './config.ts';
+import { within } from './queue.ts';
 import { registerRemoteRunRoutes, ViewerRelay } from './viewerRelay.ts';
 
 export interface DistributedHealth {
@@ -111,16 +112,16 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
     close() {
       return (closed ??= (async () => {
         opts.hub.setRemoteSource(undefined);
-        await Promise.allSettled([relay.close(), executor.close()]);
+        await within(Promise.allSettled([relay.close(), executor.close()]), 5000);
         // The Redis adapter unsubscribes on close without waiting: close it while its connections
         // are up, give socket.io back an in-memory adapter for its own close, then disconnect.
         const redisAdapter = opts.io.of('/').adapter;
         if (inMemoryAdapter) opts.io.adapter(inMemoryAdapter);
         redisAdapter.close();
-        await Promise.allSettled([pub.ping(), sub.ping()]);
+        await within(Promise.allSettled([pub.ping(), sub.ping()]), 1000);
         pub.disconnect();
         sub.disconnect();
-        await log.close();
+        await within(log.close(), 3000);
       })());
     },
   };

@@ -131,6 +131,22 @@ export async function deadLetters(
   return out;
 }
 
+/**
+ * `p`, or undefined after `ms`: shutdown steps that talk to Redis or PostgreSQL must not hang on a
+ * server that went away (their clients retry for ever), so each gets a bound and then a force.
+ */
+export async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const late = new Promise<undefined>((r) => {
+      timer = setTimeout(() => r(undefined), ms);
+    });
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 // ---- other Redis names shared by servers and workers ----
 
 /** Redis pub/sub channel on which a server announces a cancelled batch (message = batch id). */

@@ -37,7 +37,7 @@ import { notFound, parseOr400 } from '../http/errors.ts';
 import { reduceState, type RunStateView } from '../runs/stateAt.ts';
 import { withoutFullValues } from '../socket/compact.ts';
 import type { RemoteRunSource, RemoteSubscribe } from '../socket/liveHub.ts';
-import { WATCH_KEY } from './queue.ts';
+import { WATCH_KEY, within } from './queue.ts';
 
 /** socket.io's Redis channel prefix for the default namespace (adapter + emitter default key). */
 const CHANNEL_PREFIX = 'socket.io#/#';
@@ -134,7 +134,11 @@ export class ViewerRelay implements RemoteRunSource {
     this.closed = true;
     clearInterval(this.watchTimer);
     for (const f of this.bySocket.values()) this.drop(f);
-    await this.tap.quit().catch(() => undefined);
+    await within(
+      this.tap.quit().catch(() => undefined),
+      1000,
+    );
+    this.tap.disconnect();
   }
 
   get followerCount(): number {

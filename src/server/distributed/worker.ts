@@ -37,6 +37,7 @@ import {
   redisConnection,
   runRoom,
   WATCH_KEY,
+  within,
   WORKER_TIMINGS,
   type EpisodeJobData,
 } from './queue.ts';
@@ -254,14 +255,24 @@ export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWo
     close(o = {}) {
       if (o.handBack) handingBack = true;
       return (closing ??= (async () => {
+        const graceMs = o.graceMs ?? 30_000;
         const grace = setTimeout(() => {
           handingBack = true;
-        }, o.graceMs ?? 30_000);
+        }, graceMs);
         try {
-          await worker.close();
+          // Episodes stop at their next step once handing back; a step stuck on a store that went
+          // away must not keep the process: then the job is left to the stalled check.
+          const bound = stats.active > 0 ? graceMs + 10_000 : 3000;
+          const closed = await within(
+            worker.close().then(() => true),
+            bound,
+          );
+          if (!closed) await within(worker.disconnect(), 3000);
         } finally {
           clearTimeout(grace);
-          await Promise.allSettled([log.close(), pub.quit(), sub.quit()]);
+          await within(Promise.allSettled([log.close(), pub.quit(), sub.quit()]), 3000);
+          pub.disconnect();
+          sub.disconnect();
         }
       })());
     },
