@@ -1,0 +1,131 @@
+// Batch throughput, measured side by side in one process on this machine: episodes/s of the demo
+// graph (workspace/graphs/grid_navigator.json, step_budget 50)
+//  - embedded: `statewire batch`'s executor (EmbeddedPool child processes, SQLite run log), 1 worker;
+//  - distributed: K REAL `statewire worker` processes (BullMQ on a real Redis, a real PostgreSQL
+//    with durable commits like SQLite's), K = 1, 2, 4, each worker at --concurrency 1;
+// plus the per-worker rate (episodes/s ÷ K: flat = linear scaling until the cores run out) and the
+// distributed/embedded ratio at 1 worker. The 1-worker pair is measured twice (before and after the
+// scaling runs) and averaged, so drift of a shared machine shows as the spread of the two.
+// Timing: from the batch start to its last row (worker processes are started before, not timed).
+// Standalone: `npx tsx bench/batch.bench.ts` (BENCH_BATCH_EPISODES=N to change the batch size).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { GraphDef } from '../src/domain/graph/graph.schema.ts';
+import { BatchManager, type BatchExecutor } from '../src/server/batch/batchManager.ts';
+import { EmbeddedPool } from '../src/server/batch/embeddedPool.ts';
+import { PgRunLog } from '../src/server/db/pgRunLog.ts';
+import type { RunLog } from '../src/server/db/runLog.ts';
+import { SqliteRunLog } from '../src/server/db/sqliteRunLog.ts';
+import { BullExecutor } from '../src/server/distributed/bullExecutor.ts';
+import { startPostgres } from '../src/server/test/pgServer.ts';
+import { startRedis } from '../src/server/test/redisServer.ts';
+import { demoGraph } from '../src/server/test/serverProcess.testutil.ts';
+import { startWorkerProcess } from '../src/server/test/workerProcess.testutil.ts';
+import { decodeGraph } from '../src/server/workspace/graphCodec.ts';
+
+const STEP_BUDGET = 50;
+const EPISODES = Number(process.env.BENCH_BATCH_EPISODES ?? 40);
+
+function graph(): GraphDef {
+  const r = decodeGraph(demoGraph(STEP_BUDGET));
+  if (!r.ok) throw new Error('the demo graph does not decode');
+  return r.graph;
+}
+
+/** Episodes/s of one batch of EPISODES on `executor` (start → last row). */
+async function timeBatch(
+  log: RunLog,
+  executor: BatchExecutor,
+  workers: number,
+  mode: 'embedded' | 'distributed',
+) {
+  const manager = new BatchManager({ log, executor, mode });
+  try {
+    const started = performance.now();
+    const { batchId, done } = await manager.start({
+      graph: graph(),
+      episodes: EPISODES,
+      workers,
+      seed: 1,
+      sets: [],
+    });
+    const record = await done;
+    const seconds = (performance.now() - started) / 1000;
+    const rows = await log.episodes(batchId);
+    const ok = rows.filter((r) => r.status === 'done').length;
+    if (record.status !== 'done' || ok !== EPISODES)
+      throw new Error(`batch ${batchId}: ${record.status}, ${ok}/${EPISODES} episodes done`);
+    return EPISODES / seconds;
+  } finally {
+    await manager.close();
+  }
+}
+
+export async function run(): Promise<Record<string, number | string>> {
+  const dir = mkdtempSync(join(tmpdir(), 'statewire-batch-bench-'));
+  const [redis, pg] = await Promise.all([startRedis(), startPostgres({ durable: true })]);
+  const pgLog = await PgRunLog.connect(pg.url);
+  const sqlite = SqliteRunLog.open(join(dir, 'runs.db'));
+  const urls = { redisUrl: redis.url, databaseUrl: pg.url };
+
+  const embedded = () =>
+    timeBatch(
+      sqlite,
+      new EmbeddedPool({ log: sqlite, pluginDir: null, onOutput: () => undefined }),
+      1,
+      'embedded',
+    );
+  const distributed = async (k: number) => {
+    const workers = await Promise.all(
+      Array.from({ length: k }, (_, i) => startWorkerProcess(urls, `bench-${k}-${i + 1}`)),
+    );
+    try {
+      return await timeBatch(
+        pgLog,
+        new BullExecutor({ redisUrl: redis.url, log: pgLog, pollMs: 250 }),
+        k,
+        'distributed',
+      );
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+  };
+
+  try {
+    const e1a = await embedded();
+    const d1a = await distributed(1);
+    const d2 = await distributed(2);
+    const d4 = await distributed(4);
+    const d1b = await distributed(1);
+    const e1b = await embedded();
+    const e1 = (e1a + e1b) / 2;
+    const d1 = (d1a + d1b) / 2;
+    return {
+      batch_episodes: EPISODES,
+      batch_step_budget: STEP_BUDGET,
+      embedded_1_worker_eps: e1,
+      embedded_1_worker_eps_runs: `${e1a.toFixed(2)} / ${e1b.toFixed(2)}`,
+      distributed_1_worker_eps: d1,
+      distributed_1_worker_eps_runs: `${d1a.toFixed(2)} / ${d1b.toFixed(2)}`,
+      distributed_2_workers_eps: d2,
+      distributed_4_workers_eps: d4,
+      distributed_per_worker_eps_1: d1,
+      distributed_per_worker_eps_2: d2 / 2,
+      distributed_per_worker_eps_4: d4 / 4,
+      distributed_vs_embedded_at_1_worker: d1 / e1,
+    };
+  } finally {
+    await pgLog.close();
+    await sqlite.close();
+    await Promise.allSettled([redis.stop(), pg.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const figures = await run();
+  for (const [k, v] of Object.entries(figures))
+    console.log(`${k}: ${typeof v === 'number' ? +v.toFixed(3) : v}`);
+}
