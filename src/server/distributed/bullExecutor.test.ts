@@ -33,14 +33,19 @@ describe.skipIf(!hasRedis() || !hasPostgres())('BullExecutor', () => {
     await Promise.allSettled([redis?.stop(), pg?.stop()]);
   }, 120_000);
 
-  it('cancels a batch: episodes in flight end interrupted, the others are not run', async () => {
-    worker = await startWorker({ redisUrl: redis.url, databaseUrl: pg.url, name: 'slow', stepDelayMs: 40 });
+  /** An in-process worker, a batch manager on the BullMQ executor, and the queue to look into. */
+  const setup = async (name: string, stepDelayMs = 0) => {
+    worker = await startWorker({ redisUrl: redis.url, databaseUrl: pg.url, name, stepDelayMs });
     const manager = new BatchManager({
       log,
       executor: new BullExecutor({ redisUrl: redis.url, log, pollMs: 200 }),
       mode: 'distributed',
     });
-    const queue = openEpisodeQueue(redis.url);
+    return { manager, queue: openEpisodeQueue(redis.url) };
+  };
+
+  it('cancels a batch: episodes in flight end interrupted, the others are not run', async () => {
+    const { manager, queue } = await setup('slow', 40);
     try {
       const { batchId, done } = await manager.start({ graph, episodes: 6, workers: 1, seed: 1, sets: [] });
       await waitFor(async () => (await log.episodes(batchId)).length >= 1, 60_000, 'a first episode');
@@ -79,13 +84,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('BullExecutor', () => {
       CREATE TRIGGER refuse_checkpoints BEFORE INSERT ON checkpoints
         FOR EACH ROW EXECUTE FUNCTION refuse_checkpoints();
     `);
-    worker = await startWorker({ redisUrl: redis.url, databaseUrl: pg.url, name: 'doomed' });
-    const manager = new BatchManager({
-      log,
-      executor: new BullExecutor({ redisUrl: redis.url, log, pollMs: 200 }),
-      mode: 'distributed',
-    });
-    const queue = openEpisodeQueue(redis.url);
+    const { manager, queue } = await setup('doomed');
     try {
       const { batchId, done } = await manager.start({ graph, episodes: 1, workers: 1, seed: 1, sets: [] });
       const record = await done;
