@@ -68,7 +68,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('BullExecutor', () => {
     } finally {
       await manager.close();
       await queue.close();
-      await worker.close();
+      await worker?.close();
       worker = undefined;
     }
   }, 120_000);
