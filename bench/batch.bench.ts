@@ -1,8 +1,12 @@
 // Batch throughput, measured side by side in one process on this machine: episodes/s of the demo
 // graph (workspace/graphs/grid_navigator.json, step_budget 50)
 //  - embedded: `statewire batch`'s executor (EmbeddedPool child processes, SQLite run log), 1 worker;
-//  - distributed: K REAL `statewire worker` processes (BullMQ on a real Redis, a real PostgreSQL
-//    with durable commits like SQLite's), K = 1, 2, 4, each worker at --concurrency 1;
+//  - distributed: K REAL `statewire worker` processes (BullMQ on a real Redis, a real PostgreSQL with
+//    fsync and full-page writes on), K = 1, 2, 4, each worker at --concurrency 1. The workers'
+//    sessions run with `synchronous_commit=off`, which is what the embedded store does: SQLite in
+//    WAL mode with `synchronous=NORMAL` does not fsync at each commit either (both keep every
+//    commit through a crash of the process; an OS crash may lose the last moments). The 1-worker
+//    case is also measured with `synchronous_commit=on` (an fsync per step commit);
 // plus the per-worker rate (episodes/s ÷ K: flat = linear scaling until the cores run out) and the
 // distributed/embedded ratio at 1 worker. The 1-worker pair is measured twice (before and after the
 // scaling runs) and averaged, so drift of a shared machine shows as the spread of the two.
@@ -68,7 +72,8 @@ export async function run(): Promise<Record<string, number | string>> {
   const [redis, pg] = await Promise.all([startRedis(), startPostgres({ durable: true })]);
   const pgLog = await PgRunLog.connect(pg.url);
   const sqlite = SqliteRunLog.open(join(dir, 'runs.db'));
-  const urls = { redisUrl: redis.url, databaseUrl: pg.url };
+  // Session option in the URL (node-postgres passes `options` to the server).
+  const asSqlite = `${pg.url}?options=${encodeURIComponent('-c synchronous_commit=off')}`;
 
   const embedded = () =>
     timeBatch(
@@ -77,9 +82,11 @@ export async function run(): Promise<Record<string, number | string>> {
       1,
       'embedded',
     );
-  const distributed = async (k: number) => {
+  const distributed = async (k: number, databaseUrl = asSqlite) => {
     const workers = await Promise.all(
-      Array.from({ length: k }, (_, i) => startWorkerProcess(urls, `bench-${k}-${i + 1}`)),
+      Array.from({ length: k }, (_, i) =>
+        startWorkerProcess({ redisUrl: redis.url, databaseUrl }, `bench-${k}-${i + 1}`),
+      ),
     );
     try {
       return await timeBatch(
@@ -100,6 +107,7 @@ export async function run(): Promise<Record<string, number | string>> {
     const d4 = await distributed(4);
     const d1b = await distributed(1);
     const e1b = await embedded();
+    const d1sync = await distributed(1, pg.url);
     const e1 = (e1a + e1b) / 2;
     const d1 = (d1a + d1b) / 2;
     return {
@@ -115,6 +123,8 @@ export async function run(): Promise<Record<string, number | string>> {
       distributed_per_worker_eps_2: d2 / 2,
       distributed_per_worker_eps_4: d4 / 4,
       distributed_vs_embedded_at_1_worker: d1 / e1,
+      distributed_1_worker_eps_fsync_per_commit: d1sync,
+      distributed_fsync_per_commit_vs_embedded_at_1_worker: d1sync / e1,
     };
   } finally {
     await pgLog.close();
