@@ -6,8 +6,8 @@
 //    sessions run with `synchronous_commit=off`, which is what the embedded store does: SQLite in
 //    WAL mode with `synchronous=NORMAL` does not fsync at each commit either (both keep every
 //    commit through a crash of a worker or server; a database or OS crash may lose the last
-//    fraction of a second). The 1-worker
-//    case is also measured with `synchronous_commit=on` (an fsync per step commit);
+//    fraction of a second). The 1-worker case is also measured with `synchronous_commit=on` (an
+//    fsync per step commit);
 // plus the per-worker rate (episodes/s ÷ K: flat = linear scaling until the cores run out) and the
 // distributed/embedded ratio at 1 worker. The 1-worker pair is measured twice (before and after the
 // scaling runs) and averaged, so drift of a shared machine shows as the spread of the two.
