@@ -1,13 +1,15 @@
 // The distributed worker in-process against real Redis and PostgreSQL: live events are published
 // only for watched runs, and a worker shut down with hand-back stops its episode between two steps
 // and returns the job to the queue, where another worker resumes it from its last checkpoint.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJobs } from '../batch/batchManager.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
 import { hasPostgres, startPostgres, type PgServer } from '../test/pgServer.ts';
 import { hasRedis, startRedis, type RedisServer } from '../test/redisServer.ts';
-import { demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
+import { demoGraph, REPO, waitFor } from '../test/serverProcess.testutil.ts';
 import { decodeGraph } from '../workspace/graphCodec.ts';
 import { enqueueEpisodes, openEpisodeQueue, WATCH_KEY } from './queue.ts';
 import { wholeLog } from './viewerRelay.ts';
@@ -104,5 +106,30 @@ describe.skipIf(!hasRedis() || !hasPostgres())('statewire worker', () => {
     } finally {
       await queue.close();
     }
+  }, 120_000);
+});
+
+describe('statewire worker (CLI)', () => {
+  const runCli = (env: Record<string, string | undefined>) => {
+    const clean = { ...process.env };
+    delete clean.STATEWIRE_REDIS_URL;
+    delete clean.STATEWIRE_DATABASE_URL;
+    return spawnSync(process.execPath, [join(REPO, 'bin/statewire.js'), 'worker'], {
+      cwd: REPO,
+      env: { ...clean, ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+  };
+
+  it('refuses to start without both URLs, saying which is missing', () => {
+    const none = runCli({});
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(
+      /distributed mode is off: set STATEWIRE_REDIS_URL and STATEWIRE_DATABASE_URL/,
+    );
+    const half = runCli({ STATEWIRE_REDIS_URL: 'redis://127.0.0.1:1' });
+    expect(half.status).toBe(2);
+    expect(half.stderr).toMatch(/STATEWIRE_REDIS_URL is set but STATEWIRE_DATABASE_URL is not/);
   }, 120_000);
 });
