@@ -111,6 +111,7 @@ export class BullExecutor implements BatchExecutor {
   private readonly redis: Redis;
   private events?: Promise<QueueEvents>;
   private readonly batches = new Map<string, QueuedBatch>();
+  private readonly cancelling = new Set<Promise<void>>();
   private closed = false;
 
   constructor(private readonly opts: BullExecutorOptions) {
@@ -236,7 +237,7 @@ export class BullExecutor implements BatchExecutor {
     const b = this.batches.get(batchId);
     if (!b || b.cancelled) return;
     b.cancelled = true;
-    void (async () => {
+    const removing = (async () => {
       await this.redis.set(CANCELLED_KEY + batchId, '1', 'EX', 7 * 24 * 3600);
       await this.redis.publish(CANCEL_CHANNEL, batchId);
       // Jobs not taken yet go; those in flight stop at their next step and report `interrupted`.
@@ -249,6 +250,8 @@ export class BullExecutor implements BatchExecutor {
     })().catch((err: unknown) =>
       console.error(`statewire: cancel of batch ${batchId}: ${(err as Error).message}`),
     );
+    this.cancelling.add(removing);
+    void removing.finally(() => this.cancelling.delete(removing));
   }
 
   /**
@@ -257,6 +260,8 @@ export class BullExecutor implements BatchExecutor {
    */
   async close(): Promise<void> {
     this.closed = true;
+    // Cancels in progress remove their batches' waiting jobs first (a closing server cancels them).
+    await within(Promise.allSettled([...this.cancelling]), 3000);
     for (const b of this.batches.values()) b.abandon();
     const events = this.events;
     this.events = undefined;

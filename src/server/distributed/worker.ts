@@ -200,6 +200,22 @@ export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWo
     stats.active++;
     try {
       await Promise.all([checkCancelled(data.batchId), live.prime(data.runId)]);
+      if (cancelled.has(data.batchId) && !(await log.getRun(data.runId))) {
+        // Cancelled before it started: nothing to run, nothing to record.
+        return {
+          episode: data.episode,
+          seed: data.seed,
+          run_id: data.runId,
+          status: 'interrupted',
+          steps: 0,
+          outputs: {},
+          metrics: {},
+          success: false,
+          error: 'the batch was cancelled before this episode started',
+          worker: name,
+          attempts: job.attemptsStarted,
+        };
+      }
       const row = await runEpisode(jobOf(data), {
         log,
         registry: await registryFor(pluginsOf(data)),
