@@ -1,8 +1,12 @@
 // `npm run bench`: runs every bench/*.bench.ts in one process, one after another, and prints all
-// figures together so ratios are measured side by side on the same (noisy) machine.
-import { readdirSync } from 'node:fs';
+// figures together so ratios are measured side by side on the same (noisy) machine. The
+// side-by-side figures (see bench/figures.ts) go to bench/results/latest.json; a partial run
+// (`npm run bench -- canvas`) merges its figures into the existing file instead of dropping others.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem, release } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+import type { BenchResult, Figure } from './figures.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
@@ -11,24 +15,78 @@ const files = readdirSync(here)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
-const results: Record<string, Record<string, number | string>> = {};
+/** The order of the figures in the results file and the performance table. */
+export const FIGURE_ORDER = [
+  'canvas.first_render.1000',
+  'canvas.first_render.3000',
+  'canvas.pan.1000',
+  'canvas.pan.3000',
+  'canvas.zoom.1000',
+  'canvas.zoom.3000',
+  'canvas.dashed_vs_solid',
+  'live.events_per_s',
+  'live.latency_p50',
+  'live.latency_p99',
+  'history.bytes_per_step.demo',
+  'history.bytes_per_step.map100k',
+  'db.bytes_per_step.demo',
+  'restore.p95.10k',
+];
+
+const started = new Date().toISOString();
+const results: Record<string, BenchResult> = {};
+const figures: Figure[] = [];
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(here, file)).href)) as {
-    run?: () => Promise<Record<string, number | string>>;
+    run?: () => Promise<BenchResult>;
   };
   if (typeof mod.run !== 'function') {
     console.warn(`${file}: no run() export, skipped`);
     continue;
   }
   process.stdout.write(`running ${file} … `);
-  const started = performance.now();
-  results[file] = await mod.run();
-  console.log(`${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const t0 = performance.now();
+  const result = await mod.run();
+  console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const { figures: own, ...detail } = result;
+  results[file] = detail;
+  figures.push(...(own ?? []));
 }
 
+const fmt = (v: unknown) => (typeof v === 'number' ? String(+v.toFixed(3)) : JSON.stringify(v));
 console.log('\n# Benchmark results (one run, same machine)\n');
-for (const [file, figures] of Object.entries(results)) {
+for (const [file, detail] of Object.entries(results)) {
   console.log(`## ${file}`);
-  for (const [k, v] of Object.entries(figures))
-    console.log(`  ${k}: ${typeof v === 'number' ? +v.toFixed(3) : v}`);
+  for (const [k, v] of Object.entries(detail)) console.log(`  ${k}: ${fmt(v)}`);
+}
+
+if (figures.length > 0) {
+  const out = join(here, 'results', 'latest.json');
+  mkdirSync(dirname(out), { recursive: true });
+  const previous: Figure[] =
+    only.length > 0 && existsSync(out)
+      ? ((JSON.parse(readFileSync(out, 'utf8')) as { figures?: Figure[] }).figures ?? [])
+      : [];
+  const byName = new Map(previous.map((f) => [f.name, f]));
+  for (const f of figures) byName.set(f.name, f);
+  const rank = (n: string) => (FIGURE_ORDER.includes(n) ? FIGURE_ORDER.indexOf(n) : FIGURE_ORDER.length);
+  const merged = [...byName.values()].sort((a, b) => rank(a.name) - rank(b.name));
+  const cpu = cpus();
+  const machine = {
+    cpus: cpu.length,
+    cpu_model: cpu[0]?.model ?? 'unknown',
+    memory_gb: +(totalmem() / 2 ** 30).toFixed(1),
+    node: process.version,
+    os: `${process.platform} ${release()}`,
+    load_average_at_end: loadavg().map((x) => +x.toFixed(2)),
+    started,
+    finished: new Date().toISOString(),
+    benches: files,
+  };
+  writeFileSync(out, JSON.stringify({ machine, figures: merged }, null, 2) + '\n');
+  console.log(`\n# Side-by-side figures → ${out}\n`);
+  for (const f of merged)
+    console.log(
+      `  ${f.met ? 'met ' : 'MISS'} ${f.name}: ours ${fmt(f.ours)} ${f.unit}, baseline ${fmt(f.baseline)}, ratio ${fmt(f.ratio)} (goal ${f.goal})`,
+    );
 }
