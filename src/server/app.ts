@@ -7,7 +7,6 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Server as SocketServer } from 'socket.io';
 import type { Catalog } from '../domain/catalog/catalog.schema.ts';
-import { createRun } from '../engine/createRun.ts';
 import { createRegistry } from '../engine/registry.ts';
 import { closeDatabase, openDatabase } from './db/database.ts';
 import { RunStore } from './db/runStore.ts';
@@ -48,7 +47,8 @@ import { registerServiceRoutes } from './http/services.routes.ts';
 import { ServiceManager } from './services/serviceManager.ts';
 import { loadServicesConfig } from './services/servicesConfig.ts';
 import { serviceOutputSink } from './services/serviceOutput.ts';
-import { allNodes, usesServices, withWireResult, wrapSinkForServices } from './services/serviceEvents.ts';
+import { serviceAwareCreateRun } from './services/serviceRun.ts';
+import { entriesForEpisodeWorkers } from './batch/episodeServices.ts';
 
 export interface ServerOptions {
   workspace: string;
@@ -144,16 +144,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   ref.hub = hub;
   // Runs see node services: a graph needing a service that is not up is refused before it starts
   // (RunManager turns the throw into a 400 naming the nodes), and its events carry array summaries.
-  const createServiceAwareRun: typeof createRun = (g, o, sink) => {
-    const missing = services.unavailable(allNodes(g));
-    if (missing) throw new Error(missing);
-    const run = createRun(
-      g,
-      o,
-      wrapSinkForServices(sink, g, services, (m) => console.error(`statewire: ${m}`)),
-    );
-    return usesServices(g, services) ? withWireResult(run) : run;
-  };
+  const createServiceAwareRun = serviceAwareCreateRun(services, (m) => console.error(`statewire: ${m}`));
   const runs = new RunManager(store, hub, createServiceAwareRun, { registry }, (g) =>
     assertRunnable(g, catalog, '$.graph'),
   );
@@ -182,16 +173,13 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       log: runLog,
       pluginDir: join(workspace, 'nodes'),
       onEvents: (events) => hub.publish(events),
+      // Episodes call node services from their child: shared processes are this server's.
+      services: () => entriesForEpisodeWorkers(services.configured, services.report()),
     }),
     onProgress: (batchId, progress) => hub.notice('batch_progress', { batch_id: batchId, ...progress }),
     ...distributed?.batches,
   });
-  registerBatchRoutes(app, batches, () => catalog, {
-    refuse: (g) =>
-      usesServices(g, services)
-        ? 'the graph uses node services, which batch episode workers do not start'
-        : undefined,
-  });
+  registerBatchRoutes(app, batches, () => catalog);
 
   // The app may be (re)built while the server runs, so index.html is looked up per request.
   if (existsSync(distDir))

@@ -12,6 +12,7 @@ import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { CommitBatch, RunLog } from '../db/runLog.ts';
 import type { BatchExecutor } from './batchManager.ts';
 import { failEpisode, type EpisodeJob } from './episodeRun.ts';
+import type { ServiceEntry } from '../services/servicesConfig.ts';
 import { PROXIED_METHODS, type FromChild, type ToChild } from './poolProtocol.ts';
 
 export interface EmbeddedPoolOptions {
@@ -27,6 +28,8 @@ export interface EmbeddedPoolOptions {
   stepDelayMs?: number;
   /** Where a child's stdout/stderr lines go (default: this process's stderr, prefixed). */
   onOutput?: (worker: string, line: string) => void;
+  /** Node services for the children, read at each child's start (episodeServices.ts); default none. */
+  services?: () => ServiceEntry[];
 }
 
 const CHILD = fileURLToPath(new URL('./episodeChild.ts', import.meta.url));
@@ -109,6 +112,7 @@ class PoolRun {
       worker: name,
       pluginDir: this.opts.pluginDir,
       stepDelayMs: this.opts.stepDelayMs ?? 0,
+      services: this.opts.services?.() ?? [],
     });
   }
 

@@ -1,12 +1,16 @@
 // An episode child process of the embedded pool (forked by embeddedPool.ts with tsx's loader). It
 // loads the same node registry as the parent (built-ins + the workspace's plugin folder), then runs
 // the episodes the parent sends it one at a time with `runEpisode`, writing the run log through the
-// parent over IPC. It exits when the parent disconnects (or dies), so no child outlives its pool.
+// parent over IPC. With node services it runs its own ServiceManager and executor endpoints (the
+// services call back into this process's engine; episodeServices.ts says which processes it shares).
+// It exits when the parent disconnects (or dies), so no child outlives its pool: its per-worker
+// service processes are stopped first.
 import { IpcRunLog } from './ipcRunLog.ts';
 import type { FromChild, ToChild } from './poolProtocol.ts';
 import { runEpisode } from './episodeRun.ts';
 import { loadRegistry } from '../cli/headless.ts';
 import { createRegistry, type NodeRegistry } from '../../engine/registry.ts';
+import { startEpisodeServices, type EpisodeServices } from './episodeServices.ts';
 
 const send = (m: FromChild) => process.send?.(m);
 
@@ -14,25 +18,31 @@ let registry: NodeRegistry | undefined;
 let worker = 'embedded';
 let stepDelayMs = 0;
 let stopRequested = false;
+let services: EpisodeServices | undefined;
 const log = new IpcRunLog(send);
 
 async function init(m: Extract<ToChild, { t: 'init' }>): Promise<void> {
   worker = m.worker;
   stepDelayMs = m.stepDelayMs;
-  if (m.pluginDir === null) {
-    registry = createRegistry();
-    send({ t: 'ready', failures: [] });
-    return;
+  let failures: string[] = [];
+  if (m.pluginDir === null) registry = createRegistry();
+  else {
+    const loaded = await loadRegistry(m.pluginDir, false).catch((e: unknown) =>
+      e instanceof Error ? e.message : String(e),
+    );
+    if (typeof loaded === 'string') {
+      send({ t: 'fatal', error: loaded });
+      return;
+    }
+    registry = loaded.registry;
+    failures = loaded.failures;
   }
-  const loaded = await loadRegistry(m.pluginDir, false).catch((e: unknown) =>
-    e instanceof Error ? e.message : String(e),
-  );
-  if (typeof loaded === 'string') {
-    send({ t: 'fatal', error: loaded });
-    return;
+  if (m.services.length > 0) {
+    services = await startEpisodeServices(registry, m.services, (line) => console.error(line));
+    for (const s of services.report().services)
+      if (s.state !== 'up') failures.push(`service ${s.name}: ${s.state}${s.error ? ` (${s.error})` : ''}`);
   }
-  registry = loaded.registry;
-  send({ t: 'ready', failures: loaded.failures });
+  send({ t: 'ready', failures });
 }
 
 async function run(m: Extract<ToChild, { t: 'job' }>): Promise<void> {
@@ -41,6 +51,7 @@ async function run(m: Extract<ToChild, { t: 'job' }>): Promise<void> {
     const row = await runEpisode(m.job, {
       log,
       registry: registry ?? createRegistry(),
+      ...(services ? { createRun: services.createRun } : {}),
       worker,
       stepDelayMs,
       shouldStop: () => stopRequested,
@@ -57,4 +68,10 @@ process.on('message', (m: ToChild) => {
   else if (m.t === 'reply') log.settle(m);
   else if (m.t === 'stop') stopRequested = true;
 });
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => {
+  const exit = () => process.exit(0);
+  if (!services) return exit();
+  // Bounded: a service that ignores its stop signal must not keep the child alive.
+  setTimeout(exit, 5000).unref();
+  services.close().then(exit, exit);
+});

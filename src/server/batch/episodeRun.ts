@@ -40,6 +40,8 @@ export interface EpisodeRunDeps {
   now?: () => number;
   shouldStop?: () => boolean;
   stepDelayMs?: number;
+  /** How the engine is built (default the plain one; with node services, theirs: episodeServices.ts). */
+  createRun?: typeof createRun;
 }
 
 /** Stamps engine events for one run and commits them with the log's seq discipline. */
@@ -234,7 +236,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeRunDeps): Promise
   if (existing) Object.assign(w.shown, await storedShown(deps.log, job.runId));
   let engine: EngineRunExt;
   try {
-    engine = createRun(
+    engine = (deps.createRun ?? createRun)(
       graph,
       {
         runId: job.runId,

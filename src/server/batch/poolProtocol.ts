@@ -2,6 +2,7 @@
 // and its episode children. A child's RunLog calls travel as `call` and come back as `reply`, so
 // the child writes the run log without opening the SQLite file itself.
 import type { EpisodeRow } from '../../domain/batch/batch.types.ts';
+import type { ServiceEntry } from '../services/servicesConfig.ts';
 import type { EpisodeJob } from './episodeRun.ts';
 
 /** The RunLog methods an episode child may call (what runEpisode and failEpisode use). */
@@ -9,7 +10,14 @@ export const PROXIED_METHODS = ['createRun', 'commit', 'getRun', 'lastCheckpoint
 export type ProxiedMethod = (typeof PROXIED_METHODS)[number];
 
 export type ToChild =
-  | { t: 'init'; worker: string; pluginDir: string | null; stepDelayMs: number }
+  | {
+      t: 'init';
+      worker: string;
+      pluginDir: string | null;
+      stepDelayMs: number;
+      /** Node services the child connects to or starts (entriesForEpisodeWorkers). */
+      services: ServiceEntry[];
+    }
   | { t: 'job'; job: EpisodeJob }
   | { t: 'reply'; id: number; ok: true; value: unknown }
   | { t: 'reply'; id: number; ok: false; error: string }

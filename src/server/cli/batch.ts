@@ -1,6 +1,7 @@
 // `statewire batch FILE --episodes N [--workers K] [--seed S] [--set path=value]… [--json] [--csv FILE]
-// [--workspace DIR] [--plugins DIR]`: runs FILE once per episode on K child processes (the embedded
-// pool). Each episode is a run of its own in the workspace's database (the one `statewire serve`
+// [--workspace DIR] [--plugins DIR] [--services FILE]`: runs FILE once per episode on K child
+// processes (the embedded pool). Node services (the workspace's services.json) are started here
+// once and shared by the children, except `per_worker: true` ones, which each child starts itself. Each episode is a run of its own in the workspace's database (the one `statewire serve`
 // opens), so a later `serve` shows it on the timeline (`/?run=<run_id>`). Exit 0 all episodes done,
 // 1 some did not (or the batch failed), 2 invalid graph or arguments (the message names the flag
 // or path).
@@ -12,6 +13,10 @@ import { rowsToCsv } from '../../domain/batch/csv.ts';
 import { applySets } from '../../domain/batch/setPaths.ts';
 import { BatchManager } from '../batch/batchManager.ts';
 import { EmbeddedPool } from '../batch/embeddedPool.ts';
+import { entriesForEpisodeWorkers } from '../batch/episodeServices.ts';
+import { allNodes } from '../services/serviceEvents.ts';
+import { ServiceManager } from '../services/serviceManager.ts';
+import { loadServicesConfig, type ServiceEntry } from '../services/servicesConfig.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
 import { redactUrl } from '../distributed/config.ts';
 import { distributedBatch } from '../distributed/distributedMode.ts';
@@ -20,7 +25,7 @@ import { defaultPluginDir, loadRegistry, runBlockers } from './headless.ts';
 import { issueLine, readGraphFile } from './readGraphFile.ts';
 
 export const BATCH_USAGE = `usage: statewire batch FILE --episodes N [--workers K] [--seed S] [--set path=value]...
-                      [--json] [--csv FILE] [--workspace DIR] [--plugins DIR]
+                      [--json] [--csv FILE] [--workspace DIR] [--plugins DIR] [--services FILE]
   Runs FILE once per episode (each a run of its own, with a seed derived from --seed) on K child
   processes, and reports each episode's outputs and metrics plus their aggregate.
   --episodes N        episodes to run (1..${MAX_EPISODES})
@@ -32,6 +37,8 @@ export const BATCH_USAGE = `usage: statewire batch FILE --episodes N [--workers 
   --csv FILE          also write the episode rows as CSV
   --workspace DIR     whose database keeps the runs (default: the graph folder's parent)
   --plugins DIR       node-type plugins (default: the nodes/ folder next to the graph's folder)
+  --services FILE     node services (default: the workspace's services.json); an entry with
+                      "per_worker": true starts one process per worker, others one shared process
   exit 0 = all episodes done, 1 = some did not, 2 = invalid graph or arguments`;
 
 const out = (l: string) => void process.stdout.write(`${l}\n`);
@@ -47,6 +54,7 @@ interface Args {
   csv?: string;
   workspace: string;
   plugins?: string;
+  servicesFile?: string;
 }
 
 function intFlag(
@@ -77,6 +85,7 @@ function parse(argv: string[]): Args | string | 'help' {
         csv: { type: 'string' },
         workspace: { type: 'string', short: 'w' },
         plugins: { type: 'string' },
+        services: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -105,6 +114,7 @@ function parse(argv: string[]): Args | string | 'help' {
     csv: v.csv,
     workspace: resolve(v.workspace ?? join(dirname(resolve(file)), '..')),
     plugins: v.plugins,
+    servicesFile: v.services,
   };
 }
 
@@ -134,18 +144,39 @@ export async function batchCommand(argv: string[]): Promise<number> {
     err(registry);
     return 2;
   }
-  const blockers = runBlockers(set.graph, loaded.warnings, registry.registry);
-  if (blockers.length > 0) {
-    for (const i of blockers) err(issueLine(args.file, i));
-    return 2;
+  // Services first: they register their node types, which the graph check needs.
+  const cfg = loadServicesConfig(args.workspace, [], args.servicesFile);
+  for (const e of cfg.errors) err(`services ${e.path}: ${e.message}`);
+  const services = new ServiceManager(registry.registry, cfg.entries, cfg.errors, {
+    onLine: (name, stream, line) => err(`[service ${name}${stream === 'stderr' ? ' stderr' : ''}] ${line}`),
+  });
+  try {
+    await services.start();
+    for (const s of services.report().services)
+      if (s.state !== 'up') err(`service ${s.name}: ${s.state}${s.error ? ` (${s.error})` : ''}`);
+    const blockers = runBlockers(set.graph, loaded.warnings, registry.registry);
+    if (blockers.length > 0) {
+      for (const i of blockers) err(issueLine(args.file, i));
+      return 2;
+    }
+    const missing = services.unavailable(allNodes(set.graph));
+    if (missing) {
+      err(`${args.file}: error service-unavailable $ ${missing}`);
+      return 2;
+    }
+    return await runBatch(args, set.graph, pluginDir, () =>
+      entriesForEpisodeWorkers(services.configured, services.report()),
+    );
+  } finally {
+    await services.close();
   }
-  return runBatch(args, set.graph, pluginDir);
 }
 
 async function runBatch(
   args: Args,
   graph: Parameters<BatchManager['start']>[0]['graph'],
   pluginDir: string,
+  services: () => ServiceEntry[],
 ): Promise<number> {
   // STATEWIRE_REDIS_URL + STATEWIRE_DATABASE_URL: the episodes go to `statewire worker` processes.
   const dist = await distributedBatch(pluginDir).catch((e: Error) => e);
@@ -159,7 +190,8 @@ async function runBatch(
     );
   const log = dist?.log ?? SqliteRunLog.open(join(args.workspace, '.statewire', 'runs.db'));
   const pool =
-    dist?.executor ?? new EmbeddedPool({ log, pluginDir, onOutput: (w, line) => err(`[${w}] ${line}`) });
+    dist?.executor ??
+    new EmbeddedPool({ log, pluginDir, services, onOutput: (w, line) => err(`[${w}] ${line}`) });
   const manager = new BatchManager({
     log,
     executor: pool,

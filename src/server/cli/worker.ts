@@ -1,10 +1,13 @@
-// `statewire worker [--concurrency C] [--plugins DIR]`: a distributed batch worker. Needs
+// `statewire worker [--concurrency C] [--plugins DIR] [--services FILE]`: a distributed batch worker. Needs
 // STATEWIRE_REDIS_URL and STATEWIRE_DATABASE_URL (distributed/config.ts); takes episode jobs from
 // the BullMQ queue and runs them against the PostgreSQL log (distributed/worker.ts). Prints what it
 // connects to, then `worker ready`. SIGINT/SIGTERM: stops taking jobs, lets the episodes in hand
 // finish (for up to --grace seconds, then hands them back to the queue between two steps) and exits
 // 0; a second signal hands them back at once.
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadServicesConfig, type ServiceEntry } from '../services/servicesConfig.ts';
 import {
   distributedConfig,
   DistributedConfigError,
@@ -14,17 +17,26 @@ import {
 import { startWorker, type StatewireWorker } from '../distributed/worker.ts';
 
 const USAGE =
-  'usage: statewire worker [--concurrency C] [--plugins DIR] [--grace SECONDS] [--name NAME]\n' +
+  'usage: statewire worker [--concurrency C] [--plugins DIR] [--services FILE] [--grace SECONDS] [--name NAME]\n' +
+  '  --services FILE: node services the episodes call (started by this worker, shared by its slots)\n' +
   `  needs ${REDIS_URL_ENV}=redis://… and ${DATABASE_URL_ENV}=postgres://…`;
 
 export async function workerCommand(argv: string[]): Promise<number> {
-  let values: { concurrency?: string; plugins?: string; grace?: string; name?: string; help?: boolean };
+  let values: {
+    concurrency?: string;
+    plugins?: string;
+    services?: string;
+    grace?: string;
+    name?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
         concurrency: { type: 'string', short: 'c' },
         plugins: { type: 'string' },
+        services: { type: 'string' },
         grace: { type: 'string' },
         name: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -65,6 +77,18 @@ export async function workerCommand(argv: string[]): Promise<number> {
     return 2;
   }
 
+  let services: ServiceEntry[] | undefined;
+  if (values.services !== undefined) {
+    const file = resolve(values.services);
+    if (!existsSync(file)) {
+      console.error(`statewire worker: --services ${values.services}: no such file`);
+      return 2;
+    }
+    const cfg = loadServicesConfig(dirname(file), [], file);
+    for (const e of cfg.errors) console.error(`statewire worker: services ${e.path}: ${e.message}`);
+    services = cfg.entries;
+  }
+
   // Handlers first: whoever reads `worker ready` may signal at once.
   let worker: StatewireWorker | undefined;
   let signals = 0;
@@ -88,6 +112,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
       concurrency,
       plugins: values.plugins,
       name: values.name,
+      services,
       log: (line) => console.log(line),
     });
   } catch (err) {

@@ -1,8 +1,11 @@
 // The distributed worker in-process against real Redis and PostgreSQL: live events are published
 // only for watched runs, and a worker shut down with hand-back stops its episode between two steps
-// and returns the job to the queue, where another worker resumes it from its last checkpoint.
+// and returns the job to the queue, where another worker resumes it from its last checkpoint; a
+// worker given a services file starts the node service and its episodes call it.
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildJobs } from '../batch/batchManager.ts';
@@ -11,6 +14,9 @@ import { hasPostgres, startPostgres, type PgServer } from '../test/pgServer.ts';
 import { hasRedis, startRedis, type RedisServer } from '../test/redisServer.ts';
 import { demoGraph, REPO, waitFor } from '../test/serverProcess.testutil.ts';
 import { decodeGraph } from '../workspace/graphCodec.ts';
+import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import { loadServicesConfig } from '../services/servicesConfig.ts';
+import { PY_GRAPH_FILE, writeGridworldServices } from '../test/pythonService.testutil.ts';
 import { enqueueEpisodes, openEpisodeQueue, WATCH_KEY } from './queue.ts';
 import { wholeLog } from './viewerRelay.ts';
 import { startWorker, type StatewireWorker } from './worker.ts';
@@ -71,6 +77,51 @@ describe.skipIf(!hasRedis() || !hasPostgres())('statewire worker', () => {
       await queue.close();
     }
   }, 120_000);
+
+  it("calls node services from the worker: it starts the services file's command service itself", async () => {
+    const lines: string[] = [];
+    const file = writeGridworldServices(mkdtempSync(join(tmpdir(), 'statewire-svc-')));
+    const w = await startWorker({
+      redisUrl: redis.url,
+      databaseUrl: pg.url,
+      name: 'svc-1',
+      services: loadServicesConfig(dirname(file), [], file).entries,
+      log: (l) => lines.push(l),
+    });
+    workers.push(w);
+    const queue = openEpisodeQueue(redis.url);
+    try {
+      const py = JSON.parse(readFileSync(PY_GRAPH_FILE, 'utf8')) as GraphDef;
+      py.step_budget = 8;
+      for (const n of py.nodes) if (n.id === 'reset') n.config = { size: 4, max_steps: 8 };
+      const jobs = buildJobs('svc', py, 2, 3);
+      await enqueueEpisodes(queue, jobs);
+      const rows = await waitFor(
+        async () => {
+          const r = await log.episodes('svc');
+          return r.length === 2 ? r : undefined;
+        },
+        180_000,
+        'both service episodes',
+      );
+      expect(rows.map((r) => [r.status, r.steps, r.worker])).toEqual([
+        ['done', 8, 'svc-1'],
+        ['done', 8, 'svc-1'],
+      ]);
+      expect(lines.some((l) => /gridworld [\d.]* ?listening on/.test(l))).toBe(true);
+      expect(lines).toContain('svc-1: service gridworld up');
+      // The service's nodes ran: their outputs are in the log.
+      const events = await wholeLog(log, jobs[0]!.runId);
+      expect(
+        events.some(
+          (e) => e.type === 'node_status' && (e.data as { node_id: string }).node_id === 'env_step',
+        ),
+      ).toBe(true);
+    } finally {
+      await w.close();
+      await queue.close();
+    }
+  }, 240_000);
 
   it('hands its episode back on shutdown; another worker resumes it from the checkpoint', async () => {
     const first = await start('hand-1', 150);

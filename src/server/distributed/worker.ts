@@ -26,6 +26,8 @@ import type { EpisodeRow } from '../../domain/batch/batch.types.ts';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { createRegistry, type NodeRegistry } from '../../engine/registry.ts';
 import { runEpisode, type EpisodeJob } from '../batch/episodeRun.ts';
+import { startEpisodeServices, type EpisodeServices } from '../batch/episodeServices.ts';
+import type { ServiceEntry } from '../services/servicesConfig.ts';
 import { loadRegistry } from '../cli/headless.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
 import { redactUrl } from './config.ts';
@@ -62,6 +64,13 @@ export interface WorkerStartOptions {
   stepDelayMs?: number;
   /** Postgres pool size (default: concurrency + 2). */
   poolSize?: number;
+  /**
+   * Node services the episodes call (`--services FILE`). This process is one worker: it connects to
+   * `url` entries and starts each `command` entry once, shared by its --concurrency slots (with
+   * `per_worker: true` too, since a worker process is the unit; use --concurrency 1 for a service
+   * whose state parallel episodes must not share).
+   */
+  services?: ServiceEntry[];
 }
 
 export interface WorkerStats {
@@ -159,18 +168,29 @@ export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWo
   const emitter = new Emitter(pub);
   const live = watchedPublisher(emitter, pub);
 
-  // Registries by plugins folder (loaded once each).
-  const registries = new Map<string, Promise<NodeRegistry>>();
-  const registryFor = (dir: string | undefined): Promise<NodeRegistry> => {
+  // Registries by plugins folder (loaded once each), each with its node services when there are any.
+  interface Engine {
+    registry: NodeRegistry;
+    services?: EpisodeServices;
+  }
+  const registries = new Map<string, Promise<Engine>>();
+  const registryFor = (dir: string | undefined): Promise<Engine> => {
     const key = dir ?? '';
     let r = registries.get(key);
     if (!r) {
       r = (async () => {
-        if (!dir) return createRegistry();
-        const loaded = await loadRegistry(dir, false);
-        if (typeof loaded === 'string') throw new Error(loaded);
-        for (const f of loaded.failures) say(`${name}: ${f}`);
-        return loaded.registry;
+        let registry = createRegistry();
+        if (dir) {
+          const loaded = await loadRegistry(dir, false);
+          if (typeof loaded === 'string') throw new Error(loaded);
+          for (const f of loaded.failures) say(`${name}: ${f}`);
+          registry = loaded.registry;
+        }
+        if (!opts.services?.length) return { registry };
+        const services = await startEpisodeServices(registry, opts.services, (l) => say(`${name}: ${l}`));
+        for (const s of services.report().services)
+          say(`${name}: service ${s.name} ${s.state}${s.error ? ` (${s.error})` : ''}`);
+        return { registry, services };
       })();
       registries.set(key, r);
     }
@@ -216,9 +236,11 @@ export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWo
           attempts: job.attemptsStarted,
         };
       }
+      const engine = await registryFor(pluginsOf(data));
       const row = await runEpisode(jobOf(data), {
         log,
-        registry: await registryFor(pluginsOf(data)),
+        registry: engine.registry,
+        ...(engine.services ? { createRun: engine.services.createRun } : {}),
         worker: name,
         publish: live.publish,
         stepDelayMs: opts.stepDelayMs ?? 0,
@@ -286,7 +308,10 @@ export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWo
           if (!closed) await within(worker.disconnect(), 3000);
         } finally {
           clearTimeout(grace);
-          await within(Promise.allSettled([log.close(), pub.quit(), sub.quit()]), 3000);
+          const services = (await Promise.allSettled([...registries.values()])).flatMap((r) =>
+            r.status === 'fulfilled' && r.value.services ? [r.value.services.close()] : [],
+          );
+          await within(Promise.allSettled([log.close(), pub.quit(), sub.quit(), ...services]), 5000);
           pub.disconnect();
           sub.disconnect();
         }

@@ -6,17 +6,11 @@ import { BatchStartBodySchema } from '../../domain/batch/batch.schema.ts';
 import { rowsToCsv } from '../../domain/batch/csv.ts';
 import { applySets } from '../../domain/batch/setPaths.ts';
 import type { Catalog } from '../../domain/catalog/catalog.schema.ts';
-import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import { EmptyBodySchema, RunIdParamSchema } from '../../domain/protocol/protocol.rest.ts';
 import type { BatchManager } from '../batch/batchManager.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 import { ApiError, notFound, parseOr400 } from './errors.ts';
 import { assertRunnable } from './navigate.routes.ts';
-
-export interface BatchRouteOptions {
-  /** Why the server cannot run this graph in batch workers (e.g. it needs node services), or undefined. */
-  refuse?: (graph: GraphDef) => string | undefined;
-}
 
 const csvName = (graphName: string, id: string) =>
   `${(graphName || 'batch').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100)}-${id}.csv`;
@@ -25,7 +19,6 @@ export function registerBatchRoutes(
   app: FastifyInstance,
   batches: BatchManager,
   catalog: () => Catalog,
-  opts: BatchRouteOptions = {},
 ): void {
   const need = async (params: unknown) => {
     const { id } = parseOr400(RunIdParamSchema, params, 'params');
@@ -48,8 +41,6 @@ export function registerBatchRoutes(
     if (!set.ok)
       throw new ApiError(400, 'invalid-set', `set[${set.index}]: ${set.message}`, `$.set[${set.index}]`);
     assertRunnable(set.graph, catalog(), '$.loop_definition');
-    const refused = opts.refuse?.(set.graph);
-    if (refused) throw new ApiError(400, 'not-batchable', refused, '$.loop_definition');
     const { batchId } = await batches.start({
       graph: set.graph,
       episodes: body.episodes,

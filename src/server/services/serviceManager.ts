@@ -56,6 +56,11 @@ export class ServiceManager {
     private readonly opts: ServiceManagerOptions = {},
   ) {}
 
+  /** The configured entries (as last loaded or reloaded). */
+  get configured(): readonly ServiceEntry[] {
+    return this.entries;
+  }
+
   /** Connects or starts every service; resolves when each is up or down (never rejects). */
   async start(): Promise<void> {
     for (const e of this.entries) this.runtimes.set(e.name, this.newRuntime(e));
