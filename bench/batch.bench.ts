@@ -1,6 +1,6 @@
 // Batch throughput, measured side by side in one process on this machine: episodes/s of the demo
 // graph (workspace/graphs/grid_navigator.json, step_budget 50)
-//  - embedded: `statewire batch`'s executor (EmbeddedPool child processes, SQLite run log), 1 worker;
+//  - embedded: `statewire batch`'s executor (EmbeddedPool child processes, SQLite run log), K = 1, 2, 4;
 //  - distributed: K REAL `statewire worker` processes (BullMQ on a real Redis, a real PostgreSQL with
 //    fsync and full-page writes on), K = 1, 2, 4, each worker at --concurrency 1. The workers'
 //    sessions run with `synchronous_commit=off`, which is what the embedded store does: SQLite in
@@ -76,11 +76,11 @@ export async function run(): Promise<Record<string, number | string>> {
   // Session option in the URL (node-postgres passes `options` to the server).
   const asSqlite = `${pg.url}?options=${encodeURIComponent('-c synchronous_commit=off')}`;
 
-  const embedded = () =>
+  const embedded = (k = 1) =>
     timeBatch(
       sqlite,
       new EmbeddedPool({ log: sqlite, pluginDir: null, onOutput: () => undefined }),
-      1,
+      k,
       'embedded',
     );
   const distributed = async (k: number, databaseUrl = asSqlite) => {
@@ -104,7 +104,9 @@ export async function run(): Promise<Record<string, number | string>> {
   try {
     const e1a = await embedded();
     const d1a = await distributed(1);
+    const e2 = await embedded(2);
     const d2 = await distributed(2);
+    const e4 = await embedded(4);
     const d4 = await distributed(4);
     const d1b = await distributed(1);
     const e1b = await embedded();
@@ -116,6 +118,10 @@ export async function run(): Promise<Record<string, number | string>> {
       batch_step_budget: STEP_BUDGET,
       embedded_1_worker_eps: e1,
       embedded_1_worker_eps_runs: `${e1a.toFixed(2)} / ${e1b.toFixed(2)}`,
+      embedded_2_workers_eps: e2,
+      embedded_4_workers_eps: e4,
+      embedded_per_worker_eps_2: e2 / 2,
+      embedded_per_worker_eps_4: e4 / 4,
       distributed_1_worker_eps: d1,
       distributed_1_worker_eps_runs: `${d1a.toFixed(2)} / ${d1b.toFixed(2)}`,
       distributed_2_workers_eps: d2,
