@@ -16,6 +16,7 @@ import { EmbeddedPool } from './batch/embeddedPool.ts';
 import { registerBatchRoutes } from './http/batches.routes.ts';
 import type { DistributedConfig } from './distributed/config.ts';
 import { installDistributed } from './distributed/distributedMode.ts';
+import { redactUrl } from './distributed/config.ts';
 import { registerComponentRoutes } from './http/components.routes.ts';
 import {
   ApiError,
@@ -76,6 +77,8 @@ export interface ServerOptions {
 export interface StatewireServer {
   app: FastifyInstance;
   io: SocketServer;
+  /** Where batches and remote runs live when distributed mode is on (URLs with passwords redacted). */
+  distributed?: { redis: string; postgres: string };
   /** Starts listening; resolves with the bound port, URL and the token in force (if any). */
   listen(): Promise<{ port: number; url: string; token?: string }>;
   close(): Promise<void>;
@@ -179,6 +182,10 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
     onProgress: (batchId, progress) => hub.notice('batch_progress', { batch_id: batchId, ...progress }),
     ...distributed?.batches,
   });
+  // One owner of the SQLite file: a batch it says is running was left by a server that died.
+  if (!distributed)
+    for (const id of await batches.endOrphans())
+      console.error(`statewire: batch ${id} was left running by a stopped server: marked error`);
   registerBatchRoutes(app, batches, () => catalog);
 
   // The app may be (re)built while the server runs, so index.html is looked up per request.
@@ -200,6 +207,14 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   return {
     app,
     io,
+    ...(distributed
+      ? {
+          distributed: {
+            redis: redactUrl(distributed.config.redisUrl),
+            postgres: redactUrl(distributed.config.databaseUrl),
+          },
+        }
+      : {}),
     async listen() {
       // The guard learns the port (`--port 0`) on 'listening', which fires before any connection
       // is accepted: no request is ever served without the Host and token rules.

@@ -117,6 +117,40 @@ describe('BatchManager', () => {
     expect(await m.get('batch_nope')).toBeUndefined();
   });
 
+  it('ends a batch left running by a process that died as error, keeping its rows; a live one is untouched', async () => {
+    const log = memoryLog();
+    const orphan = buildJobs('b_orphan', graph, 2, 1);
+    await log.createBatch({
+      id: 'b_orphan',
+      graph_name: 'g',
+      graph,
+      episodes: 2,
+      workers: 1,
+      seed: 1,
+      sets: [],
+      mode: 'embedded',
+      status: 'running',
+      created_at: '2026-01-01T00:00:00.000Z',
+      ended_at: null,
+      error: null,
+    });
+    await log.recordEpisode('b_orphan', row(orphan[0]!, 'done', 1));
+    const m = new BatchManager({
+      log,
+      executor: new FakeExecutor(),
+      now: () => Date.parse('2026-01-02T00:00:00Z'),
+    });
+    const { batchId, done } = await m.start({ graph, episodes: 1, workers: 1, seed: 0, sets: [] });
+    expect(await m.endOrphans()).toEqual(['b_orphan']);
+    const view = (await m.get('b_orphan'))!;
+    expect(view.batch).toMatchObject({ status: 'error', ended_at: '2026-01-02T00:00:00.000Z' });
+    expect(view.batch.error).toMatch(/stopped before it ended/);
+    expect(view.episodes.map((r) => r.episode)).toEqual([1]);
+    expect((await done).id).toBe(batchId);
+    expect((await m.get(batchId))!.batch.status).toBe('done');
+    expect(await m.endOrphans()).toEqual([]);
+  });
+
   it('ends a batch whose executor fails as error, with the reason', async () => {
     const m = new BatchManager({ log: memoryLog(), executor: new FakeExecutor('no workers') });
     const { batchId, done } = await m.start({ graph, episodes: 2, workers: 1, seed: 0, sets: [] });

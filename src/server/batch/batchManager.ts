@@ -256,6 +256,26 @@ export class BatchManager {
     return true;
   }
 
+  /**
+   * Ends the batches the log says are running but this manager does not run: their process stopped
+   * before they ended (a crash, a kill). Only for a log this process owns alone (embedded SQLite); in
+   * distributed mode another server may be running them. Their episode rows and runs stay; the
+   * batch becomes `error` saying why, so it no longer shows as running forever. Returns their ids.
+   */
+  async endOrphans(): Promise<string[]> {
+    const orphans = (await this.opts.log.listBatches(10_000)).filter(
+      (b) => (b.status === 'running' || b.status === 'queued') && !this.live.has(b.id),
+    );
+    for (const b of orphans)
+      await this.opts.log.updateBatch(b.id, {
+        status: 'error',
+        ended_at: new Date(this.now()).toISOString(),
+        error:
+          'the process running this batch stopped before it ended; its finished episodes are kept (start the batch again for the rest)',
+      });
+    return orphans.map((b) => b.id);
+  }
+
   isLive(batchId: string): boolean {
     return this.live.has(batchId);
   }

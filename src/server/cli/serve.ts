@@ -148,6 +148,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
     console.log(
       `workspace ${resolve(workspace)}${workspaceExisted ? '' : ' (created: the folder did not exist)'}`,
     );
+    if (server.distributed)
+      console.log(
+        `distributed: batches queued on ${server.distributed.redis} for statewire worker processes, runs in ${server.distributed.postgres}`,
+      );
     console.log(`listening on ${url}`);
     if (activeToken !== undefined) {
       const how = token === undefined ? 'generated for this non-loopback address' : 'from --token';

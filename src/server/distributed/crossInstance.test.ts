@@ -16,7 +16,8 @@ import { hasPostgres, startPostgres, type PgServer } from '../test/pgServer.ts';
 import { hasRedis, startRedis, type RedisServer } from '../test/redisServer.ts';
 import { api, demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
 import { startWorkerProcess, type WorkerProcess } from '../test/workerProcess.testutil.ts';
-import { wholeLog } from './viewerRelay.ts';
+import { wholeLog } from './remoteRunRoutes.ts';
+import { redactUrl } from './config.ts';
 
 const STEPS = 150;
 
@@ -39,6 +40,8 @@ describe.skipIf(!hasRedis() || !hasPostgres())('a viewer on another server insta
       distributed: { redisUrl: redis.url, databaseUrl: pg.url },
     });
     servers.push(server);
+    // What `statewire serve` prints about the mode.
+    expect(server.distributed).toEqual({ redis: redactUrl(redis.url), postgres: redactUrl(pg.url) });
     return { server, ...(await server.listen()) };
   };
 
@@ -137,6 +140,25 @@ describe.skipIf(!hasRedis() || !hasPostgres())('a viewer on another server insta
       containers: (nav5.data as { containers: unknown }).containers,
     });
     expect((await api(b.url, 'GET', `/api/runs/${runId}/graph`)).body.name).toBe(demoGraph().name);
+    // Who wrote each slot by step 5: the last state_written of each slot at or before it.
+    const writers = await api(b.url, 'GET', `/api/runs/${runId}/writers?step=5`);
+    expect(writers.status).toBe(200);
+    const lastWrites = new Map<string, EventEnvelope>();
+    for (const e of stored) {
+      const d = e.data as { step: number; container: string; slot: string; key?: string };
+      if (e.type === 'state_written' && d.step <= 5)
+        lastWrites.set(`${d.container}/${d.slot}/${d.key ?? ''}`, e);
+    }
+    expect(lastWrites.size).toBeGreaterThan(0);
+    for (const e of lastWrites.values()) {
+      const d = e.data as { container: string; slot: string; key?: string; node_id: string };
+      const w = (writers.body.writers as Array<Record<string, unknown>>).find(
+        (x) => x.container === d.container && x.slot === d.slot && x.key === d.key,
+      );
+      // A later lifetime clear (a signal) may be the slot's "writer"; otherwise it is this node.
+      if (w && w.signal === undefined) expect(w).toMatchObject({ node_id: d.node_id, seq: e.seq });
+      else expect(w?.signal).toBeDefined();
+    }
     expect((await api(b.url, 'GET', '/api/runs/no_such_run/events')).status).toBe(404);
 
     // Unknown everywhere: the hub's answer.

@@ -17,7 +17,8 @@ import type { LiveHub } from '../socket/liveHub.ts';
 import { BullExecutor } from './bullExecutor.ts';
 import { distributedConfig, type DistributedConfig } from './config.ts';
 import { within } from './queue.ts';
-import { registerRemoteRunRoutes, ViewerRelay } from './viewerRelay.ts';
+import { registerRemoteRunRoutes } from './remoteRunRoutes.ts';
+import { ViewerRelay } from './viewerRelay.ts';
 
 export interface DistributedHealth {
   ok: boolean;

@@ -23,7 +23,7 @@ import { startWorkerProcess, type WorkerProcess } from '../test/workerProcess.te
 import { decodeGraph } from '../workspace/graphCodec.ts';
 import { BullExecutor } from './bullExecutor.ts';
 import { openEpisodeQueue } from './queue.ts';
-import { wholeLog } from './viewerRelay.ts';
+import { wholeLog } from './remoteRunRoutes.ts';
 
 const EPISODES = 200;
 const STEPS = 12;

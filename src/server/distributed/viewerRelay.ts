@@ -20,21 +20,11 @@
 //  - REST fallbacks: `GET /api/runs/{id}`, `…/events`, `…/graph`, `…/state?step=N`, `…/checkpoints`
 //    of a run this server does not have are answered from PostgreSQL (the app's live client fills
 //    holes from `…/events`).
-import type { FastifyInstance } from 'fastify';
 import { createAdapter, type RedisAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import type { Server as SocketServer, Socket } from 'socket.io';
-import type { ContainerDef } from '../../domain/graph/graph.schema.ts';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
-import {
-  EventsQuerySchema,
-  RunIdParamSchema,
-  StateQuerySchema,
-} from '../../domain/protocol/protocol.rest.ts';
-import type { RunLog, StoredRun } from '../db/runLog.ts';
-import type { RunStore } from '../db/runStore.ts';
-import { notFound, parseOr400 } from '../http/errors.ts';
-import { reduceState, type RunStateView } from '../runs/stateAt.ts';
+import type { RunLog } from '../db/runLog.ts';
 import { withoutFullValues } from '../socket/compact.ts';
 import type { RemoteRunSource, RemoteSubscribe } from '../socket/liveHub.ts';
 import { WATCH_KEY, within } from './queue.ts';
@@ -334,107 +324,5 @@ export class ViewerRelay implements RemoteRunSource {
 
   private highWaterOf(f: Follower): number {
     return f.batch ? Math.max(2, Math.ceil(this.highWater / 32)) : this.highWater;
-  }
-}
-
-// ---- REST fallbacks ----
-
-/** Every event of a run, page by page (fine for batch episodes, which are small runs). */
-export async function wholeLog(log: RunLog, runId: string): Promise<EventEnvelope[]> {
-  const out: EventEnvelope[] = [];
-  for (;;) {
-    const page = await log.events(runId, out[out.length - 1]?.seq ?? 0, 2000);
-    out.push(...page);
-    if (page.length < 2000) return out;
-  }
-}
-
-const stepOf = (e: EventEnvelope): number =>
-  typeof (e.data as { step?: unknown } | null)?.step === 'number' ? (e.data as { step: number }).step : -1;
-const isSnapshot = (e: EventEnvelope) => e.type === 'nav_step' || e.type === 'restored';
-
-/**
- * State at a step from the PostgreSQL log, chosen as the SQLite store chooses (RunStore.stateEvents):
- * the snapshot of step N (a nav_step before a restored, the later one first), else the newest earlier
- * snapshot plus the state_written/signal events of the steps after it up to N.
- */
-async function remoteStateAt(log: RunLog, row: StoredRun, step: number): Promise<RunStateView> {
-  const events = await wholeLog(log, row.id);
-  const snapshots = events.filter(isSnapshot);
-  const maxStep = Math.max(-1, ...snapshots.map(stepOf));
-  if (step > maxStep)
-    throw notFound(`run ${row.id} has no committed step ${step} (last: ${row.steps})`, 'no-state');
-  const graph = (await log.graphOf(row.id)) as { containers?: ContainerDef[] } | undefined;
-  const defs = graph?.containers ?? [];
-  // `snapshots` is in seq order: the last of a kind is the newest.
-  const atStep = snapshots.filter((e) => stepOf(e) === step);
-  const exact = atStep.filter((e) => e.type === 'nav_step').pop() ?? atStep.pop();
-  if (exact) return reduceState(exact, [], step, defs);
-  let base: EventEnvelope | undefined;
-  for (const e of snapshots) if (stepOf(e) < step && (!base || stepOf(e) >= stepOf(base))) base = e;
-  const baseStep = base ? stepOf(base) : -1;
-  const after = events.filter(
-    (e) =>
-      e.seq > (base?.seq ?? 0) &&
-      stepOf(e) > baseStep &&
-      stepOf(e) <= step &&
-      (e.type === 'state_written' || e.type === 'signal'),
-  );
-  if (!base && after.length === 0)
-    throw notFound(`run ${row.id} has no committed state at step ${step}`, 'no-state');
-  return reduceState(base, after, step, defs);
-}
-
-const REMOTE_ROUTES = new Set([
-  '/api/runs/:id',
-  '/api/runs/:id/events',
-  '/api/runs/:id/graph',
-  '/api/runs/:id/state',
-  '/api/runs/:id/checkpoints',
-]);
-
-/**
- * Answers the run routes from the PostgreSQL log for runs this server's SQLite store does not
- * have (a preHandler: the Host/Origin/token rules have run; local runs go to the normal routes).
- */
-export function registerRemoteRunRoutes(app: FastifyInstance, store: RunStore, log: RunLog): void {
-  app.addHook('preHandler', async (req, reply) => {
-    const route = req.routeOptions.url;
-    if (req.method !== 'GET' || route === undefined || !REMOTE_ROUTES.has(route)) return;
-    const id = (req.params as { id?: unknown }).id;
-    if (typeof id !== 'string' || store.getRun(id)) return;
-    const { id: runId } = parseOr400(RunIdParamSchema, req.params, 'params');
-    const row = await log.getRun(runId);
-    if (!row) return; // the route answers its own 404
-    const body = await remoteAnswer(route, row, req.query, log);
-    return reply.send(body);
-  });
-}
-
-async function remoteAnswer(route: string, row: StoredRun, query: unknown, log: RunLog): Promise<unknown> {
-  switch (route) {
-    case '/api/runs/:id':
-      return { ...row, checkpoints: await log.checkpointSteps(row.id), branches: [], branch_of: null };
-    case '/api/runs/:id/events': {
-      const q = parseOr400(EventsQuerySchema, query, 'query');
-      const events = await log.events(row.id, q.after, q.limit, q.type);
-      const last = events[events.length - 1];
-      return {
-        run_id: row.id,
-        last_seq: (await log.getRun(row.id))?.last_seq ?? row.last_seq,
-        next_after: last ? last.seq : q.after,
-        events,
-      };
-    }
-    case '/api/runs/:id/graph':
-      return log.graphOf(row.id);
-    case '/api/runs/:id/checkpoints':
-      return { steps: await log.checkpointSteps(row.id) };
-    case '/api/runs/:id/state': {
-      const { step } = parseOr400(StateQuerySchema, query, 'query');
-      return remoteStateAt(log, row, step);
-    }
-    default:
-      throw notFound(`no route GET ${route}`);
   }
 }
