@@ -1,5 +1,7 @@
 // Conditions and effects of routed edges as short text: the canvas chip (`phase ∈ {explore, return}`),
-// its tooltip, the edge inspector's summary. Pure, so the wording is tested without React.
+// its tooltip, the edge inspector's summary. Pure, so the wording is tested without React. Symbolic on
+// purpose (a chip is a few characters wide); logs and errors use the plain ASCII text of
+// src/domain/routing/routing.text.ts.
 import type { Condition, Effect, FeatureDomain, FeatureValue } from '../../domain/routing/routing.schema.ts';
 
 /** A feature value as the chip shows it: bare words unquoted, anything else as JSON. */

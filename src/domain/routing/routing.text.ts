@@ -1,5 +1,8 @@
-// One-line texts for conditions, effects and feature values: the `route` event's reason, error
-// messages, the checker's findings — and the editor's edge label chip, so all of them read alike.
+// One-line texts for conditions, effects and feature values in plain ASCII: the `route` event's
+// reason, error messages, the checker's findings — text that lands in logs, CLI output and JSON, so
+// it stays greppable (`phase in [explore]`, `and`, `==`). The editor's edge chips use a compact
+// symbolic notation of their own (src/app/routing/conditionText.ts: `phase ∈ {explore}`, `∧`),
+// fitted to a label a few characters wide; the two are different on purpose.
 import type { Condition, Effect, FeatureValue } from './routing.schema.ts';
 import { showFeatureValue, type FeatureState } from './routing.eval.ts';
 

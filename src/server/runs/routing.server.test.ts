@@ -2,28 +2,18 @@
 // are logged and paged like any event, the state at a step carries the features, and a fork from a
 // step starts from that step's features.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createServer, type StatewireServer } from '../app.ts';
+import { injectServer } from '../test/injectServer.testutil.ts';
 import { tempWorkspace } from '../test/serverProcess.testutil.ts';
 
 const ws = tempWorkspace();
-let server: StatewireServer | undefined;
+const { req, close } = injectServer(ws.dir);
 afterAll(async () => {
-  await server?.close();
+  await close();
   ws.cleanup();
 });
 
 const DEMO = new URL('../../../workspace/graphs/router_demo.json', import.meta.url);
-const req = async (url: string, payload?: object) => {
-  server ??= await createServer({ workspace: ws.dir, distDir: join(ws.dir, 'no-dist') });
-  const res = await server.app.inject(
-    payload === undefined
-      ? { method: 'GET', url }
-      : { method: 'POST', url, payload, headers: { 'content-type': 'application/json' } },
-  );
-  return { status: res.statusCode, body: res.json() };
-};
 const stepOnce = () => req('/api/navigate/run/step', {});
 
 describe('routing on the server', () => {

@@ -1,27 +1,17 @@
 // GET /api/runs/{id}/writers?step=N against a real server and SQLite log (the demo graph): the last
 // writer per slot up to a step, a step re-run after Restore, a fork's early writers from its parent.
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SlotWriter } from '../../domain/debug/stateDiff.ts';
-import { createServer, type StatewireServer } from '../app.ts';
+import { injectServer } from '../test/injectServer.testutil.ts';
 import { demoGraph, tempWorkspace } from '../test/serverProcess.testutil.ts';
 
 const ws = tempWorkspace();
-let server: StatewireServer | undefined;
+const { req, close } = injectServer(ws.dir);
 afterAll(async () => {
-  await server?.close();
+  await close();
   ws.cleanup();
 });
 
-const req = async (url: string, payload?: object) => {
-  server ??= await createServer({ workspace: ws.dir, distDir: join(ws.dir, 'no-dist') });
-  const res = await server.app.inject(
-    payload === undefined
-      ? { method: 'GET', url }
-      : { method: 'POST', url, payload, headers: { 'content-type': 'application/json' } },
-  );
-  return { status: res.statusCode, body: res.json() };
-};
 /** `goal` and `step_count` of the demo's blackboard: who wrote them, at which step, in which run. */
 const writers = async (id: string, step: number) => {
   const all = (await req(`/api/runs/${id}/writers?step=${step}`)).body.writers as SlotWriter[];
