@@ -7,6 +7,7 @@ import { cpus, loadavg, totalmem, release } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { BenchResult, Figure } from './figures.ts';
+import { writePerformanceTables } from './perfTable.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
@@ -60,14 +61,17 @@ for (const [file, detail] of Object.entries(results)) {
   for (const [k, v] of Object.entries(detail)) console.log(`  ${k}: ${fmt(v)}`);
 }
 
-if (figures.length > 0) {
+if (files.length > 0) {
   const out = join(here, 'results', 'latest.json');
   mkdirSync(dirname(out), { recursive: true });
-  const previous: Figure[] =
+  const before =
     only.length > 0 && existsSync(out)
-      ? ((JSON.parse(readFileSync(out, 'utf8')) as { figures?: Figure[] }).figures ?? [])
-      : [];
-  const byName = new Map(previous.map((f) => [f.name, f]));
+      ? (JSON.parse(readFileSync(out, 'utf8')) as {
+          figures?: Figure[];
+          details?: Record<string, BenchResult>;
+        })
+      : {};
+  const byName = new Map((before.figures ?? []).map((f) => [f.name, f]));
   for (const f of figures) byName.set(f.name, f);
   const rank = (n: string) => (FIGURE_ORDER.includes(n) ? FIGURE_ORDER.indexOf(n) : FIGURE_ORDER.length);
   const merged = [...byName.values()].sort((a, b) => rank(a.name) - rank(b.name));
@@ -83,10 +87,13 @@ if (figures.length > 0) {
     finished: new Date().toISOString(),
     benches: files,
   };
-  writeFileSync(out, JSON.stringify({ machine, figures: merged }, null, 2) + '\n');
+  // Each bench's own detail figures (e.g. batch episodes/s per worker count), for docs/performance.md.
+  const details = { ...before.details, ...results };
+  writeFileSync(out, JSON.stringify({ machine, figures: merged, details }, null, 2) + '\n');
   console.log(`\n# Side-by-side figures → ${out}\n`);
   for (const f of merged)
     console.log(
       `  ${f.met ? 'met ' : 'MISS'} ${f.name}: ours ${fmt(f.ours)} ${f.unit}, baseline ${fmt(f.baseline)}, ratio ${fmt(f.ratio)} (goal ${f.goal})`,
     );
 }
+if (files.length > 0 && writePerformanceTables()) console.log('\ndocs/performance.md tables updated');
