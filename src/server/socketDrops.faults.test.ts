@@ -1,5 +1,5 @@
 // Fault test: socket drops over a long-ish run. A REAL `statewire serve` process runs the demo graph
-// for ~15 s (step_delay_ms 10) while two real socket.io clients (one per delivery mode: an event per
+// for 7 drop rounds ~2 s apart (step_delay_ms 10) while two real socket.io clients (one per delivery mode: an event per
 // message, and `events` batches) lose their connection every ~2 s — alternately by destroying the TCP
 // socket under the transport (an abrupt network drop; the client reconnects by itself) and by a clean
 // disconnect + connect — and resubscribe with `afterSeq` = the last seq they applied. After every
@@ -19,7 +19,8 @@ import {
   type ServerProcess,
 } from './test/serverProcess.testutil.ts';
 
-const RUN_MS = 15_000;
+/** Drop rounds (each viewer drops once per round): counted, not timed, so a loaded machine still makes them all. */
+const ROUNDS = 7;
 const DROP_EVERY_MS = 2_000;
 
 let server: ServerProcess;
@@ -30,7 +31,6 @@ beforeAll(async () => {
   server = await startServer(ws.dir);
 });
 afterAll(async () => {
-  (await import('node:fs')).writeFileSync('/tmp/pacer.log', server?.output() ?? '');
   await server?.stop();
   ws?.cleanup();
 });
@@ -150,9 +150,8 @@ describe('socket drops over a long run', () => {
     const viewers = [new DroppingViewer(base, runId, false), new DroppingViewer(base, runId, true)];
     await waitFor(() => viewers.every((v) => v.resubscribes === 1), 10_000, 'first subscribes');
 
-    const t0 = Date.now();
     const checkedSteps: number[] = [];
-    for (let round = 0; Date.now() - t0 < RUN_MS; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       await new Promise((r) => setTimeout(r, DROP_EVERY_MS));
       for (const [i, v] of viewers.entries()) {
         // Alternate the kind of drop, and offset the two viewers so one drops while the other is live.
@@ -183,5 +182,5 @@ describe('socket drops over a long run', () => {
     }
     // The checks covered the run as it advanced, not one step over and over.
     expect(new Set(checkedSteps).size).toBeGreaterThanOrEqual(6);
-  });
+  }, 180_000);
 });

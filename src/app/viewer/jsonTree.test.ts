@@ -22,13 +22,16 @@ describe('flattenTree', () => {
     expect(containerSummary(rows[5]!)).toBe('{1 key}');
   });
 
-  it('flattens a 100,000-item list quickly (rows only for what is expanded)', () => {
+  it('flattens a 100,000-item list into rows only for what is expanded', () => {
+    // (How fast is a benchmark's question, not a test's: timing asserts flake on a loaded machine.)
     const big = Array.from({ length: 100_000 }, (_, i) => ({ i }));
-    const t0 = performance.now();
     const rows = flattenTree(big, new Set(['$']));
-    expect(performance.now() - t0).toBeLessThan(500);
     expect(rows).toHaveLength(100_001);
     expect(rows.at(-1)!.path).toBe('$[99999]');
+    expect(rows.some((r) => r.path.endsWith('.i'))).toBe(false); // collapsed items have no child rows
+    const one = flattenTree(big, new Set(['$', '$[7]']));
+    expect(one).toHaveLength(100_002);
+    expect(one.find((r) => r.path === '$[7].i')).toBeDefined();
   });
 
   it('renders $ndarray summaries as one leaf row', () => {
