@@ -92,8 +92,20 @@ export class LiveRun {
     this.seq += 1;
     this.lastType = type;
     if (type === 'nav_status') this.lastNavStatus = (data as { status?: string } | null)?.status;
-    return { type, runId: this.id, seq: this.seq, ts: new Date(this.now()).toISOString(), data };
+    return { type, runId: this.id, seq: this.seq, ts: this.isoNow(), data };
   }
+
+  /** `ts` has ms resolution and a step emits dozens of events per ms: format each ms once. */
+  private isoNow(): string {
+    const ms = this.now();
+    if (ms !== this.tsMs) {
+      this.tsMs = ms;
+      this.tsText = new Date(ms).toISOString();
+    }
+    return this.tsText;
+  }
+  private tsMs = NaN;
+  private tsText = '';
 
   /** A server-raised event (nav_status, restored…): now if idle, else right after the in-flight step. */
   emit(
