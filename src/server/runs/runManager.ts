@@ -366,7 +366,8 @@ export class RunManager {
       () => (settled = true),
     );
     setImmediate(() => {
-      if (settled || run.failure || !run.hasStaged) return;
+      // Not running any more (pause/stop): the loop's exit commits what is staged, with the new status.
+      if (settled || run.failure || !run.hasStaged || run.status !== 'running') return;
       try {
         run.commitStaged();
       } catch (err) {
