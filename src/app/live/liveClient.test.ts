@@ -46,15 +46,62 @@ function setup(log: EventEnvelope[] = []) {
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('LiveClient', () => {
+  it('asks for batches and applies an events batch in seq order, dropping what it already has', () => {
+    const { socket, client, store, frame } = setup();
+    client.follow(RUN);
+    socket.fire('events', [ev('nav_status', 1, { status: 'running', step: 0 }), navStep(2, 1, 1)]);
+    // A replayed page overlapping the live one: seq 2 again, then new ones.
+    socket.fire('events', [navStep(2, 1, 99), navStep(3, 2, 2), navStep(4, 3, 3)]);
+    frame();
+    expect(store.getState().steps).toEqual([1, 2, 3]);
+    expect(store.getState().containers.graph_state?.states.step_count?.value).toBe(3);
+    expect(client.lastAppliedSeq).toBe(4);
+  });
+
+  it('answers a replay batch ack only after the batches before it are applied', () => {
+    const { socket, client, store, frame } = setup();
+    client.follow(RUN);
+    const acks: string[] = [];
+    socket.fire('events', [navStep(1, 1, 1), navStep(2, 2, 2)]);
+    socket.fire('events', [], () => acks.push(`acked at step ${store.getState().step}`));
+    expect(acks).toEqual([]);
+    frame();
+    expect(acks).toEqual(['acked at step 2']);
+    // Nothing waiting to be applied: the ack is answered at once.
+    socket.fire('events', [], () => acks.push('idle ack'));
+    expect(acks).toEqual(['acked at step 2', 'idle ack']);
+  });
+
+  it('a hole inside a batch is filled from the events endpoint before the rest of the batch', async () => {
+    const log = [navStep(1, 1, 1), navStep(2, 2, 2), navStep(3, 3, 3), navStep(4, 4, 4)];
+    const { socket, client, store, fetches, frame } = setup(log);
+    client.follow(RUN);
+    socket.fire('events', [log[0], log[3]]);
+    await settle();
+    frame();
+    expect(fetches[0]).toEqual({ after: 1, type: undefined });
+    expect(store.getState().steps).toEqual([1, 2, 3, 4]);
+  });
+
+  it('still understands per-event messages (a server or relay that sends them)', () => {
+    const { socket, client, store, frame } = setup();
+    client.follow(RUN);
+    socket.fire('nav_step', navStep(1, 1, 1));
+    socket.fire('events', [navStep(2, 2, 2)]);
+    socket.fire('nav_step', navStep(3, 3, 3));
+    frame();
+    expect(store.getState().steps).toEqual([1, 2, 3]);
+  });
+
   it('subscribes with runId and afterSeq, and again with the last seq on reconnect', () => {
     const { socket, client, frame } = setup();
     client.follow(RUN, 0);
-    expect(socket.subscribes()).toEqual([{ runId: RUN, afterSeq: 0 }]);
+    expect(socket.subscribes()).toEqual([{ runId: RUN, afterSeq: 0, batch: true }]);
     client.receive(ev('nav_status', 1, { status: 'running', step: 0 }));
     client.receive(navStep(2, 1, 1));
     frame();
     socket.fire('connect');
-    expect(socket.subscribes()[1]).toEqual({ runId: RUN, afterSeq: 2 });
+    expect(socket.subscribes()[1]).toEqual({ runId: RUN, afterSeq: 2, batch: true });
   });
 
   it('ignores duplicates, other runs and malformed envelopes', () => {
@@ -135,7 +182,7 @@ describe('LiveClient', () => {
     client.follow(RUN);
     client.receive(navStep(5, 1, 1));
     client.follow('run_2', 0);
-    expect(socket.subscribes()[1]).toEqual({ runId: 'run_2', afterSeq: 0 });
+    expect(socket.subscribes()[1]).toEqual({ runId: 'run_2', afterSeq: 0, batch: true });
     expect(client.lastAppliedSeq).toBe(0);
   });
 

@@ -1,8 +1,14 @@
-// Follows one run over socket.io: `subscribe {runId, afterSeq}`, drop anything at or below the last
+// Follows one run over socket.io: `subscribe {runId, afterSeq, batch: true}`, drop anything at or below the last
 // accepted seq, fill holes from GET /api/runs/{id}/events before going on, honour the server's
 // `gap` notices (dropped intermediate nav_steps under backpressure: tolerated in order, fetched in
 // the background for the timeline), re-subscribe with afterSeq on reconnect, and apply accepted
 // events to the run store at most once per animation frame.
+// Batches (`events` messages: the envelopes of one committed group or replay page, in seq order) are
+// the app's delivery: one socket frame per commit instead of one per event. Each envelope of a batch
+// goes through the same checks as a single message, so order, holes and duplicates are handled
+// alike. A replay batch comes with an ack request; it is answered once what came before it is
+// applied, so the server replays no faster than this tab applies (per-event messages are still
+// understood: a server or relay that sends them works unchanged).
 // The transport is injected (`SocketLike`), so the ordering logic is tested without a socket.
 import { EventEnvelopeSchema, EVENT_TYPES, type EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { RunStoreLike } from '../run/run.store.ts';
@@ -55,10 +61,13 @@ export class LiveClient {
   /** Seqs the server said it dropped (nav_steps only); a hole inside it is not a loss. */
   private tolerated: { from: number; to: number } | null = null;
   private readonly schedule: (fn: () => void) => void;
+  /** Ack requests of replay batches, answered after the next apply. */
+  private acks: Array<() => void> = [];
 
   constructor(private readonly deps: LiveClientDeps) {
     this.schedule = deps.schedule ?? frameScheduler;
     for (const type of EVENT_TYPES) deps.socket.on(type, (msg: unknown) => this.receive(msg));
+    deps.socket.on('events', (batch: unknown, ack?: unknown) => this.receiveBatch(batch, ack));
     deps.socket.on('connect', () => this.subscribe());
   }
 
@@ -112,11 +121,20 @@ export class LiveClient {
   private subscribe(): void {
     if (this.runId === null || !this.deps.socket.connected) return;
     const runId = this.runId;
-    this.deps.socket.emit('subscribe', { runId, afterSeq: this.lastSeq }, (ack: unknown) => {
+    this.deps.socket.emit('subscribe', { runId, afterSeq: this.lastSeq, batch: true }, (ack: unknown) => {
       const a = ack as { ok?: boolean; error?: { message?: string } } | undefined;
       if (a && a.ok === false && this.runId === runId)
         this.deps.store.setState({ error: a.error?.message ?? 'subscribe refused' });
     });
+  }
+
+  /** An `events` batch: each envelope as if it came alone, then its ack once they are applied. */
+  receiveBatch(batch: unknown, ack?: unknown): void {
+    if (Array.isArray(batch)) for (const e of batch) this.receive(e);
+    if (typeof ack !== 'function') return;
+    const answer = () => (ack as () => void)();
+    if (this.scheduled) this.acks.push(answer);
+    else answer();
   }
 
   /** Entry point for every server message (public for tests). */
@@ -174,6 +192,7 @@ export class LiveClient {
     const batch = this.pending;
     this.pending = [];
     applyBatch(batch, this.deps.store);
+    for (const answer of this.acks.splice(0)) answer();
   }
 
   private async fetchRange(after: number, upTo: number, type?: string): Promise<EventEnvelope[]> {

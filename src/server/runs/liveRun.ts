@@ -10,7 +10,12 @@ import type { RunStore, StepPart } from '../db/runStore.ts';
 /** Ends that get a `run_result` event. */
 const RESULT_STATUSES: ReadonlySet<RunStatus> = new Set(['done', 'error', 'stopped', 'interrupted']);
 
-/** Group commit: at most this many finished steps, or this long, wait for one transaction. */
+/**
+ * Group commit under load (step_delay_ms 0, steps back to back): at most this many finished steps,
+ * or this long, wait for one transaction. When the loop is not under load the staged steps commit
+ * at once instead (runManager: a paced loop never stages; a step that waits on I/O or a timer
+ * commits what is staged before it, see `hasStaged`/`commitStaged`).
+ */
 const GROUP_STEPS = 16;
 const GROUP_MS = 15;
 
@@ -87,8 +92,20 @@ export class LiveRun {
     this.seq += 1;
     this.lastType = type;
     if (type === 'nav_status') this.lastNavStatus = (data as { status?: string } | null)?.status;
-    return { type, runId: this.id, seq: this.seq, ts: new Date(this.now()).toISOString(), data };
+    return { type, runId: this.id, seq: this.seq, ts: this.isoNow(), data };
   }
+
+  /** `ts` has ms resolution and a step emits dozens of events per ms: format each ms once. */
+  private isoNow(): string {
+    const ms = this.now();
+    if (ms !== this.tsMs) {
+      this.tsMs = ms;
+      this.tsText = new Date(ms).toISOString();
+    }
+    return this.tsText;
+  }
+  private tsMs = NaN;
+  private tsText = '';
 
   /** A server-raised event (nav_status, restored…): now if idle, else right after the in-flight step. */
   emit(
@@ -130,6 +147,31 @@ export class LiveRun {
       this.commit(undefined);
   }
 
+  /** Finished steps wait for a group commit. */
+  get hasStaged(): boolean {
+    return this.staged.length > 0;
+  }
+
+  /**
+   * Commits the staged (finished) steps alone, while the next step may be in flight: its events
+   * (already stamped, in `pending`) and lifecycle events raised meanwhile stay for its own commit.
+   * Used when the loop turns out to be idle (the step in flight waits on I/O), so steps that are
+   * done reach the log and the viewers without waiting for the group to fill.
+   */
+  commitStaged(): void {
+    if (this.staged.length === 0) return;
+    const earlier = this.staged;
+    const last = earlier[earlier.length - 1]!;
+    const lastSeq = last.events[last.events.length - 1]?.seq ?? this.committedSeq;
+    const steps = last.checkpoint?.step ?? this.committedStep;
+    this.staged = [];
+    // On failure nothing of it is in the log; the caller ends the run (fail() drops the rest).
+    this.store.commit(this.id, { earlier, events: [], steps, status: this.status });
+    this.committedSeq = lastSeq;
+    this.committedStep = steps;
+    this.publishCommitted(earlier.flatMap((p) => p.events));
+  }
+
   /** Writes staged steps and buffered events (and a checkpoint) in one transaction, then publishes them. */
   commit(
     checkpoint: Checkpoint | undefined,
@@ -163,8 +205,12 @@ export class LiveRun {
     }
     this.committedSeq = this.seq;
     this.committedStep = this.step;
+    this.publishCommitted(earlier.length === 0 ? events : [...earlier.flatMap((p) => p.events), ...events]);
+  }
+
+  private publishCommitted(events: readonly EventEnvelope[]): void {
     try {
-      this.hub.publish(earlier.length === 0 ? events : [...earlier.flatMap((p) => p.events), ...events]);
+      this.hub.publish(events);
     } catch (err) {
       // Committed is what counts; a broadcast failure must not look like a failed step.
       console.error(`statewire: broadcast of ${this.id} failed: ${(err as Error).message}`);

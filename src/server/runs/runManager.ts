@@ -297,7 +297,14 @@ export class RunManager {
     let error: string | undefined;
     let hit: BreakpointHit | undefined;
     try {
-      const { done, breakpoint } = await run.engine.stepOnce();
+      const stepping = run.engine.stepOnce();
+      if (group && run.hasStaged) this.commitIfIdle(run, stepping);
+      const { done, breakpoint } = await stepping;
+      if (run.failure) {
+        // The log refused the staged steps' commit while this step ran: the run has ended (error).
+        run.busy = false;
+        return;
+      }
       run.step = run.engine.step;
       if (done) {
         const s = run.engine.status;
@@ -344,6 +351,29 @@ export class RunManager {
     } catch (err) {
       this.storageFailed(run, err);
     }
+  }
+
+  /**
+   * Adaptive group commit. Under load a step's microtasks run to its end within the event-loop turn
+   * it started in; a step still in flight one turn later waits on I/O or a timer (an LLM call, a node
+   * service, a breakpoint), so the loop is idle: the finished steps staged for the group are
+   * committed and published now instead of waiting for that step (and for the group to fill).
+   */
+  private commitIfIdle(run: LiveRun, stepping: Promise<unknown>): void {
+    let settled = false;
+    void stepping.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    setImmediate(() => {
+      // Not running any more (pause/stop): the loop's exit commits what is staged, with the new status.
+      if (settled || run.failure || !run.hasStaged || run.status !== 'running') return;
+      try {
+        run.commitStaged();
+      } catch (err) {
+        this.storageFailed(run, err);
+      }
+    });
   }
 
   /** The engine stopped inside a step at a breakpoint: show it paused; resume/step/stop let it go on. */

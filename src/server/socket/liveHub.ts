@@ -467,10 +467,11 @@ export class LiveHub {
         continue;
       }
       const target = this.here.to(rooms.filter((r) => (this.rooms.get(r)?.size ?? 0) > 0));
+      // A live batch goes out once (one broadcast), so its envelopes are not marked shareable.
       if (isBatch(v))
         target.emit(
           'events',
-          events.map((e) => this.out(e, isFull(v))),
+          events.map((e) => this.view(e, isFull(v))),
         );
       else for (const e of events) target.emit(e.type, this.out(e, isFull(v)));
     }
@@ -610,12 +611,19 @@ export class LiveHub {
   }
 
   private out(e: EventEnvelope, full: boolean): EventEnvelope {
-    let s = e;
-    if (!full && e.type === 'nav_step') {
-      s = this.stripped.get(e) ?? withoutFullValues(e);
+    const s = this.view(e, full);
+    this.shareable.add(s); // a logged event may go to many sockets one by one (per-event clients)
+    return s;
+  }
+
+  /** The envelope as the variant sends it: nav_step without full values unless asked for. */
+  private view(e: EventEnvelope, full: boolean): EventEnvelope {
+    if (full || e.type !== 'nav_step') return e;
+    let s = this.stripped.get(e);
+    if (!s) {
+      s = withoutFullValues(e);
       this.stripped.set(e, s);
     }
-    this.shareable.add(s); // a logged event may go to many sockets one by one (per-event clients)
     return s;
   }
 
