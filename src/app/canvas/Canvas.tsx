@@ -51,6 +51,7 @@ import { ServiceContainersPanel } from './ServiceContainersPanel.tsx';
 import { refusalOf, toConnectRequest } from './connectionCheck.ts';
 import { ConnectionFeedback } from './ConnectionFeedback.tsx';
 import { LabelScale } from './LabelScale.tsx';
+import { useDelegatedHover } from './useDelegatedHover.ts';
 import { RouteFailurePanel } from './RouteFailurePanel.tsx';
 
 const FIT_OPTIONS = { padding: 0.08, maxZoom: 1.2 };
@@ -152,10 +153,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   // Until React Flow has set up its viewport the store holds zoom 1, not the zoom we start at.
   const zoomLow = useStore(isLowDetail);
   const lowDetail = zoomLow ?? (initialViewport ? initialViewport.zoom < LOW_DETAIL_ZOOM : false);
-  // Nodes upgrade to every handle the first time the view is zoomed in and keep them; latching it
-  // here too means later crossings of the threshold re-render no node (only the text CSS follows).
-  const [upgraded, setUpgraded] = useState(!lowDetail);
-  if (zoomLow === false && !upgraded) setUpgraded(true);
+  useDelegatedHover(wrapper);
   const [nodes, setNodes] = useState<FlowNode[]>(() =>
     buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection)),
   );
@@ -319,7 +317,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
       data-state-visible={stateVisible ? 'true' : 'false'}
       data-detail={lowDetail ? 'low' : 'full'}
     >
-      <LowDetailContext value={!upgraded}>
+      <LowDetailContext value={lowDetail}>
         <ReactFlow<FlowNode, FlowEdge>
           nodes={nodes}
           edges={edges}
@@ -352,6 +350,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           colorMode="dark"
           proOptions={PRO_OPTIONS}
           zoomOnDoubleClick={false}
+          onlyRenderVisibleElements
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#3f3f46" />
           <MiniMap pannable zoomable position="bottom-left" nodeColor={minimapColor} style={MINIMAP_STYLE} />
