@@ -159,8 +159,15 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
       ? 'border-sky-400'
       : `sw-plain ${(runState && RUN_BORDER[runState]) ?? 'border-zinc-700'}`;
   const label = node.label || node.id;
-  const common = {
+  // Boxes carry only the marks that are set (a thousand boxes mount at once; attributes cost).
+  const marksOnly = {
     'data-testid': `node-${id}`,
+    'data-issue': mark,
+    'data-run-status': runState,
+    'data-breakpoint': atBreakpoint ? 'true' : undefined,
+  };
+  const common = {
+    ...marksOnly,
     'data-node-type': node.type,
     'data-issue': mark ?? '',
     'data-related': 'false',
@@ -171,7 +178,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   if (box)
     return (
       <div
-        {...common}
+        {...marksOnly}
         data-lod="box"
         title={runState === 'error' && run ? runTitle(run) : label}
         className={`sw-node-box min-w-[170px] rounded-md border bg-zinc-900 text-zinc-200 ${marks}`}
