@@ -26,10 +26,11 @@ describe('node box geometry', () => {
   });
 
   it('label font keeps ~9 screen px when zoomed out, in 4 px steps, capped', () => {
-    expect(boxFontPx(0.2)).toBe(48);
-    expect(boxFontPx(0.2) * 0.2).toBeGreaterThanOrEqual(9);
-    expect(boxFontPx(0.21)).toBe(boxFontPx(0.2) - 4);
-    expect(boxFontPx(0.05)).toBe(56);
+    expect(boxFontPx(0.25)).toBe(36);
+    expect(boxFontPx(0.25) * 0.25).toBeGreaterThanOrEqual(9);
+    expect(boxFontPx(0.24)).toBe(40);
+    // Capped so a five-character label ("n1000") still fits the 170 px box.
+    expect(boxFontPx(0.05)).toBe(44);
     expect(boxFontPx(1)).toBe(12);
   });
 });

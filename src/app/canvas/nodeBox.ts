@@ -41,5 +41,5 @@ export function anchorTop(index: number): number {
  */
 export function boxFontPx(zoom: number): number {
   const want = 9 / Math.max(zoom, 0.01);
-  return Math.min(56, Math.max(12, Math.ceil(want / 4) * 4));
+  return Math.min(44, Math.max(12, Math.ceil(want / 4) * 4));
 }
