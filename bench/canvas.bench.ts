@@ -1,55 +1,95 @@
-// Canvas first-render time for a generated 1,000-node graph in headless Debian chromium: a real
-// `statewire serve` serves the built app (run `npx vite build` first) and the graph; we measure
-// from navigation start until all 1,000 nodes are in the DOM and measured (React Flow marks
-// unmeasured nodes with visibility:hidden), then the time from one edit (add a container by its
-// shortcut) until it is on screen, and the zoom-in that first crosses the low-detail threshold
-// (every node then mounts all its handles). Standalone: `npx tsx bench/canvas.bench.ts`.
-import { chromium } from '@playwright/test';
+// Canvas benchmark: the real app (a built dist served by a real `statewire serve`) against bare React
+// Flow (bench/bare-reactflow/: default nodes, same graph JSON over HTTP, same fitView options and
+// zoom limits), side by side in headless Debian chromium at 1440×900, alternating A/B (measureAB).
+// Per page load it measures: first render (navigation start → fitted view rendered: every node
+// whose position is inside the view in the DOM and measured, then two animation frames), then
+// main-thread busy time per input (CDP Performance.getMetrics TaskDuration delta / inputs, each input
+// followed by two animation frames) for drag-pans at the fitted zoom (detail), wheel-zooms to ~1,
+// then drag-pans and wheel-zooms at zoom ~1 (the figures). Build the app first:
+// `npx vite build --outDir /tmp/wt-canvas-dist`, or set STATEWIRE_DIST. Standalone:
+// `npx tsx bench/canvas.bench.ts`.
+import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { startServer } from '../e2e/server.ts';
+import playwrightConfig from '../playwright.config.ts';
+import { figure, measureAB, type BenchResult, type Figure } from './figures.ts';
+import { startBarePage } from './bare-reactflow/serve.ts';
+import { PROBES } from './bare-reactflow/probes.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const N = 1000;
+// CANVAS_BENCH_SIZES / CANVAS_BENCH_REPS shorten a run while iterating; the figures use the defaults.
+const SIZES = (process.env.CANVAS_BENCH_SIZES ?? '1000,3000').split(',').map(Number);
+const REPS = Number(process.env.CANVAS_BENCH_REPS ?? 3);
+/** Inputs per measured gesture; each is followed by two animation frames. */
+const INPUTS = 8;
+const PAN_STEP_PX = 15;
+const ROWS = 25;
+const VIEWPORT = { width: 1440, height: 900 };
+// The e2e suite's chromium flags (no sandbox, no GPU, no background networking…), kept in one place.
+const CHROMIUM_ARGS = playwrightConfig.use?.launchOptions?.args ?? [];
 
-/** A layered DAG: 40 columns × 25 rows of llmCall/textParse nodes, each fed by the previous column. */
-export function generateGraph(n = N): unknown {
-  const rows = 25;
-  const nodes = [];
-  const edges = [];
+type Variant = 'plain' | 'solid' | 'dashed';
+
+const nodeAt = (i: number) => {
+  const col = Math.floor(i / ROWS);
+  return { col, row: i % ROWS, type: col % 2 === 0 ? 'llmCall' : 'textParse' };
+};
+const inputOf = (type: string) => (type === 'llmCall' ? 'prompt' : 'text');
+
+/**
+ * A layered DAG: columns of 25 llmCall/textParse nodes, each fed by the previous column ('plain').
+ * 'solid' and 'dashed' draw n edges of the same endpoints two ways for the dashed-vs-solid figure:
+ * one element per column under it (a constant node / a state container) wired to every node of the
+ * column by a data edge / an access grant; both keep one extra container so State is shown.
+ */
+export function generateGraph(n = 1000, variant: Variant = 'plain'): Record<string, unknown> {
+  const nodes: Record<string, unknown>[] = [];
+  const edges: Record<string, unknown>[] = [];
+  const containers: Record<string, unknown>[] = [];
+  const access_grants: Record<string, unknown>[] = [];
+  const cols = Math.ceil(n / ROWS);
   for (let i = 0; i < n; i++) {
-    const col = Math.floor(i / rows);
-    const row = i % rows;
-    const type = col % 2 === 0 ? 'llmCall' : 'textParse';
+    const { col, row, type } = nodeAt(i);
     nodes.push({ id: `n${i}`, type, label: `n${i}`, position: { x: col * 280, y: row * 160 }, config: {} });
-    if (col > 0) {
-      const src = i - rows;
-      const srcType = (col - 1) % 2 === 0 ? 'llmCall' : 'textParse';
+    if (variant === 'plain' && col > 0) {
+      const srcType = nodeAt(i - ROWS).type;
       edges.push({
         id: `e${i}`,
-        source: `n${src}`,
+        source: `n${i - ROWS}`,
         target: `n${i}`,
         sourceHandle: srcType === 'llmCall' ? 'response' : 'value',
-        targetHandle: type === 'llmCall' ? 'prompt' : 'text',
+        targetHandle: inputOf(type),
       });
     }
+    if (variant === 'solid')
+      edges.push({
+        id: `e${i}`,
+        source: `k${col}`,
+        target: `n${i}`,
+        sourceHandle: 'value',
+        targetHandle: inputOf(type),
+      });
+    if (variant === 'dashed') access_grants.push({ id: `ag${i}`, node_id: `n${i}`, container_id: `k${col}` });
   }
-  const containers = [
-    {
-      id: 'memory',
-      label: 'Memory',
-      position: { x: 0, y: rows * 160 + 100 },
-      states: { notes: { type: 'accumulator', value_type: 'TEXT' } },
-    },
-  ];
-  const access_grants = Array.from({ length: 20 }, (_, i) => ({
-    id: `ag${i}`,
-    node_id: `n${i * 50}`,
-    container_id: 'memory',
-  }));
+  const below = ROWS * 160 + 100;
+  for (let col = 0; variant !== 'plain' && col < cols; col++) {
+    const position = { x: col * 280, y: below };
+    if (variant === 'solid')
+      nodes.push({ id: `k${col}`, type: 'constant', label: `k${col}`, position, config: {} });
+    else containers.push({ id: `k${col}`, label: `k${col}`, position, states: {} });
+  }
+  containers.push({
+    id: 'memory',
+    label: 'Memory',
+    position: { x: 0, y: below + 400 },
+    states: { notes: { type: 'accumulator', value_type: 'TEXT' } },
+  });
+  if (variant === 'plain')
+    for (let i = 0; i < 20; i++)
+      access_grants.push({ id: `ag${i}`, node_id: `n${i * 50}`, container_id: 'memory' });
   return {
-    name: 'bench_1000',
+    name: `bench_${variant}_${n}`,
     description: '',
     nodes,
     edges,
@@ -60,88 +100,208 @@ export function generateGraph(n = N): unknown {
   };
 }
 
-export async function run(): Promise<Record<string, number | string>> {
-  if (!existsSync(join(root, 'dist/index.html')))
-    throw new Error('dist/ is missing: run `npx vite build` first');
+interface Sample {
+  firstRenderMs: number;
+  panFittedMs: number;
+  panMs: number;
+  zoomMs: number;
+  zoom: number;
+}
+
+const taskSeconds = async (cdp: CDPSession): Promise<number> => {
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as {
+    metrics: { name: string; value: number }[];
+  };
+  return metrics.find((m) => m.name === 'TaskDuration')?.value ?? NaN;
+};
+const frames = (page: Page, n = 2) => page.evaluate(`window.__swb.frames(${n})`);
+const zoomOf = async (page: Page) => ((await page.evaluate('window.__swb.transform()')) as number[])[2]!;
+
+/** Main-thread busy ms per input over INPUTS inputs, each followed by two animation frames. */
+async function busyPerInput(
+  page: Page,
+  cdp: CDPSession,
+  input: (i: number) => Promise<void>,
+): Promise<number> {
+  const t0 = await taskSeconds(cdp);
+  for (let i = 0; i < INPUTS; i++) {
+    await input(i);
+    await frames(page);
+  }
+  return (((await taskSeconds(cdp)) - t0) * 1000) / INPUTS;
+}
+
+async function pan(page: Page, cdp: CDPSession): Promise<number> {
+  const at = (await page.evaluate('window.__swb.panePoint()')) as [number, number] | null;
+  if (!at) throw new Error('no empty pane point to drag from');
+  const [x, y] = at;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  // A first move starts the drag (d3-zoom's click distance), outside the measured inputs.
+  await page.mouse.move(x - 2, y);
+  await frames(page);
+  const ms = await busyPerInput(page, cdp, (i) => page.mouse.move(x - 2 - (i + 1) * PAN_STEP_PX, y));
+  await page.mouse.up();
+  await frames(page);
+  return ms;
+}
+
+async function zoom(page: Page, cdp: CDPSession): Promise<number> {
+  const [x, y] = (await page.evaluate('window.__swb.paneCentre()')) as [number, number];
+  await page.mouse.move(x, y);
+  // In, out, in, out…: the zoom stays between two levels, so both pages do the same work throughout.
+  return busyPerInput(page, cdp, (i) => page.mouse.wheel(0, i % 2 === 0 ? -100 : 100));
+}
+
+async function zoomToOne(page: Page): Promise<number> {
+  const [x, y] = (await page.evaluate('window.__swb.paneCentre()')) as [number, number];
+  await page.mouse.move(x, y);
+  for (let i = 0; i < 60 && (await zoomOf(page)) < 0.93; i++) {
+    await page.mouse.wheel(0, -300);
+    await frames(page);
+  }
+  await page.waitForTimeout(300);
+  await frames(page, 4);
+  return zoomOf(page);
+}
+
+async function loadAndMeasure(
+  browser: Browser,
+  url: string,
+  positions: unknown,
+  full: boolean,
+): Promise<Sample> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  await context.addInitScript({ content: PROBES });
+  const page = await context.newPage();
+  try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await page.goto(url);
+    const firstRenderMs = (await page.evaluate(
+      `window.__swb.fitted(${JSON.stringify(positions)})`,
+    )) as number;
+    await page.waitForTimeout(300);
+    const panFittedMs = await pan(page, cdp);
+    if (!full) return { firstRenderMs, panFittedMs, panMs: NaN, zoomMs: NaN, zoom: NaN };
+    const z = await zoomToOne(page);
+    const panMs = await pan(page, cdp);
+    const zoomMs = await zoom(page, cdp);
+    return { firstRenderMs, panFittedMs, panMs, zoomMs, zoom: z };
+  } finally {
+    await context.close();
+  }
+}
+
+const positionsOf = (g: Record<string, unknown>) =>
+  (g.nodes as { id: string; position: { x: number; y: number } }[]).map((n) => [
+    n.id,
+    n.position.x,
+    n.position.y,
+  ]);
+
+export async function run(): Promise<BenchResult> {
+  const dist = process.env.STATEWIRE_DIST ?? '/tmp/wt-canvas-dist';
+  if (!existsSync(join(dist, 'index.html')))
+    throw new Error(`${dist} has no built app: run \`npx vite build --outDir ${dist}\` first`);
+  process.env.STATEWIRE_DIST = dist;
   const server = await startServer();
+  const bare = await startBarePage(server.url);
   mkdirSync(join(server.workspace, 'graphs'), { recursive: true });
-  writeFileSync(join(server.workspace, 'graphs/bench_1000.json'), JSON.stringify(generateGraph()));
+  const graphs = new Map<string, Record<string, unknown>>();
+  for (const n of SIZES) graphs.set(`bench_plain_${n}`, generateGraph(n, 'plain'));
+  graphs.set('bench_solid_1000', generateGraph(1000, 'solid'));
+  graphs.set('bench_dashed_1000', generateGraph(1000, 'dashed'));
+  for (const [id, g] of graphs) writeFileSync(join(server.workspace, `graphs/${id}.json`), JSON.stringify(g));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
+    args: CHROMIUM_ARGS,
   });
+  const figures: Figure[] = [];
+  const details: Record<string, unknown> = {};
+  const started = Date.now();
   try {
-    const firstRender: number[] = [];
-    let editMs = 0;
-    let upgradeMs = 0;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-      await page.goto(`${server.url}/?graph=bench_1000`);
-      await page.waitForFunction(
-        (n) => {
-          const els = document.querySelectorAll('.react-flow__node');
-          if (els.length < n) return false;
-          for (const el of els) if ((el as HTMLElement).style.visibility === 'hidden') return false;
-          return true;
-        },
-        N,
-        { timeout: 120_000, polling: 'raf' },
+    for (const n of SIZES) {
+      const id = `bench_plain_${n}`;
+      const pos = positionsOf(graphs.get(id)!);
+      const ours: Sample[] = [];
+      const base: Sample[] = [];
+      await measureAB(
+        REPS,
+        async () => (ours.push(await loadAndMeasure(browser, `${server.url}/?graph=${id}`, pos, true)), 0),
+        async () => (base.push(await loadAndMeasure(browser, `${bare.url}/?graph=${id}`, pos, true)), 0),
       );
-      firstRender.push(await page.evaluate(() => performance.now()));
-      if (attempt === 0) {
-        // One edit round-trip: add a container by shortcut, wait for it to render.
-        // A string, not a function: tsx's name-keeping helpers do not exist inside the page.
-        const addContainer = (id: string) =>
-          page.evaluate<number>(`(async () => {
-          const start = performance.now();
-          window.dispatchEvent(new KeyboardEvent('keydown', { key: 'c', bubbles: true }));
-          await new Promise((res) => {
-            const check = () => (document.querySelector('[data-testid="container-${id}"]') ? res() : requestAnimationFrame(check));
-            check();
-          });
-          return performance.now() - start;
-        })()`);
-        // Zoomed out below 25 % nodes mount only their wired handles (src/app/canvas/detail.ts); the
-        // zoom-in that crosses it mounts every handle of every node once: time that click → done.
-        const handles = () => page.locator('.react-flow__handle').count();
-        const before = await handles();
-        for (let i = 0; i < 20 && upgradeMs === 0; i++) {
-          const t0 = await page.evaluate(() => performance.now());
-          await page.click('.react-flow__controls-zoomin');
-          const t1 = await page.evaluate<number>(`(async () => {
-            await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-            return document.querySelector('[data-testid="canvas"]').dataset.detail === 'full' ? performance.now() : 0;
-          })()`);
-          if (t1 > 0) {
-            await page.waitForFunction(
-              (n) => document.querySelectorAll('.react-flow__handle').length > n,
-              before,
-            );
-            upgradeMs = (await page.evaluate(() => performance.now())) - t0;
-          }
-        }
-        // The graph already has a container, so State is on: neither add re-renders every node.
-        await addContainer('container_1');
-        editMs = await addContainer('container_2');
-      }
-      await page.close();
+      const f = (k: keyof Sample) => [ours.map((s) => s[k]), base.map((s) => s[k])] as const;
+      const goal = { on: 'ratio' as const, op: '<=' as const, value: n === 1000 ? 1.25 : 1.0 };
+      figures.push(
+        figure(
+          `canvas.first_render.${n}`,
+          'ms',
+          goal,
+          ...f('firstRenderMs'),
+          `navigation start → fitted view rendered (nodes in view in the DOM and measured, + 2 frames), ${n} nodes, ${n - ROWS} edges`,
+        ),
+        figure(
+          `canvas.pan.${n}`,
+          'ms',
+          goal,
+          ...f('panMs'),
+          `main-thread busy ms per drag-pan input (${PAN_STEP_PX} px mouse move + 2 frames, CDP TaskDuration) at zoom ~1 (full node detail)`,
+        ),
+        figure(
+          `canvas.zoom.${n}`,
+          'ms',
+          goal,
+          ...f('zoomMs'),
+          'main-thread busy ms per wheel-zoom input (±100, alternating in/out, + 2 frames, CDP TaskDuration) at zoom ~1',
+        ),
+      );
+      details[`pan_fitted_ms.${n}`] = {
+        ours: ours.map((s) => s.panFittedMs),
+        baseline: base.map((s) => s.panFittedMs),
+      };
+      details[`zoom_reached.${n}`] = { ours: ours.map((s) => s.zoom), baseline: base.map((s) => s.zoom) };
     }
-    firstRender.sort((a, b) => a - b);
-    return {
-      nodes: N,
-      edges: N - 25,
-      first_render_ms_median: Math.round(firstRender[1]!),
-      first_render_ms_min: Math.round(firstRender[0]!),
-      add_container_edit_ms: Math.round(editMs),
-      zoom_in_to_full_detail_ms: Math.round(upgradeMs),
-      measured: 'navigation start → all nodes in the DOM and measured, headless chromium, 3 page loads',
-    };
+    const dashed: number[] = [];
+    const solid: number[] = [];
+    const dashedPos = positionsOf(graphs.get('bench_dashed_1000')!);
+    const solidPos = positionsOf(graphs.get('bench_solid_1000')!);
+    await measureAB(
+      REPS,
+      async () => (
+        dashed.push(
+          (await loadAndMeasure(browser, `${server.url}/?graph=bench_dashed_1000`, dashedPos, false))
+            .panFittedMs,
+        ),
+        0
+      ),
+      async () => (
+        solid.push(
+          (await loadAndMeasure(browser, `${server.url}/?graph=bench_solid_1000`, solidPos, false))
+            .panFittedMs,
+        ),
+        0
+      ),
+    );
+    figures.push(
+      figure(
+        'canvas.dashed_vs_solid',
+        'ms',
+        { on: 'ratio', op: '<=', value: 1.1 },
+        dashed,
+        solid,
+        'our app, 1,000 nodes + 40 column elements, 1,000 edges as grants (dashed) vs as data edges (solid): main-thread ms per drag-pan input at the fitted zoom (every edge on screen)',
+      ),
+    );
+    details.bench_seconds = Math.round((Date.now() - started) / 1000);
+    return { ...details, figures };
   } finally {
     await browser.close();
+    await bare.stop();
     await server.stop();
   }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  console.log(await run());
+  console.log(JSON.stringify(await run(), null, 1));
 }

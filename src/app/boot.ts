@@ -37,14 +37,17 @@ async function restoreJournal(store: EditorStore): Promise<boolean> {
 }
 
 export async function boot(store: EditorStore = editorStore): Promise<void> {
+  // A deep link's graph is fetched at once, beside the catalog and the journal restore rather than
+  // after them: on a big graph the server's answer is the longest wait of the first render.
+  const wanted = new URLSearchParams(window.location.search).get('graph');
+  const prefetched = wanted ? api.getGraph(wanted) : undefined;
+  prefetched?.catch(() => {}); // failures are reported by openSavedGraph, which awaits it
   const catalog = loadCatalog(store);
   // Node services: their health in the library, their types in the catalog (kept current by notices).
   void loadServices(store);
   startServicesSync(store, liveClient());
   const restored = await restoreJournal(store);
-  const params = new URLSearchParams(window.location.search);
-  const wanted = params.get('graph');
-  if (wanted) await openSavedGraph(wanted, store);
+  if (wanted) await openSavedGraph(wanted, store, prefetched);
   else if (!restored) {
     const list = await api.listGraphs().catch(() => []);
     if (Array.isArray(list) && list.some((g) => g._id === DEMO_GRAPH_ID))

@@ -24,7 +24,6 @@ import {
   type NodeChange,
   type OnConnectEnd,
   type OnNodeDrag,
-  type OnSelectionChangeParams,
   type NodeMouseHandler,
 } from '@xyflow/react';
 import type { GraphDef, Position } from '../../domain/graph/graph.schema.ts';
@@ -37,7 +36,6 @@ import {
   buildFlowEdges,
   buildFlowNodes,
   flowIdForElement,
-  fromFlowEdgeId,
   fromFlowNodeId,
   type FlowEdge,
   type FlowNode,
@@ -51,6 +49,9 @@ import { ServiceContainersPanel } from './ServiceContainersPanel.tsx';
 import { refusalOf, toConnectRequest } from './connectionCheck.ts';
 import { ConnectionFeedback } from './ConnectionFeedback.tsx';
 import { LabelScale } from './LabelScale.tsx';
+import { useDelegatedHover } from './useDelegatedHover.ts';
+import { createSelectionTracker } from './selectionSync.ts';
+import { shouldCull } from './culling.ts';
 import { RouteFailurePanel } from './RouteFailurePanel.tsx';
 
 const FIT_OPTIONS = { padding: 0.08, maxZoom: 1.2 };
@@ -152,23 +153,25 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   // Until React Flow has set up its viewport the store holds zoom 1, not the zoom we start at.
   const zoomLow = useStore(isLowDetail);
   const lowDetail = zoomLow ?? (initialViewport ? initialViewport.zoom < LOW_DETAIL_ZOOM : false);
-  // Nodes upgrade to every handle the first time the view is zoomed in and keep them; latching it
-  // here too means later crossings of the threshold re-render no node (only the text CSS follows).
-  const [upgraded, setUpgraded] = useState(!lowDetail);
-  if (zoomLow === false && !upgraded) setUpgraded(true);
+  useDelegatedHover(wrapper);
   const [nodes, setNodes] = useState<FlowNode[]>(() =>
     buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection)),
   );
   const edgeErrors = useEditor(edgeErrorIds);
+  const [tracker] = useState(() => createSelectionTracker((sel) => editorStore.getState().setSelection(sel)));
   const [edges, setEdges] = useState<FlowEdge[]>(() =>
     buildFlowEdges(level, [], stateVisible, selectedFlowIds(selection), edgeErrors),
   );
 
   useEffect(() => {
     const sel = selectedFlowIds(selection);
+    tracker.reset(
+      [...sel].filter((f) => !f.startsWith('e:') && !f.startsWith('g:')),
+      [...sel].filter((f) => f.startsWith('e:') || f.startsWith('g:')),
+    );
     setNodes((prev) => buildFlowNodes(level, prev, stateVisible, sel));
     setEdges((prev) => buildFlowEdges(level, prev, stateVisible, sel, edgeErrors));
-  }, [level, stateVisible, selection, edgeErrors]);
+  }, [level, stateVisible, selection, edgeErrors, tracker]);
 
   useEffect(() => {
     // Each request is served once, not again when the flow remounts for another tab or level.
@@ -204,45 +207,29 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
     if (fitNonce > 0) void flow.fitView({ ...FIT_OPTIONS, duration: motionMs(200) });
   }, [fitNonce, flow]);
 
-  const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
-    setNodes((ns) =>
-      applyNodeChanges(
-        changes.filter((c) => c.type !== 'remove'),
-        ns,
-      ),
-    );
-  }, []);
-  const onEdgesChange = useCallback((changes: EdgeChange<FlowEdge>[]) => {
-    setEdges((es) =>
-      applyEdgeChanges(
-        changes.filter((c) => c.type !== 'remove'),
-        es,
-      ),
-    );
-  }, []);
-
-  const onSelectionChange = useCallback(
-    ({ nodes: ns, edges: es }: OnSelectionChangeParams<FlowNode, FlowEdge>) => {
-      const nodeIds: string[] = [];
-      const containerIds: string[] = [];
-      for (const n of ns) {
-        const r = fromFlowNodeId(n.id);
-        (r.kind === 'node' ? nodeIds : containerIds).push(r.id);
-      }
-      const edgeIds: string[] = [];
-      const grantIds: string[] = [];
-      for (const e of es) {
-        const r = fromFlowEdgeId(e.id);
-        (r.kind === 'edge' ? edgeIds : grantIds).push(r.id);
-      }
-      editorStore.getState().setSelection({
-        nodes: nodeIds.sort(),
-        containers: containerIds.sort(),
-        edges: edgeIds.sort(),
-        grants: grantIds.sort(),
-      });
+  const onNodesChange = useCallback(
+    (changes: NodeChange<FlowNode>[]) => {
+      tracker.nodeChanges(changes);
+      setNodes((ns) =>
+        applyNodeChanges(
+          changes.filter((c) => c.type !== 'remove'),
+          ns,
+        ),
+      );
     },
-    [],
+    [tracker],
+  );
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange<FlowEdge>[]) => {
+      tracker.edgeChanges(changes);
+      setEdges((es) =>
+        applyEdgeChanges(
+          changes.filter((c) => c.type !== 'remove'),
+          es,
+        ),
+      );
+    },
+    [tracker],
   );
 
   const onNodeDragStop: OnNodeDrag<FlowNode> = useCallback((_e, _node, dragged) => {
@@ -319,7 +306,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
       data-state-visible={stateVisible ? 'true' : 'false'}
       data-detail={lowDetail ? 'low' : 'full'}
     >
-      <LowDetailContext value={!upgraded}>
+      <LowDetailContext value={lowDetail}>
         <ReactFlow<FlowNode, FlowEdge>
           nodes={nodes}
           edges={edges}
@@ -327,7 +314,6 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           edgeTypes={edgeTypes}
           onNodesChange={onNodesChange}
           onEdgesChange={onEdgesChange}
-          onSelectionChange={onSelectionChange}
           onNodeDragStop={onNodeDragStop}
           onConnect={onConnect}
           onConnectEnd={onConnectEnd}
@@ -352,6 +338,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           colorMode="dark"
           proOptions={PRO_OPTIONS}
           zoomOnDoubleClick={false}
+          onlyRenderVisibleElements={shouldCull(nodes.length, edges.length)}
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#3f3f46" />
           <MiniMap pannable zoomable position="bottom-left" nodeColor={minimapColor} style={MINIMAP_STYLE} />

@@ -7,7 +7,7 @@ import { Database } from 'lucide-react';
 import { CONTAINER_HANDLE } from '../../domain/graph/graph.ops.ts';
 import { GRAPH_STATE_ID } from '../../domain/graph/graph.schema.ts';
 import { selectContainer, useEditor } from '../store/editor.store.ts';
-import { isHoverRelated, issueMark } from '../store/derived.ts';
+import { issueMark } from '../store/derived.ts';
 import { issueOutlineClass } from './issueOutline.ts';
 import { lifetimeBadge, lifetimeHint, reducerBadge } from '../ui/stateStyles.ts';
 import { LiveSlotValue } from '../run/LiveSlotValue.tsx';
@@ -20,22 +20,19 @@ import { ContainerDropTarget } from './ContainerDropTarget.tsx';
 function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
   const id = data.defId;
   const c = useEditor((s) => selectContainer(s, id));
-  const related = useEditor((s) => isHoverRelated(s, 'container', id));
   const mark = useEditor((s) => issueMark(s, id));
-  const setHover = useEditor((s) => s.setHover);
   // The slot a breakpoint hit is paused on (highlighted until the run goes on).
   const hitSlot = useRun((s) => (s.breakpointHit?.container === id ? (s.breakpointHit.slot ?? null) : null));
   if (!c) return null;
   const slots = Object.entries(c.states);
-  const border = selected ? 'border-violet-400' : related ? 'border-violet-300' : 'border-violet-500/40';
+  // Hover relations arrive as data-related (useDelegatedHover.ts); CSS colours a plain border.
+  const border = selected ? 'border-violet-400' : 'sw-plain-container border-violet-500/40';
   const issueOutline = issueOutlineClass(mark);
   return (
     <div
       data-testid={`container-${id}`}
-      data-related={related ? 'true' : 'false'}
+      data-related="false"
       data-issue={mark ?? ''}
-      onMouseEnter={() => setHover({ kind: 'container', id })}
-      onMouseLeave={() => setHover(null)}
       className={`relative min-w-[180px] rounded-lg border-2 border-dashed bg-zinc-900/90 text-[11px] ${border} ${issueOutline}`}
     >
       <Handle

@@ -1,18 +1,21 @@
 // A graph node on the canvas: header, one row per port with typed handles (colour by wire type,
-// tooltip "name: TYPE"), the bottom state handle for grants, and marks for unknown types, issues
-// and hover relations; zoomed far out it mounts only its wired handles (detail.ts). It selects its
-// own definition and ports by id from the store in one subscription, and its live
-// run status (a dot in the header, a border colour) and latest viewer line by id from the run store,
-// so a streaming run re-renders only the nodes whose status changed.
-import { memo, useContext, useEffect, useRef, useState } from 'react';
+// tooltip "name: TYPE"), the bottom state handle for grants, and marks for unknown types and issues;
+// zoomed far out the whole body is one box with only its wired handles (NodeBox.tsx). The DOM is
+// kept light (one element per port row plus its handle; the type label and the required star are
+// CSS) because style, layout and paint of every node dominate pan and first-render time. It
+// selects its own definition and ports by id from the store in one subscription that hover and
+// other nodes' changes do not invalidate (hover relations are attributes: useDelegatedHover.ts),
+// and its live run status and latest viewer line by id from the run store, so a streaming run
+// re-renders only the nodes whose status changed.
+import { memo, useContext, useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Handle, Position, useStoreApi, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
 import { STATE_HANDLE } from '../../domain/graph/graph.ops.ts';
 import { wireColor } from '../../domain/flow/wireTypes.ts';
 import { activeTab } from '../store/doc.slice.ts';
 import type { NodeDef } from '../../domain/graph/graph.schema.ts';
-import { currentLevel, editorStore, selectNode, useEditor, type EditorState } from '../store/editor.store.ts';
-import { isHoverRelated, issueMark, portsOf, type NodePorts } from '../store/derived.ts';
+import { currentLevel, selectNode, useEditor, type EditorState } from '../store/editor.store.ts';
+import { issueMark, portsOf, type NodePorts } from '../store/derived.ts';
 import { issueOutlineClass } from './issueOutline.ts';
 import { LowDetailContext, queueInternalsUpdate, wiredHandles } from './detail.ts';
 import { useNodeRunStatus, useNodeViewerLine } from '../run/useNodeRunStatus.ts';
@@ -22,6 +25,7 @@ import { sameNodeView } from './nodeMemo.ts';
 import { useRun } from '../run/run.store.ts';
 import { serviceProblemOf, type ServiceProblem } from '../services/serviceIssues.ts';
 import { NdArrayView } from '../ui/NdArrayView.tsx';
+import { boxStyle, NodeBoxBody } from './NodeBox.tsx';
 
 /** Dot colour and (when not selected/highlighted) border colour per run status; idle shows nothing. */
 const RUN_DOT: Record<NodeRunStatus['status'], string> = {
@@ -55,9 +59,8 @@ interface NodeView {
   ports: NodePorts | undefined;
   color: string | undefined;
   stateVisible: boolean;
-  related: boolean;
   mark: 'error' | 'warning' | undefined;
-  /** Wired handle keys (detail.ts) while at low detail; '' at full detail. */
+  /** Wired handle keys (detail.ts) while drawn as a box; '' at full detail. */
   wired: string;
   /** The node service this type needs is down / missing / starting (services/serviceIssues.ts). */
   service: ServiceProblem | null;
@@ -65,56 +68,69 @@ interface NodeView {
 
 // One shallow-compared store subscription per node instead of one per field: a thousand nodes
 // otherwise run thousands of selectors on every store change.
-function selectView(s: EditorState, id: string, full: boolean): NodeView {
+function selectView(s: EditorState, id: string, box: boolean): NodeView {
   const node = selectNode(s, id);
   return {
     node,
     ports: portsOf(s, id),
     color: node ? s.catalog.get(node.type)?.ui_config.color : undefined,
     stateVisible: activeTab(s)?.stateVisible ?? false,
-    related: isHoverRelated(s, 'node', id),
     mark: issueMark(s, id),
-    wired: full ? '' : (wiredHandles(currentLevel(s)).get(id) ?? ''),
+    wired: box ? (wiredHandles(currentLevel(s)).get(id) ?? '') : '',
     service: node ? serviceProblemOf(node.type, s.catalog, s.services) : null,
   };
 }
 
 /**
- * The node's view, recomputed only when an input it reads changed (level, catalog, hover, the
- * tab's graph and State toggle): unrelated store updates (view centre, selection, toasts) then cost
- * each of a thousand nodes a few identity checks instead of resolving its ports again.
+ * The node's view, recomputed only when an input it reads changed (level, catalog, services, the
+ * tab's graph and State toggle, box or full): unrelated store updates (view centre, selection,
+ * toasts) then cost each of a thousand nodes a few identity checks instead of resolving its ports
+ * again, and when another node changes, this node's selector returns the same fields (its node
+ * object and cached ports are unchanged), so the shallow comparison skips its render.
  */
-function useNodeView(id: string, full: boolean): NodeView {
+export function useNodeView(id: string, box: boolean): NodeView {
   const last = useRef<{ deps: readonly unknown[]; view: NodeView } | null>(null);
   return useEditor(
     useShallow((s: EditorState) => {
       const tab = activeTab(s);
-      const deps = [
-        currentLevel(s),
-        s.catalog,
-        s.services,
-        s.hover,
-        tab?.graph,
-        tab?.stateVisible,
-        full,
-      ] as const;
+      const deps = [currentLevel(s), s.catalog, s.services, tab?.graph, tab?.stateVisible, box] as const;
       const prev = last.current;
       if (prev && prev.deps.every((d, i) => d === deps[i])) return prev.view;
-      const view = selectView(s, id, full);
+      const view = selectView(s, id, box);
       last.current = { deps, view };
       return view;
     }),
   );
 }
 
-const setHover = (h: Parameters<EditorState['setHover']>[0]) => editorStore.getState().setHover(h);
+function PortHandle({
+  id,
+  type,
+  name,
+  wire,
+}: {
+  id: string;
+  type: 'in' | 'out';
+  name: string;
+  wire: string;
+}) {
+  return (
+    <Handle
+      type={type === 'in' ? 'target' : 'source'}
+      position={type === 'in' ? Position.Left : Position.Right}
+      id={name}
+      title={`${name}: ${wire}`}
+      data-testid={`handle-${type}-${id}-${name}`}
+      style={{ background: wireColor(wire) }}
+      className="sw-port-handle"
+    />
+  );
+}
 
 function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
-  // Low detail mounts only wired handles; the first time the view is zoomed in it upgrades for good.
-  const lowDetail = useContext(LowDetailContext);
-  const [full, setFull] = useState(!lowDetail);
-  if (!lowDetail && !full) setFull(true);
-  const { node, ports, color, stateVisible, related, mark, wired, service } = useNodeView(id, full);
+  // Zoomed far out the body is one box (NodeBox.tsx); the canvas says when through the context.
+  const box = useContext(LowDetailContext);
+  const { node, ports, color, stateVisible, mark, wired, service } = useNodeView(id, box);
   const run = useNodeRunStatus(id);
   const viewer = useNodeViewerLine(id);
   const updateNodeInternals = useUpdateNodeInternals();
@@ -122,7 +138,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const flowKey = useStoreApi().getState;
   // Re-measure handles only when they change after mount; calling it on mount would make React
   // Flow run its initial fitView before the other nodes are measured.
-  const handleKey = `${ports?.key}|${stateVisible}|${full ? '' : wired}`;
+  const handleKey = `${ports?.key}|${stateVisible}|${box ? `box:${wired}` : 'full'}`;
   const lastKey = useRef(handleKey);
   useEffect(() => {
     if (lastKey.current === handleKey) return;
@@ -130,38 +146,55 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
     queueInternalsUpdate(flowKey, updateNodeInternals, id);
   }, [id, handleKey, updateNodeInternals, flowKey]);
 
-  const wiredSet = full || wired === '*' ? null : new Set(wired.split(','));
   // The writer of the slot a breakpoint hit, or the node a node breakpoint stopped before.
   const atBreakpoint = useRun((s) => s.breakpointHit?.node_id === id);
-  const shows = (key: string) => wiredSet === null || wiredSet.has(key);
   if (!node || !ports) return null;
   const composite = Boolean(node.subgraph && node.subgraph.nodes.length);
   const runState = run && run.status !== 'idle' ? run.status : undefined;
+  // Hover relations (data-related, set by useDelegatedHover) show only on a plain border: the
+  // sw-plain class lets CSS give them priority over the run colour but not over these two.
   const ring = atBreakpoint
     ? 'border-amber-400 ring-2 ring-amber-400/60'
     : selected
       ? 'border-sky-400'
-      : related
-        ? 'border-violet-400'
-        : ((runState && RUN_BORDER[runState]) ?? 'border-zinc-700');
-  const issueOutline = issueOutlineClass(mark);
+      : `sw-plain ${(runState && RUN_BORDER[runState]) ?? 'border-zinc-700'}`;
+  const label = node.label || node.id;
+  // Boxes carry only the marks that are set (a thousand boxes mount at once; attributes cost).
+  const marksOnly = {
+    'data-testid': `node-${id}`,
+    'data-issue': mark,
+    'data-run-status': runState,
+    'data-breakpoint': atBreakpoint ? 'true' : undefined,
+  };
+  const common = {
+    ...marksOnly,
+    'data-node-type': node.type,
+    'data-issue': mark ?? '',
+    'data-related': 'false',
+    'data-run-status': runState ?? '',
+    'data-breakpoint': atBreakpoint ? 'true' : 'false',
+  };
+  const marks = `${ring} ${issueOutlineClass(mark)} ${composite ? 'border-double border-[3px]' : ''}`;
+  if (box)
+    return (
+      <div
+        {...marksOnly}
+        data-lod="box"
+        title={runState === 'error' && run ? runTitle(run) : label}
+        className={`sw-node-box min-w-[170px] rounded-md border bg-zinc-900 text-zinc-200 ${marks}`}
+        style={boxStyle(ports, color)}
+      >
+        <NodeBoxBody label={label} ports={ports} wired={wired} stateVisible={stateVisible} />
+      </div>
+    );
   return (
     <div
-      data-testid={`node-${id}`}
-      data-node-type={node.type}
-      data-issue={mark ?? ''}
-      data-related={related ? 'true' : 'false'}
-      data-run-status={runState ?? ''}
-      data-breakpoint={atBreakpoint ? 'true' : 'false'}
+      {...common}
+      data-lod="full"
       title={runState === 'error' && run ? runTitle(run) : undefined}
-      onMouseEnter={() => setHover({ kind: 'node', id })}
-      onMouseLeave={() => setHover(null)}
-      className={`min-w-[170px] rounded-md border bg-zinc-900 text-[11px] text-zinc-200 ${ring} ${issueOutline} ${composite ? 'border-double border-[3px]' : ''}`}
+      className={`sw-node min-w-[170px] rounded-md border bg-zinc-900 text-[11px] text-zinc-200 ${marks}`}
     >
-      <div
-        className="flex items-center gap-1.5 rounded-t-md border-b border-zinc-800 px-2 py-1"
-        style={{ borderTop: `3px solid ${color ?? '#52525b'}` }}
-      >
+      <div className="sw-node-head" data-type={node.type} style={{ borderTopColor: color ?? '#52525b' }}>
         {run && runState && (
           <span
             data-testid={`run-dot-${id}`}
@@ -169,10 +202,9 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
             className={`h-2 w-2 shrink-0 rounded-full ${RUN_DOT[runState]}`}
           />
         )}
-        <span className="sw-lod-text truncate font-semibold" title={node.label || node.id}>
-          {node.label || node.id}
+        <span className="sw-node-title font-semibold" title={label}>
+          {label}
         </span>
-        <span className="sw-lod-text ml-auto truncate text-[10px] text-zinc-500">{node.type}</span>
       </div>
       {(!ports.known || service) && (
         <div
@@ -192,49 +224,21 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
       {composite && (
         <div className="px-2 py-0.5 text-[10px] text-indigo-300">composite · double-click to open</div>
       )}
-      {/* Two independent columns, one element per port plus its handle: about half the DOM of
-          one-row-per-index layouts, which matters when a thousand nodes are measured at once. */}
-      <div className="grid grid-cols-[auto_auto] justify-between gap-x-3 py-1 text-zinc-400">
-        <div>
-          {ports.inputs.map((p) => (
-            <div key={p.name} className="sw-lod-text relative flex h-5 items-center pl-2.5 whitespace-nowrap">
-              {shows(`i:${p.name}`) && (
-                <Handle
-                  type="target"
-                  position={Position.Left}
-                  id={p.name}
-                  title={`${p.name}: ${p.wire_type}`}
-                  data-testid={`handle-in-${id}-${p.name}`}
-                  style={{ background: wireColor(p.wire_type) }}
-                  className="!h-2.5 !w-2.5 !border-zinc-900"
-                />
-              )}
-              {p.name}
-              {!p.optional && <span className="text-red-400">*</span>}
-            </div>
-          ))}
-        </div>
-        <div>
-          {ports.outputs.map((p) => (
-            <div
-              key={p.name}
-              className="sw-lod-text relative flex h-5 items-center justify-end pr-2.5 whitespace-nowrap"
-            >
-              {p.name}
-              {shows(`o:${p.name}`) && (
-                <Handle
-                  type="source"
-                  position={Position.Right}
-                  id={p.name}
-                  title={`${p.name}: ${p.wire_type}`}
-                  data-testid={`handle-out-${id}-${p.name}`}
-                  style={{ background: wireColor(p.wire_type) }}
-                  className="!h-2.5 !w-2.5 !border-zinc-900"
-                />
-              )}
-            </div>
-          ))}
-        </div>
+      {/* One grid, one element per port row plus its handle: inputs in the first column, outputs
+          in the second (grid-auto-flow: dense packs both from the top; canvas.css). */}
+      <div className="sw-ports">
+        {ports.inputs.map((p) => (
+          <div key={`i:${p.name}`} className={p.optional ? 'sw-port sw-in' : 'sw-port sw-in sw-req'}>
+            <PortHandle id={id} type="in" name={p.name} wire={p.wire_type} />
+            {p.name}
+          </div>
+        ))}
+        {ports.outputs.map((p) => (
+          <div key={`o:${p.name}`} className="sw-port sw-out">
+            {p.name}
+            <PortHandle id={id} type="out" name={p.name} wire={p.wire_type} />
+          </div>
+        ))}
       </div>
       {viewer && (
         <div
@@ -250,7 +254,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
           <NdArrayView value={viewer.picture} size="node" />
         </div>
       )}
-      {stateVisible && full && (
+      {stateVisible && (
         <Handle
           type="target"
           position={Position.Top}
@@ -259,7 +263,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
           className="!h-2 !w-2 !border-zinc-900 !bg-violet-500/70"
         />
       )}
-      {stateVisible && shows('s') && (
+      {stateVisible && (
         <Handle
           type="source"
           position={Position.Bottom}

@@ -1,14 +1,14 @@
 // Level of detail for big graphs. Below LOW_DETAIL_ZOOM a node's 11 px text and 10 px handles are
-// under three screen pixels: the text is not painted (canvas.css) and a node mounts only the handles
-// its edges and grants attach to (edges need their measured positions), which is most of the DOM
-// and React work of a thousand-node first render. Zooming in past the threshold upgrades each node
-// to every handle once (it keeps them when zooming out again, so there is no churn while zooming).
+// under three screen pixels, so a graph node is drawn as one box (NodeBox.tsx) holding only the
+// handles its edges and grants attach to (edges need their measured positions): most of the DOM,
+// style and React work of a thousand-node first render and of every pan frame is gone. Zooming in
+// past the threshold brings the full body back (only for the nodes on screen: the canvas culls).
 import { createContext } from 'react';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 
 export const LOW_DETAIL_ZOOM = 0.25;
 
-/** True while the canvas is zoomed out below LOW_DETAIL_ZOOM; false outside a canvas (tests, previews). */
+/** True while the canvas is zoomed out below LOW_DETAIL_ZOOM (nodes are boxes); false outside a canvas. */
 export const LowDetailContext = createContext(false);
 
 /** Handle keys: `i:<name>` input, `o:<name>` output, `s` the state source handle; `*` = all handles. */

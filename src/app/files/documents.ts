@@ -28,14 +28,19 @@ function diskTextOf(raw: unknown): string | null {
   return r.ok ? formatGraphText(r.graph) : null;
 }
 
-export async function openSavedGraph(id: string, store: EditorStore = editorStore): Promise<boolean> {
+/** `prefetched`: the graph's GET already under way (boot starts a deep link's fetch first thing). */
+export async function openSavedGraph(
+  id: string,
+  store: EditorStore = editorStore,
+  prefetched?: Promise<unknown>,
+): Promise<boolean> {
   const existing = store.getState().tabs.find((t) => t.savedId === id);
   if (existing) {
     store.getState().setActiveTab(existing.id);
     return true;
   }
   try {
-    const raw = await api.getGraph(id);
+    const raw = await (prefetched ?? api.getGraph(id));
     const r = parseGraphInput(raw);
     if (!r.ok) {
       store.getState().setDialog({ kind: 'importErrors', fileName: id, errors: r.errors });

@@ -1,0 +1,98 @@
+// A large graph on the canvas (600 nodes): zoomed out each node is ONE box (its label and the
+// anchors its edges use), zooming in brings the full node back, off-screen nodes are culled and
+// panning mounts them again, complete.
+import type { Page } from '@playwright/test';
+import { EditorPage } from './pages/EditorPage.ts';
+import { expect, test } from './fixtures.ts';
+
+const ROWS = 25;
+const COLS = 24;
+
+function bigGraph() {
+  const nodes = [];
+  const edges = [];
+  for (let i = 0; i < ROWS * COLS; i++) {
+    const col = Math.floor(i / ROWS);
+    const type = col % 2 === 0 ? 'llmCall' : 'textParse';
+    nodes.push({
+      id: `n${i}`,
+      type,
+      label: `n${i}`,
+      position: { x: col * 280, y: (i % ROWS) * 160 },
+      config: {},
+    });
+    if (col > 0)
+      edges.push({
+        id: `e${i}`,
+        source: `n${i - ROWS}`,
+        target: `n${i}`,
+        sourceHandle: (col - 1) % 2 === 0 ? 'response' : 'value',
+        targetHandle: type === 'llmCall' ? 'prompt' : 'text',
+      });
+  }
+  return { name: 'scale', description: '', nodes, edges, containers: [], access_grants: [] };
+}
+
+/** A point of empty pane near the middle of the canvas, where a drag pans. */
+const panePoint = (page: Page) =>
+  page.evaluate(() => {
+    const r = document.querySelector('.react-flow__pane')!.getBoundingClientRect();
+    for (let d = 0; d < r.width / 2; d += 4)
+      for (const [x, y] of [
+        [r.left + r.width / 2 + d, r.top + r.height / 2],
+        [r.left + r.width / 2 - d, r.top + r.height / 2],
+      ] as const)
+        if (document.elementFromPoint(x, y)?.classList.contains('react-flow__pane')) return { x, y };
+    throw new Error('no empty pane point');
+  });
+
+test('zoomed out a node is one box; zoomed in it is whole; panning mounts culled nodes', async ({
+  page,
+  server,
+}) => {
+  server.writeGraph('scale', bigGraph());
+  const editor = new EditorPage(page);
+  await editor.open('?graph=scale');
+  await expect(editor.canvas).toHaveAttribute('data-detail', 'low');
+
+  // One box per node: its label, and as children only the anchors of its wired handles.
+  const box = editor.node('n30');
+  await expect(box).toHaveAttribute('data-lod', 'box');
+  await expect(box).toHaveText('n30');
+  const children = box.locator(':scope > *');
+  await expect(children).toHaveCount(2); // textParse n30: input 'text' and output 'value' are wired
+  expect(await box.locator(':scope > .react-flow__handle').count()).toBe(2);
+  // At the fitted zoom every node is on screen, so every node is mounted.
+  await expect(page.locator('.react-flow__node')).toHaveCount(ROWS * COLS);
+
+  // Zoom in around the centre until nodes are whole again.
+  for (let i = 0; i < 8; i++) await page.locator('.react-flow__controls-zoomin').click();
+  await expect(editor.canvas).toHaveAttribute('data-detail', 'full');
+  const mounted = page.locator('.react-flow__node');
+  await expect.poll(() => mounted.count()).toBeLessThan((ROWS * COLS) / 2);
+  await expect(page.locator('[data-lod="box"]')).toHaveCount(0);
+  const some = page.locator('[data-lod="full"]').first();
+  await expect(some.locator('.react-flow__handle')).not.toHaveCount(0);
+
+  // n0 (top left) is off screen and culled; dragging the canvas towards it mounts it, whole.
+  await expect(editor.node('n0')).toHaveCount(0);
+  for (let i = 0; i < 12 && (await editor.node('n0').count()) === 0; i++) {
+    const p = await panePoint(page);
+    await page.mouse.move(p.x, p.y);
+    await page.mouse.down();
+    await page.mouse.move(p.x + 300, p.y + 200, { steps: 6 });
+    await page.mouse.up();
+  }
+  const n0 = editor.node('n0');
+  await expect(n0).toHaveAttribute('data-lod', 'full');
+  await expect(n0).toBeInViewport();
+  await expect(n0.getByTestId('handle-out-n0-response')).toHaveAttribute('title', 'response: TEXT');
+  await expect(n0).toContainText('prompt');
+  // The far side went the other way: still far fewer nodes mounted than the graph has.
+  expect(await mounted.count()).toBeLessThan((ROWS * COLS) / 2);
+
+  // Zooming back out turns the nodes into boxes again.
+  await page.locator('.react-flow__controls-fitview').click();
+  await expect(editor.canvas).toHaveAttribute('data-detail', 'low');
+  await expect(editor.node('n0')).toHaveAttribute('data-lod', 'box');
+});
