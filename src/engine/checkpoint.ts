@@ -7,6 +7,7 @@ import type { ContainerState, StateContainer } from './container.ts';
 import type { LiveState } from './executor.ts';
 import { deepFreeze } from './freeze.ts';
 import type { Checkpoint } from './run.api.ts';
+import { sameEntries, share } from './share.ts';
 
 export interface CheckpointState {
   v: 1;
@@ -20,18 +21,59 @@ const mapValues = <T, U>(r: Record<string, T>, f: (v: T) => U): Record<string, U
   return out;
 };
 
-/** A frozen copy of the live state's indexes; the values inside are shared, not copied. */
-export function captureLive(L: LiveState): LiveState {
-  return deepFreeze({
-    ...L,
-    queue: [...L.queue],
-    pending: { ...L.pending },
-    slots: { ...L.slots },
-    arrived: { ...L.arrived },
-    scopes: { ...L.scopes },
-    nodeStates: { ...L.nodeStates },
-    errors: [...L.errors],
+/** Freezes the entries of a record the executor keeps mutating (the record itself stays mutable). */
+function freezeEntries<T extends object>(r: T): T {
+  for (const v of Object.values(r)) deepFreeze(v);
+  return r;
+}
+
+/**
+ * A frozen copy of the live state's indexes; the values inside are shared, not copied. With `prev`
+ * (the previous checkpoint's live state), every record equal to its counterpart there is shared with
+ * it (share.ts), so a step retains only the records it changed.
+ */
+export function captureLive(L: LiveState, prev?: LiveState): LiveState {
+  const own = <T extends object>(r: T, p: T | undefined): T => share(freezeEntries(r), p, true);
+  // carry/latches/harvest/features are replaced, never edited in place: freezing them is safe.
+  const kept = <T>(v: T, p: T | undefined): T => share(deepFreeze(v), p);
+  // Spelled out rather than spread from L: a spread object, frozen, gets a hidden class of its own
+  // per checkpoint (share.ts), which would cost more than the record itself.
+  return Object.freeze({
+    step: L.step,
+    firings: L.firings,
+    phase: L.phase,
+    status: L.status,
+    queue: own(L.queue, prev?.queue),
+    pending: own(L.pending, prev?.pending),
+    slots: own(L.slots, prev?.slots),
+    arrived: own(L.arrived, prev?.arrived),
+    scopes: own(L.scopes, prev?.scopes),
+    carry: kept(L.carry, prev?.carry),
+    latches: kept(L.latches, prev?.latches),
+    harvest: kept(L.harvest, prev?.harvest),
+    nodeStates: own(L.nodeStates, prev?.nodeStates),
+    errors: own(L.errors, prev?.errors),
+    errorCount: L.errorCount,
+    rootTerminated: L.rootTerminated,
+    features: kept(L.features, prev?.features),
   });
+}
+
+/**
+ * Points the executor's live records at the checkpoint's equal, shared ones, so the next capture
+ * finds them identical (a reference check) instead of comparing their content again.
+ */
+export function adoptCaptured(L: LiveState, captured: LiveState): void {
+  for (const map of ['pending', 'slots', 'arrived', 'scopes', 'nodeStates'] as const) {
+    const mine = L[map] as Record<string, unknown>;
+    const theirs = captured[map] as Record<string, unknown>;
+    for (const k of Object.keys(theirs)) mine[k] = theirs[k];
+  }
+  for (let i = 0; i < captured.errors.length; i++) L.errors[i] = captured.errors[i]!;
+  L.carry = captured.carry;
+  L.latches = captured.latches;
+  L.harvest = captured.harvest;
+  L.features = captured.features;
 }
 
 /** A mutable live state from a checkpoint (outer records copied; inner values stay frozen). */
@@ -53,10 +95,21 @@ export function thawLive(L: LiveState): LiveState {
   };
 }
 
-export function makeCheckpoint(L: LiveState, containers: ReadonlyMap<string, StateContainer>): Checkpoint {
+/**
+ * The checkpoint of the current state. `prev`: the state of the checkpoint before it (the last one
+ * taken or restored), whose records the new one shares wherever they are equal.
+ */
+export function makeCheckpoint(
+  L: LiveState,
+  containers: ReadonlyMap<string, StateContainer>,
+  prev?: CheckpointState,
+): Checkpoint {
   const cs: Record<string, ContainerState> = {};
-  for (const [id, c] of containers) cs[id] = c.checkpoint();
-  const state: CheckpointState = { v: 1, live: captureLive(L), containers: cs };
+  for (const [id, c] of containers) cs[id] = share(c.checkpoint(), prev?.containers[id]);
+  const shared = prev && sameEntries(cs, prev.containers) ? prev.containers : Object.freeze(cs);
+  const state: CheckpointState = { v: 1, live: captureLive(L, prev?.live), containers: shared };
+  adoptCaptured(L, state.live);
+  for (const [id, c] of containers) c.adopt(shared[id]!);
   return Object.freeze({ step: L.step, state: Object.freeze(state) });
 }
 

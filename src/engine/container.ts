@@ -148,6 +148,11 @@ export class StateContainer {
     return this.current;
   }
 
+  /** Takes an equal state (the checkpoint's shared copy of the current one) as the current state. */
+  adopt(state: ContainerState): void {
+    this.current = state;
+  }
+
   /** Restores from a checkpointed state; slots missing there are reset, unknown names ignored. */
   restore(state: ContainerState): void {
     const values: Record<string, unknown> = {};

@@ -3,7 +3,7 @@
 // fromCheckpoint). Build problems throw a BuildError before any event is emitted.
 import type { GraphDef } from '../domain/graph/graph.schema.ts';
 import type { RunState } from './run.state.ts';
-import { applyCheckpoint, makeCheckpoint, readCheckpoint } from './checkpoint.ts';
+import { applyCheckpoint, makeCheckpoint, readCheckpoint, type CheckpointState } from './checkpoint.ts';
 import { Executor } from './executor.ts';
 import { flattenGraph } from './flatten.ts';
 import { offlineProvider, providerFromEnv, type LlmEnv } from './llm.providers.ts';
@@ -25,6 +25,8 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
   const checkpoints = new Map<number, Checkpoint>();
   const retention = options.retention && options.retention > 0 ? options.retention : Infinity;
   const holder: { exec?: Executor } = {};
+  // The state of the last checkpoint taken or restored: the next one shares its unchanged records.
+  let last: CheckpointState | undefined;
   const rc = new RunContext({
     flat: flattenGraph(graph),
     registry: options.registry ?? createRegistry(),
@@ -37,7 +39,9 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
       offlineProvider,
     onCheckpoint: (step) => {
       if (!holder.exec) return;
-      checkpoints.set(step, makeCheckpoint(holder.exec.live, rc.containers));
+      const cp = makeCheckpoint(holder.exec.live, rc.containers, last);
+      last = cp.state as CheckpointState;
+      checkpoints.set(step, cp);
       while (checkpoints.size > retention) checkpoints.delete(Math.min(...checkpoints.keys()));
     },
   });
@@ -47,6 +51,7 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
 
   const restoreFrom = (cp: Checkpoint) => {
     executor.live = applyCheckpoint(cp, rc.containers);
+    last = readCheckpoint(cp);
     executor.clearStop();
     if (executor.live.phase !== 'finished') executor.live.status = 'paused';
     for (const s of [...checkpoints.keys()]) if (s > cp.step) checkpoints.delete(s);
