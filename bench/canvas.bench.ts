@@ -6,12 +6,12 @@
 // main-thread busy time per input (CDP Performance.getMetrics TaskDuration delta / inputs, each input
 // followed by two animation frames) for drag-pans at the fitted zoom (detail), wheel-zooms to ~1,
 // then drag-pans and wheel-zooms at zoom ~1 (the figures). Build the app first:
-// `npx vite build --outDir /tmp/wt-canvas-dist`, or set STATEWIRE_DIST. Standalone:
+// `npx vite build` (the repo's dist/), or point STATEWIRE_DIST at another build. Standalone:
 // `npx tsx bench/canvas.bench.ts`.
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer } from '../e2e/server.ts';
 import playwrightConfig from '../playwright.config.ts';
 import { figure, measureAB, type BenchResult, type Figure } from './figures.ts';
@@ -156,8 +156,14 @@ async function zoom(page: Page, cdp: CDPSession): Promise<number> {
 async function zoomToOne(page: Page): Promise<number> {
   const [x, y] = (await page.evaluate('window.__swb.paneCentre()')) as [number, number];
   await page.mouse.move(x, y);
-  for (let i = 0; i < 60 && (await zoomOf(page)) < 0.93; i++) {
-    await page.mouse.wheel(0, -300);
+  // Small wheel steps (×1.15 each in React Flow) so both pages stop at nearly the same zoom: a
+  // page that overshoots to 1.4 would show fewer nodes and look cheaper than it is.
+  for (let i = 0; i < 120 && (await zoomOf(page)) < 0.93; i++) {
+    await page.mouse.wheel(0, -100);
+    await frames(page);
+  }
+  for (let i = 0; i < 20 && (await zoomOf(page)) > 1.08; i++) {
+    await page.mouse.wheel(0, 30);
     await frames(page);
   }
   await page.waitForTimeout(300);
@@ -201,9 +207,9 @@ const positionsOf = (g: Record<string, unknown>) =>
   ]);
 
 export async function run(): Promise<BenchResult> {
-  const dist = process.env.STATEWIRE_DIST ?? '/tmp/wt-canvas-dist';
+  const dist = process.env.STATEWIRE_DIST ?? fileURLToPath(new URL('../dist', import.meta.url));
   if (!existsSync(join(dist, 'index.html')))
-    throw new Error(`${dist} has no built app: run \`npx vite build --outDir ${dist}\` first`);
+    throw new Error(`${dist} has no built app: run \`npx vite build\` first`);
   process.env.STATEWIRE_DIST = dist;
   const server = await startServer();
   const bare = await startBarePage(server.url);

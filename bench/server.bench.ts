@@ -1,25 +1,29 @@
 // Run-server figures, measured against a REAL `statewire serve` process on loopback with the demo
 // graph (workspace/graphs/grid_navigator.json):
-//  - events/s delivered to one socket.io client at step_delay_ms 0 (first event → nav_complete);
-//  - database size per 1,000 demo steps (runs.db after a graceful stop, WAL folded in);
-//  - restore latency p50/p95 for random steps of a 10,000-step run (POST /api/runs/{id}/restore,
-//    i.e. read the content-addressed checkpoint, build a new engine from it, commit `restored`).
-// Standalone: `npx tsx bench/server.bench.ts`.
+//  - db.bytes_per_step.demo: runs.db bytes per step of a demo run (after a graceful stop, WAL folded
+//    in), next to the whole state as JSON per step (baseline: the mean JSON size of the checkpointed
+//    state of every step of the same run, read back from that database);
+//  - restore.p95.10k: restore latency p95 for random steps of a 10,000-step run (POST
+//    /api/runs/{id}/restore: read the content-addressed checkpoint, build a new engine from it,
+//    commit `restored`), one p95 of RESTORE_SAMPLES restores per repetition.
+// The stream's events/s is bench/stream.bench.ts's. Standalone: `npx tsx bench/server.bench.ts`.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { io } from 'socket.io-client';
-import type { EventEnvelope } from '../src/domain/protocol/protocol.ts';
-import { EVENT_TYPES } from '../src/domain/protocol/protocol.ts';
+import { closeDatabase, openDatabase } from '../src/server/db/database.ts';
+import { RunStore } from '../src/server/db/runStore.ts';
 import {
   api,
   demoGraph,
   startServer,
   tempWorkspace,
   waitFor,
+  type ServerProcess,
 } from '../src/server/test/serverProcess.testutil.ts';
+import { figure, median, type BenchResult } from './figures.ts';
 
-const STREAM_STEPS = 2000;
+const REPS = 3;
+const SIZE_STEPS = 1000;
 const LONG_STEPS = 10_000;
 const RESTORE_SAMPLES = 60;
 
@@ -27,74 +31,58 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function streamAndSize(): Promise<Record<string, number>> {
+/** Starts a demo run of `steps` root steps and waits until it is done; returns its id and seconds. */
+async function runDemo(server: ServerProcess, steps: number): Promise<{ runId: string; seconds: number }> {
+  const t0 = performance.now();
+  const start = await api(server.url, 'POST', '/api/navigate/run', {
+    loop_definition: demoGraph(steps),
+    step_delay_ms: 0,
+  });
+  const runId = start.body.execution_id as string;
+  await waitFor(
+    async () => (await api(server.url, 'GET', `/api/runs/${runId}`)).body.status === 'done',
+    900_000,
+    `${steps} steps`,
+  );
+  return { runId, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** Mean JSON bytes of the full checkpointed state of each step, read back from the stopped database. */
+function stateJsonPerStep(dbPath: string, runId: string): number {
+  const db = openDatabase(dbPath);
+  try {
+    const store = new RunStore(db);
+    const steps = store.checkpointSteps(runId);
+    let bytes = 0;
+    for (const s of steps) bytes += JSON.stringify(store.checkpoint(runId, s)?.state ?? null).length;
+    return bytes / steps.length;
+  } finally {
+    closeDatabase(db);
+  }
+}
+
+/** One repetition: database bytes per step and the state's JSON bytes per step of one demo run. */
+async function dbSample(): Promise<{ dbPerStep: number; statePerStep: number; steps: number }> {
   const ws = tempWorkspace();
   const server = await startServer(ws.dir);
   try {
-    const socket = io(server.url, { transports: ['websocket'], reconnection: false, forceNew: true });
-    await new Promise<void>((res, rej) => {
-      socket.once('connect', () => res());
-      socket.once('connect_error', rej);
-    });
-    let received = 0;
-    let gaps = 0;
-    let first = 0;
-    let last = 0;
-    let complete = false;
-    for (const type of EVENT_TYPES)
-      socket.on(type, (_e: EventEnvelope) => {
-        if (received === 0) first = performance.now();
-        received++;
-        if (type === 'gap') gaps++;
-        if (type === 'nav_complete') {
-          complete = true;
-          last = performance.now();
-        }
-      });
-    await socket.timeout(5000).emitWithAck('subscribe', {});
-    const start = await api(server.url, 'POST', '/api/navigate/run', {
-      loop_definition: demoGraph(STREAM_STEPS),
-      step_delay_ms: 0,
-    });
-    const runId = start.body.execution_id as string;
-    await waitFor(() => complete, 300_000, 'nav_complete');
-    socket.close();
-    const row = (await api(server.url, 'GET', `/api/runs/${runId}`)).body;
+    const { runId } = await runDemo(server, SIZE_STEPS);
+    const steps = (await api(server.url, 'GET', `/api/runs/${runId}`)).body.steps as number;
     await server.stop();
-    const dbBytes = statSync(join(ws.dir, '.statewire', 'runs.db')).size;
-    const seconds = (last - first) / 1000;
-    return {
-      stream_steps: row.steps,
-      stream_events_logged: row.last_seq,
-      stream_events_received: received,
-      stream_gap_notices: gaps,
-      stream_events_per_s: received / seconds,
-      stream_steps_per_s: row.steps / seconds,
-      db_mb_per_1000_steps: dbBytes / 1024 / 1024 / (row.steps / 1000),
-      db_events_per_1000_steps: row.last_seq / (row.steps / 1000),
-    };
+    const dbPath = join(ws.dir, '.statewire', 'runs.db');
+    const dbBytes = statSync(dbPath).size;
+    return { dbPerStep: dbBytes / steps, statePerStep: stateJsonPerStep(dbPath, runId), steps };
   } finally {
     await server.stop();
     ws.cleanup();
   }
 }
 
-async function restoreLatency(): Promise<Record<string, number>> {
+async function restoreSamples(): Promise<{ p95s: number[]; details: Record<string, number> }> {
   const ws = tempWorkspace();
   const server = await startServer(ws.dir);
   try {
-    const start = await api(server.url, 'POST', '/api/navigate/run', {
-      loop_definition: demoGraph(LONG_STEPS),
-      step_delay_ms: 0,
-    });
-    const runId = start.body.execution_id as string;
-    const t0 = performance.now();
-    await waitFor(
-      async () => (await api(server.url, 'GET', `/api/runs/${runId}`)).body.status === 'done',
-      900_000,
-      '10k steps',
-    );
-    const runSeconds = (performance.now() - t0) / 1000;
+    const { runId, seconds } = await runDemo(server, LONG_STEPS);
     const steps = (await api(server.url, 'GET', `/api/runs/${runId}`)).body.steps as number;
     // Deterministic pseudo-random sample of steps across the whole run.
     let x = 12345;
@@ -102,15 +90,21 @@ async function restoreLatency(): Promise<Record<string, number>> {
       x = (x * 1103515245 + 12345) % 2147483648;
       return 1 + (x % steps);
     };
-    const times: number[] = [];
-    for (let i = 0; i < RESTORE_SAMPLES; i++) {
-      const step = pick();
-      const t = performance.now();
-      const r = await api(server.url, 'POST', `/api/runs/${runId}/restore`, { step });
-      times.push(performance.now() - t);
-      if (r.status !== 200) throw new Error(`restore ${step} failed: ${JSON.stringify(r.body)}`);
+    const p95s: number[] = [];
+    const p50s: number[] = [];
+    for (let rep = 0; rep < REPS; rep++) {
+      const times: number[] = [];
+      for (let i = 0; i < RESTORE_SAMPLES; i++) {
+        const step = pick();
+        const t = performance.now();
+        const r = await api(server.url, 'POST', `/api/runs/${runId}/restore`, { step });
+        times.push(performance.now() - t);
+        if (r.status !== 200) throw new Error(`restore ${step} failed: ${JSON.stringify(r.body)}`);
+      }
+      times.sort((a, b) => a - b);
+      p95s.push(percentile(times, 95));
+      p50s.push(percentile(times, 50));
     }
-    times.sort((a, b) => a - b);
     const stateTimes: number[] = [];
     for (let i = 0; i < 30; i++) {
       const t = performance.now();
@@ -118,14 +112,17 @@ async function restoreLatency(): Promise<Record<string, number>> {
       stateTimes.push(performance.now() - t);
     }
     stateTimes.sort((a, b) => a - b);
+    await server.stop();
     return {
-      long_run_steps: steps,
-      long_run_seconds: runSeconds,
-      restore_ms_p50: percentile(times, 50),
-      restore_ms_p95: percentile(times, 95),
-      state_at_step_ms_p50: percentile(stateTimes, 50),
-      state_at_step_ms_p95: percentile(stateTimes, 95),
-      db_mb_long_run: statSync(join(ws.dir, '.statewire', 'runs.db')).size / 1024 / 1024,
+      p95s,
+      details: {
+        long_run_steps: steps,
+        long_run_seconds: seconds,
+        restore_ms_p50: median(p50s),
+        state_at_step_ms_p50: percentile(stateTimes, 50),
+        state_at_step_ms_p95: percentile(stateTimes, 95),
+        db_bytes_per_step_long_run: statSync(join(ws.dir, '.statewire', 'runs.db')).size / steps,
+      },
     };
   } finally {
     await server.stop();
@@ -133,12 +130,40 @@ async function restoreLatency(): Promise<Record<string, number>> {
   }
 }
 
-export async function run(): Promise<Record<string, number | string>> {
-  return { ...(await streamAndSize()), ...(await restoreLatency()) };
+export async function run(): Promise<BenchResult> {
+  const db: number[] = [];
+  const state: number[] = [];
+  for (let i = 0; i < REPS; i++) {
+    const s = await dbSample();
+    db.push(s.dbPerStep);
+    state.push(s.statePerStep);
+  }
+  const restore = await restoreSamples();
+  return {
+    ...restore.details,
+    db_steps_per_sample: SIZE_STEPS,
+    figures: [
+      figure(
+        'db.bytes_per_step.demo',
+        'bytes',
+        { on: 'ratio', op: '<=', value: 1 },
+        db,
+        state,
+        `runs.db bytes per step of a ${SIZE_STEPS}-step demo run on statewire serve (graceful stop) vs the mean JSON size of the full state of a step of the same run`,
+      ),
+      figure(
+        'restore.p95.10k',
+        'ms',
+        { on: 'ours', op: '<', value: 100 },
+        restore.p95s,
+        null,
+        `POST /api/runs/{id}/restore p95 over ${RESTORE_SAMPLES} random steps of a ${LONG_STEPS}-step demo run, per repetition`,
+      ),
+    ],
+  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const figures = await run();
-  for (const [k, v] of Object.entries(figures))
-    console.log(`${k}: ${typeof v === 'number' ? +v.toFixed(3) : v}`);
+  const result = await run();
+  console.log(JSON.stringify(result, null, 2));
 }

@@ -31,7 +31,7 @@ export function share<T>(cur: T, prev: unknown, owned = false): T {
     const has = Object.hasOwn(prev, k);
     const s = has ? share(c, prev[k]) : c;
     // Same key order too: a reader that iterates (JSON, the timeline) must not see a difference.
-    if (equal && (prevKeys[i] !== k || !has || s !== prev[k])) equal = false;
+    if (equal && (prevKeys[i] !== k || !has || !Object.is(s, prev[k]))) equal = false;
     if (s !== c) {
       kids ??= keys.map((kk) => cur[kk]);
       kids[i] = s;
@@ -55,6 +55,9 @@ function build(keys: readonly string[], vals: readonly unknown[]): Rec {
   const sig = keys.join('\u0000');
   let f = factories.get(sig);
   if (!f && factories.size < MAX_FACTORIES && keys.length <= 32 && !keys.includes('__proto__')) {
+    // Keys come from state values (graph data), so they enter the generated code ONLY as JSON string
+    // literals (since ES2019 every JSON string is a valid JS string literal): no key can be code.
+    // `__proto__` is refused above because a literal `"__proto__": v` would set the prototype.
     const body = keys.map((k, i) => `${JSON.stringify(k)}: v[${i}]`).join(', ');
     f = new Function('v', `return { ${body} };`) as (v: readonly unknown[]) => Rec;
     // Two throwaway objects make every field of the factory's hidden class hold any value (tagged):
@@ -65,7 +68,13 @@ function build(keys: readonly string[], vals: readonly unknown[]): Rec {
   }
   if (f) return f(vals);
   const out: Rec = {};
-  for (let i = 0; i < keys.length; i++) out[keys[i]!] = vals[i];
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    // An own "__proto__" key (JSON.parse makes them) must stay data: assigning it would set the prototype.
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: vals[i], enumerable: true, writable: true, configurable: true });
+    else out[k] = vals[i];
+  }
   return out;
 }
 
