@@ -21,6 +21,10 @@ test('palette, cheatsheet, loop pairs, container shortcut, duplicate and State t
   // Adding an iterIn adds its paired iterOut; deleting either deletes both.
   await page.getByTestId('library-item-iterIn').dblclick();
   await expect(editor.node('iterOut_1')).toBeVisible();
+  // The pair is 500 px wide and placed at the view centre: its iterOut may lie under the inspector
+  // panel, where a click cannot reach it. Fit the view first (F), as a user would.
+  await page.getByTestId('canvas').click({ position: { x: 5, y: 5 } });
+  await editor.press('f');
   // The new pair is placed and the view settles in the next frames; on a loaded machine the first
   // click can land while the node still moves (CI saw the Graph inspector stay). Click until the
   // inspector shows the pair — selecting it is still what is asserted.
