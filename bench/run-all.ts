@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { cpus, loadavg, totalmem, release } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+import * as prettier from 'prettier';
 import type { BenchResult, Figure } from './figures.ts';
 import { writePerformanceTables } from './perfTable.ts';
 
@@ -97,3 +98,10 @@ if (files.length > 0) {
     );
 }
 if (files.length > 0 && writePerformanceTables()) console.log('\ndocs/performance.md tables updated');
+// Both files are committed, and CI checks the formatting of the whole tree: write them as prettier would.
+if (files.length > 0)
+  for (const file of [join(here, 'results', 'latest.json'), join(here, '..', 'docs', 'performance.md')]) {
+    if (!existsSync(file)) continue;
+    const options = (await prettier.resolveConfig(file)) ?? {};
+    writeFileSync(file, await prettier.format(readFileSync(file, 'utf8'), { ...options, filepath: file }));
+  }
