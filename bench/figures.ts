@@ -38,6 +38,12 @@ export function median(xs: readonly number[]): number {
   return n % 2 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
 }
 
+/** Nearest-rank percentile `p` (0–100) of `xs` (any order; not modified). */
+export function percentile(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+}
+
 function holds(goal: Goal, ours: number, ratio: number | null): boolean {
   const x = goal.on === 'ratio' ? ratio : ours;
   if (x === null || !Number.isFinite(x)) return false;

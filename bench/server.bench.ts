@@ -20,16 +20,12 @@ import {
   waitFor,
   type ServerProcess,
 } from '../src/server/test/serverProcess.testutil.ts';
-import { figure, median, type BenchResult } from './figures.ts';
+import { figure, median, percentile, type BenchResult } from './figures.ts';
 
 const REPS = 3;
 const SIZE_STEPS = 1000;
 const LONG_STEPS = 10_000;
 const RESTORE_SAMPLES = 60;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 /** Starts a demo run of `steps` root steps and waits until it is done; returns its id and seconds. */
 async function runDemo(server: ServerProcess, steps: number): Promise<{ runId: string; seconds: number }> {

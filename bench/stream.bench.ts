@@ -28,7 +28,7 @@ import {
   waitFor,
   type ServerProcess,
 } from '../src/server/test/serverProcess.testutil.ts';
-import { figure, measureAB, type BenchResult } from './figures.ts';
+import { figure, measureAB, percentile, type BenchResult } from './figures.ts';
 
 const STEPS = 2000;
 const PACED_STEPS = 200;
@@ -38,11 +38,6 @@ const WARMUP_STEPS = 10;
 const REPS = 3;
 
 const wallNow = () => performance.timeOrigin + performance.now();
-
-function percentile(xs: readonly number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-}
 
 async function connect(url: string): Promise<Socket> {
   const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
