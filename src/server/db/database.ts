@@ -92,6 +92,19 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (batch_id, episode)
   ) WITHOUT ROWID;
   `,
+  // 3: event pages (eventPages.ts) — a step's exec_log/node_status events in one compressed row,
+  // keyed by the page's last seq so "events after seq N" finds the page holding N+1 first. Rows
+  // written before this version stay in `events` and read as they always did (both are merged).
+  `
+  CREATE TABLE event_pages (
+    run INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    first INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (run, seq)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

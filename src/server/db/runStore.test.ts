@@ -51,8 +51,9 @@ describe('RunStore', () => {
     ];
     store.commit('r', { events, steps: 1 });
     expect(store.events('r', 0, 10)).toEqual(events);
-    // one shape per distinct key set, stored once
-    expect((db.prepare('SELECT COUNT(*) AS n FROM shapes').get() as { n: number }).n).toBe(2);
+    // one shape per distinct key set, stored once (exec_log events go to one event page instead)
+    expect((db.prepare('SELECT COUNT(*) AS n FROM shapes').get() as { n: number }).n).toBe(1);
+    expect((db.prepare('SELECT COUNT(*) AS n FROM event_pages').get() as { n: number }).n).toBe(1);
     // a fresh store (as after a restart) reads the same
     expect(new RunStore(db).events('r', 0, 10)).toEqual(events);
     expect(store.events('r', 1, 2)).toEqual(events.slice(1, 3));

@@ -7,6 +7,7 @@ import type { EventEnvelope, RunStatus } from '../../domain/protocol/protocol.ts
 import type { RunSummary } from '../../domain/protocol/protocol.rest.ts';
 import { BlobStore } from './blobStore.ts';
 import { ShapeStore } from './shapes.ts';
+import { decodePage, encodePage, PAGED_TYPES, pagedEnvelope, type PagedEvent } from './eventPages.ts';
 import type { Db } from './database.ts';
 
 export interface NewRun {
@@ -58,6 +59,13 @@ export interface BranchInfo {
   from_step: number;
   to_step: number;
   created_at: string;
+}
+
+interface PageRow {
+  seq: number;
+  first: number;
+  n: number;
+  data: Buffer;
 }
 
 interface EventRow {
@@ -154,6 +162,11 @@ export class RunStore {
       checkpointList: db.prepare<[number, number], { seq: number; step: number; root: string }>(
         'SELECT seq, step, root FROM checkpoints WHERE run = ? AND seq <= ? ORDER BY seq',
       ),
+      lastSeq: db.prepare<[number], { last_seq: number }>('SELECT last_seq FROM runs WHERE rid = ?'),
+      insertPage: db.prepare('INSERT INTO event_pages (run, seq, first, n, data) VALUES (?, ?, ?, ?, ?)'),
+      pagesAfter: db.prepare<[number, number], PageRow>(
+        'SELECT seq, first, n, data FROM event_pages WHERE run = ? AND seq > ? ORDER BY seq',
+      ),
       interrupt: db.prepare(
         `UPDATE runs SET status = 'interrupted', ended_at = COALESCE(ended_at, ?) WHERE status IN ('running', 'paused', 'idle')`,
       ),
@@ -200,8 +213,19 @@ export class RunStore {
     const rid = this.rid(runId);
     this.atomically(() => {
       let lastSeq = 0;
+      // Seqs only grow: paged events have no (run, seq) key of their own to refuse a repeated seq.
+      let prevSeq = this.q.lastSeq.get(rid)?.last_seq ?? 0;
       for (const part of [...(batch.earlier ?? []), batch]) {
+        const paged: PagedEvent[] = [];
         for (const e of part.events) {
+          if (!(e.seq > prevSeq))
+            throw new Error(`run ${runId}: event seq ${e.seq} is not after seq ${prevSeq} (seqs only grow)`);
+          prevSeq = e.seq;
+          lastSeq = e.seq;
+          if (PAGED_TYPES.has(e.type)) {
+            paged.push({ seq: e.seq, type: e.type, ts: Date.parse(e.ts), data: e.data });
+            continue;
+          }
           const step =
             typeof (e.data as { step?: unknown } | null)?.step === 'number'
               ? (e.data as { step: number }).step
@@ -220,8 +244,8 @@ export class RunStore {
               shaped ?? JSON.stringify(e.data ?? null),
             );
           }
-          lastSeq = e.seq;
         }
+        this.putPage(rid, paged);
         if (part.checkpoint)
           this.q.insertCheckpoint.run(
             rid,
@@ -254,6 +278,31 @@ export class RunStore {
     };
   }
 
+  /** One page row for a step's paged events (none when it has none). */
+  private putPage(rid: number, paged: readonly PagedEvent[]): void {
+    const last = paged[paged.length - 1];
+    if (last) this.q.insertPage.run(rid, last.seq, paged[0]!.seq, paged.length, encodePage(paged));
+  }
+
+  /**
+   * Paged events after `after` (ascending), decoded page by page until `enough` of them passed
+   * `keep`, or until the pages start beyond `bound`.
+   */
+  private pagedAfter(
+    rid: number,
+    after: number,
+    enough: number,
+    keep: (e: PagedEvent) => boolean = () => true,
+    bound = Infinity,
+  ): PagedEvent[] {
+    const out: PagedEvent[] = [];
+    for (const page of this.q.pagesAfter.iterate(rid, after) as IterableIterator<PageRow>) {
+      if (out.length >= enough || page.first > bound) break;
+      for (const e of decodePage(page.data)) if (e.seq > after && e.seq <= bound && keep(e)) out.push(e);
+    }
+    return out;
+  }
+
   private readonly rids = new Map<string, number>();
   /** Integer key of a run (events/checkpoints store it instead of the id string); -1 when unknown. */
   private rid(runId: string): number {
@@ -282,11 +331,32 @@ export class RunStore {
 
   events(runId: string, after: number, limit: number, type?: string): EventEnvelope[] {
     const rid = this.rid(runId);
+    if (limit <= 0) return [];
+    if (type !== undefined && PAGED_TYPES.has(type)) {
+      // Rows of this type exist only in a database written before pages (schema 3): merged below.
+      const rows = this.q.eventsOfType.all(rid, after, type, limit).map((r) => this.envelope(runId, r));
+      const paged = this.pagedAfter(rid, after, limit, (e) => e.type === type);
+      return mergeBySeq(
+        rows,
+        paged.map((e) => pagedEnvelope(runId, e)),
+        limit,
+      );
+    }
     const rows =
       type === undefined
         ? this.q.events.all(rid, after, limit)
         : this.q.eventsOfType.all(rid, after, type, limit);
-    return rows.map((r) => this.envelope(runId, r));
+    const envelopes = rows.map((r) => this.envelope(runId, r));
+    if (type !== undefined) return envelopes;
+    // The first `limit` events after `after` are among the first `limit` rows and the first `limit`
+    // paged events; no paged event beyond the last row can make it when the rows alone fill `limit`.
+    const bound = rows.length === limit ? rows[rows.length - 1]!.seq : Infinity;
+    const paged = this.pagedAfter(rid, after, limit, undefined, bound);
+    return mergeBySeq(
+      envelopes,
+      paged.map((e) => pagedEnvelope(runId, e)),
+      limit,
+    );
   }
 
   checkpointSteps(runId: string): number[] {
@@ -313,6 +383,7 @@ export class RunStore {
     const baseStep = base ? ((base.data as { step?: number }).step ?? -1) : -1;
     return {
       base,
+      // Folded types (state_written, signal) are never paged (eventPages.ts): rows only.
       after: this.q.foldable.all(rid, base?.seq ?? 0, baseStep, step).map((r) => this.envelope(runId, r)),
     };
   }
@@ -421,7 +492,7 @@ export class RunStore {
   /**
    * Copies the events of `runId` after `afterSeq` (the checkpoint of the step restored to) into the
    * new run `branch` — renumbered from seq 1, payloads as stored (blobs and shapes are shared, not
-   * copied) — leaving out ranges an earlier restore already branched off, plus their checkpoints;
+   * copied; event pages are re-encoded with the new seqs) — leaving out ranges an earlier restore already branched off, plus their checkpoints;
    * records the branch. One transaction with the run row (`row`). Returns the copied event count
    * (0: nothing was abandoned; then nothing is written).
    */
@@ -441,9 +512,16 @@ export class RunStore {
       .all(rid, afterSeq)
       .filter((r) => kept(r.seq));
     if (!rows.some((r) => r.type === 'nav_step' && (r.step ?? -1) > atStep)) return 0;
+    // Paged events, one group per source page (each becomes one page of the branch).
+    const groups: PagedEvent[][] = [];
+    for (const page of this.q.pagesAfter.all(rid, afterSeq)) {
+      const kept2 = decodePage(page.data).filter((e) => e.seq > afterSeq && kept(e.seq));
+      if (kept2.length > 0) groups.push(kept2);
+    }
+    const seqs = [...rows.map((r) => r.seq), ...groups.flat().map((e) => e.seq)].sort((a, b) => a - b);
     const renumber = new Map<number, number>();
-    rows.forEach((r, i) => renumber.set(r.seq, i + 1));
-    const toSeq = rows[rows.length - 1]!.seq;
+    seqs.forEach((seq, i) => renumber.set(seq, i + 1));
+    const toSeq = seqs[seqs.length - 1]!;
     const cps = this.db
       .prepare<[number, number], { seq: number; step: number; root: string }>(
         'SELECT seq, step, root FROM checkpoints WHERE run = ? AND seq > ? ORDER BY seq',
@@ -458,10 +536,15 @@ export class RunStore {
         this.q.insertEvent.run(bid, renumber.get(r.seq), r.type, r.ts, r.step, r.enc, r.data);
         if (r.type === 'nav_step' && r.step !== null) steps = Math.max(steps, r.step);
       }
+      for (const g of groups)
+        this.putPage(
+          bid,
+          g.map((e) => ({ ...e, seq: renumber.get(e.seq)! })),
+        );
       for (const c of cps) this.q.insertCheckpoint.run(bid, renumber.get(c.seq), c.step, c.root);
       this.q.updateCounters.run({
         id: branch.id,
-        last_seq: rows.length,
+        last_seq: seqs.length,
         steps,
         status: 'stopped',
         set_ended: 1,
@@ -475,7 +558,7 @@ export class RunStore {
         )
         .run(branch.id, runId, atStep, afterSeq, toSeq, now);
     });
-    return rows.length;
+    return seqs.length;
   }
 
   /**
@@ -491,6 +574,11 @@ export class RunStore {
     const out = { events: 0, checkpoints: 0 };
     this.atomically(() => {
       out.events = this.db.prepare('DELETE FROM events WHERE run = ?').run(row.rid).changes;
+      const pages = this.db
+        .prepare<[number], { n: number | null }>('SELECT SUM(n) AS n FROM event_pages WHERE run = ?')
+        .get(row.rid);
+      out.events += pages?.n ?? 0;
+      this.db.prepare('DELETE FROM event_pages WHERE run = ?').run(row.rid);
       out.checkpoints = this.db.prepare('DELETE FROM checkpoints WHERE run = ?').run(row.rid).changes;
       this.db.prepare('DELETE FROM run_branches WHERE run_id = ?').run(runId);
       const imports = this.db
@@ -515,4 +603,18 @@ export class RunStore {
   markInterrupted(now: string): number {
     return this.q.interrupt.run(now).changes;
   }
+}
+
+/** The first `limit` of two seq-ascending lists, merged in seq order. */
+function mergeBySeq(a: EventEnvelope[], b: EventEnvelope[], limit: number): EventEnvelope[] {
+  if (b.length === 0) return a.slice(0, limit);
+  if (a.length === 0) return b.slice(0, limit);
+  const out: EventEnvelope[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < limit && (i < a.length || j < b.length)) {
+    if (j >= b.length || (i < a.length && a[i]!.seq < b[j]!.seq)) out.push(a[i++]!);
+    else out.push(b[j++]!);
+  }
+  return out;
 }
