@@ -167,6 +167,12 @@ export class RunStore {
       pagesAfter: db.prepare<[number, number], PageRow>(
         'SELECT seq, first, n, data FROM event_pages WHERE run = ? AND seq > ? ORDER BY seq',
       ),
+      pageHeadsAfter: db.prepare<[number, number], { seq: number; first: number }>(
+        'SELECT seq, first FROM event_pages WHERE run = ? AND seq > ? ORDER BY seq',
+      ),
+      pageData: db.prepare<[number, number], { data: Buffer }>(
+        'SELECT data FROM event_pages WHERE run = ? AND seq = ?',
+      ),
       interrupt: db.prepare(
         `UPDATE runs SET status = 'interrupted', ended_at = COALESCE(ended_at, ?) WHERE status IN ('running', 'paused', 'idle')`,
       ),
@@ -514,9 +520,14 @@ export class RunStore {
     if (!rows.some((r) => r.type === 'nav_step' && (r.step ?? -1) > atStep)) return 0;
     // Paged events, one group per source page (each becomes one page of the branch).
     const groups: PagedEvent[][] = [];
-    for (const page of this.q.pagesAfter.all(rid, afterSeq)) {
-      const kept2 = decodePage(page.data).filter((e) => e.seq > afterSeq && kept(e.seq));
-      if (kept2.length > 0) groups.push(kept2);
+    // A page lies within one commit, so one an earlier branch took is skipped whole, undecoded.
+    const takenWhole = (p: { seq: number; first: number }) =>
+      taken.some((t) => p.first > t.from_seq && p.seq <= t.to_seq);
+    for (const head of this.q.pageHeadsAfter.all(rid, afterSeq)) {
+      if (takenWhole(head)) continue;
+      const data = this.q.pageData.get(rid, head.seq)!.data;
+      const keptEvents = decodePage(data).filter((e) => e.seq > afterSeq && kept(e.seq));
+      if (keptEvents.length > 0) groups.push(keptEvents);
     }
     const seqs = [...rows.map((r) => r.seq), ...groups.flat().map((e) => e.seq)].sort((a, b) => a - b);
     const renumber = new Map<number, number>();
