@@ -11,6 +11,9 @@
 // Reserved: an object whose only key is "$sw" (number), "$swc" (array) or "$swnd" (array) is read back
 // as a marker (see merkle.ts for which real values of that shape do not round-trip).
 // The encoding itself is in merkle.ts (shared with the PostgreSQL run log); this is its SQLite storage.
+// Compaction (compaction.ts) later moves rows into compressed segments under the same ids: a read
+// tries the row first, then the segment covering its id. A value written again after its row was
+// packed is not deduplicated against it (the hash index only knows rows): it gets a new row.
 import {
   bytesDigest,
   jsonDigest,
@@ -20,6 +23,7 @@ import {
   type BlobSource,
 } from './merkle.ts';
 import type { Db } from './database.ts';
+import { SegmentCache } from './segmentCache.ts';
 
 const MAX_KNOWN = 1_000_000;
 
@@ -28,7 +32,6 @@ type Encoded = unknown;
 export class BlobStore implements BlobSink, BlobSource {
   private readonly codec = new MerkleCodec('number');
   private readonly insert;
-  private readonly select;
   private readonly selectBytes;
   private readonly byHash;
   /** hash → blob id, for dedup without touching the index (bounded, see MAX_KNOWN). */
@@ -37,6 +40,7 @@ export class BlobStore implements BlobSink, BlobSource {
   private byIdentity = new WeakMap<object, Encoded>();
   /** Decoded blobs (shared, frozen); bounded so a long server life does not grow without limit. */
   private readonly decoded = new Map<number, unknown>();
+  private readonly segments: SegmentCache;
 
   constructor(
     private readonly db: Db,
@@ -45,9 +49,9 @@ export class BlobStore implements BlobSink, BlobSource {
     // Most blobs are new: insert first and look up only on a hash conflict (one index walk, not two).
     this.insert = db.prepare('INSERT INTO blobs (hash, json) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING');
     this.byHash = db.prepare<[Buffer], { id: number }>('SELECT id FROM blobs WHERE hash = ?');
-    this.select = db.prepare<[number], { json: string }>('SELECT json FROM blobs WHERE id = ?');
     // Array bytes share the table; SQLite keeps a bound Buffer as a BLOB whatever the column's type.
     this.selectBytes = db.prepare<[number], { json: Buffer | string }>('SELECT json FROM blobs WHERE id = ?');
+    this.segments = new SegmentCache(db);
   }
 
   /** Stores `value` and returns its root reference (JSON text of the encoded root). Call inside a transaction. */
@@ -95,8 +99,8 @@ export class BlobStore implements BlobSink, BlobSource {
 
   /** The bytes of a binary row; undefined when `id` is no binary row (a plain value of the marker's shape). */
   loadBytes(id: BlobRef): Uint8Array | undefined {
-    const row = this.selectBytes.get(id as number);
-    return !row || typeof row.json === 'string' ? undefined : row.json;
+    const stored = this.stored(id as number);
+    return stored === undefined || typeof stored === 'string' ? undefined : stored;
   }
 
   /** Rebuilds the value stored under a root reference (shared sub-objects are frozen and reused). */
@@ -108,12 +112,17 @@ export class BlobStore implements BlobSink, BlobSource {
     const id = ref as number;
     const hit = this.decoded.get(id);
     if (hit !== undefined) return hit;
-    const row = this.select.get(id);
-    if (!row) throw new Error(`blob ${id} is missing from the database`);
-    const value = this.codec.decode(JSON.parse(row.json), this);
+    const json = this.stored(id);
+    if (typeof json !== 'string') throw new Error(`blob ${id} is missing from the database`);
+    const value = this.codec.decode(JSON.parse(json), this);
     if (this.decoded.size >= this.cacheSize) this.decoded.clear();
     this.decoded.set(id, value);
     return value;
+  }
+
+  /** A blob's stored text or bytes: its row, else the segment compaction packed it into. */
+  private stored(id: number): string | Buffer | undefined {
+    return this.selectBytes.get(id)?.json ?? this.segments.get(id);
   }
 
   /** Forget every memo; called after a rolled-back transaction (its blobs were never stored). */
@@ -121,6 +130,7 @@ export class BlobStore implements BlobSink, BlobSource {
     this.known.clear();
     this.byIdentity = new WeakMap();
     this.decoded.clear();
+    this.segments.clear();
   }
 
   get database(): Db {

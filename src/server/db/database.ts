@@ -105,6 +105,15 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run, seq)
   ) WITHOUT ROWID;
   `,
+  // 4: blob segments (blobSegment.ts, compaction.ts) — blob rows packed many to one compressed row,
+  // keyed by the last blob id covered (a read finds the segment of id N as the first with last >= N).
+  `
+  CREATE TABLE blob_segments (
+    last INTEGER PRIMARY KEY,
+    first INTEGER NOT NULL,
+    data BLOB NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -112,6 +121,9 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
+  // A new database frees the pages compaction empties (PRAGMA incremental_vacuum), so packing a run
+  // shrinks the file. Only possible before the first table; older files keep reusing freed pages.
+  if (isEmpty(db)) db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   // NORMAL is durable against process crashes (kill -9) in WAL mode; FULL would also survive power loss.
   db.pragma('synchronous = NORMAL');
@@ -121,6 +133,10 @@ export function openDatabase(path: string): Db {
   db.pragma('cache_size = -65536');
   migrate(db);
   return db;
+}
+
+function isEmpty(db: Db): boolean {
+  return (db.prepare('SELECT COUNT(*) AS n FROM sqlite_master').get() as { n: number }).n === 0;
 }
 
 function migrate(db: Db): void {

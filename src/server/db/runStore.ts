@@ -6,6 +6,7 @@ import type { Checkpoint } from '../../engine/run.api.ts';
 import type { EventEnvelope, RunStatus } from '../../domain/protocol/protocol.ts';
 import type { RunSummary } from '../../domain/protocol/protocol.rest.ts';
 import { BlobStore } from './blobStore.ts';
+import { Compactor } from './compaction.ts';
 import { ShapeStore } from './shapes.ts';
 import { decodePage, encodePage, PAGED_TYPES, pagedEnvelope, type PagedEvent } from './eventPages.ts';
 import type { Db } from './database.ts';
@@ -111,12 +112,15 @@ const toSummary = (r: RunRow): StoredRun => ({
 
 export class RunStore {
   readonly blobs: BlobStore;
+  /** Packs finished runs in the background (the run manager says when a run ends). */
+  readonly compaction: Compactor;
   private readonly shapes: ShapeStore;
   private readonly q;
 
   constructor(readonly db: Db) {
     this.blobs = new BlobStore(db);
     this.shapes = new ShapeStore(db);
+    this.compaction = new Compactor(db);
     this.q = {
       insertRun: db.prepare(
         `INSERT INTO runs (id, graph_name, graph_hash, status, steps, last_seq, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms)

@@ -205,6 +205,8 @@ export class LiveRun {
     }
     this.committedSeq = this.seq;
     this.committedStep = this.step;
+    // An ended run is only read from now on: pack it (in the background, db/compaction.ts).
+    if (extra.ended) this.store.compaction.runEnded(this.id);
     this.publishCommitted(earlier.length === 0 ? events : [...earlier.flatMap((p) => p.events), ...events]);
   }
 

@@ -50,6 +50,8 @@ export interface RunStartedNotice {
 }
 
 const newRunId = (prefix = 'exec') => `${prefix}_${Date.now()}_${randomBytes(5).toString('hex').slice(0, 7)}`;
+/** How long a graceful shutdown may spend finishing the background compaction. */
+const SHUTDOWN_COMPACTION_MS = 5000;
 const FINISHED: ReadonlySet<RunStatus> = new Set(['done', 'error', 'stopped', 'interrupted']);
 
 export class RunManager {
@@ -75,6 +77,8 @@ export class RunManager {
     private readonly now: () => number = Date.now,
   ) {
     store.markInterrupted(new Date(now()).toISOString());
+    // Finish packing what an earlier process left (a crash, a shutdown out of time).
+    store.compaction.resume();
   }
 
   get currentRun(): LiveRun | undefined {
@@ -746,6 +750,8 @@ export class RunManager {
       await this.stopCurrent('interrupted');
       // A run that failed on a full disk: one more try to log why, now that space may be back.
       this.current?.recordFailure();
+      // Leave the file compact when that is quick; what is left resumes at the next start.
+      this.store.compaction.drain(SHUTDOWN_COMPACTION_MS);
     });
   }
 }

@@ -1,0 +1,147 @@
+// Compaction of finished runs, in the background: a run's per-step event pages are re-packed into
+// pages of many steps (pageRepacking.ts), the blob rows written so far are packed into compressed
+// segments (blobPacking.ts), and the pages this frees are given back to the file (incremental
+// vacuum, on databases created with auto_vacuum; database.ts). Every read returns the same
+// events, checkpoints and states before, during and after it.
+//
+// Work is done in chunks — one transaction each (a packed page, a segment, a vacuum slice) — with
+// the event loop free between two, so a live run's steps and the socket traffic interleave with it
+// (each chunk is a few milliseconds). A crash between chunks loses nothing: the next start finds
+// the finished runs that still have unpacked pages and the blob rows not yet in a segment.
+import { BlobPacker } from './blobPacking.ts';
+import { PageRepacker } from './pageRepacking.ts';
+import type { Db } from './database.ts';
+
+const FINISHED = `('done', 'error', 'stopped', 'interrupted')`;
+/** Pages freed per vacuum chunk (4 KB each). */
+const VACUUM_PAGES = 64;
+
+export class Compactor {
+  private readonly pages: PageRepacker;
+  private readonly blobs: BlobPacker;
+  /** Runs (rid) whose pages still need packing, with the seq to continue after. */
+  private readonly runs = new Map<number, number>();
+  /** Blob rows up to this id are to be packed. */
+  private blobsUpTo = 0;
+  private vacuum = false;
+  private swept = false;
+  private timer: NodeJS.Immediate | undefined;
+  private readonly rid;
+  private readonly unpackedRuns;
+  private readonly freePages;
+
+  constructor(private readonly db: Db) {
+    this.pages = new PageRepacker(db);
+    this.blobs = new BlobPacker(db);
+    this.rid = db.prepare<[string], { rid: number }>('SELECT rid FROM runs WHERE id = ?');
+    this.unpackedRuns = db.prepare<[], { run: number }>(
+      `SELECT DISTINCT p.run FROM event_pages p JOIN runs r ON r.rid = p.run
+       WHERE r.status IN ${FINISHED} AND substr(p.data, 1, 1) != x'ff'`,
+    );
+    this.freePages = db.prepare<[], { freelist_count: number }>('PRAGMA freelist_count');
+  }
+
+  /** A run has ended: pack its pages and every blob written so far, then free the pages. */
+  runEnded(runId: string): void {
+    const rid = this.rid.get(runId)?.rid;
+    if (rid !== undefined && !this.runs.has(rid)) this.runs.set(rid, 0);
+    this.blobsUpTo = Math.max(this.blobsUpTo, this.blobs.highestId());
+    this.schedule();
+  }
+
+  /** On start: finish what an earlier process left (finished runs with unpacked pages, loose blobs). */
+  resume(): void {
+    this.swept = false;
+    this.schedule();
+  }
+
+  /** Whether any work is known to be left. */
+  get pending(): boolean {
+    return !this.swept || this.runs.size > 0 || this.blobsUpTo > 0 || this.vacuum;
+  }
+
+  /**
+   * Works synchronously until done or `budgetMs` passed (graceful shutdown: the file is left
+   * compact). Returns whether everything is done.
+   */
+  drain(budgetMs: number): boolean {
+    this.cancel();
+    if (this.db.inTransaction || !this.db.open) return false;
+    const end = performance.now() + budgetMs;
+    try {
+      while (this.pending) {
+        if (performance.now() > end) return false;
+        this.chunk();
+      }
+    } catch (err) {
+      this.failed(err);
+      return false;
+    }
+    return true;
+  }
+
+  /** Stops the background work (what is left is found again by `resume`). */
+  cancel(): void {
+    if (this.timer) clearImmediate(this.timer);
+    this.timer = undefined;
+  }
+
+  private schedule(): void {
+    if (this.timer || !this.pending) return;
+    this.timer = setImmediate(() => {
+      this.timer = undefined;
+      if (!this.db.open) return;
+      try {
+        this.chunk();
+      } catch (err) {
+        this.failed(err);
+        return;
+      }
+      this.schedule();
+    });
+    this.timer.unref();
+  }
+
+  /** One unit of work (one transaction), the first of: sweep, a run's pages, blobs, vacuum. */
+  private chunk(): void {
+    // Inside a caller's transaction a chunk would join it (and its rollback): wait for the next turn.
+    if (this.db.inTransaction) return;
+    if (!this.swept) {
+      for (const { run } of this.unpackedRuns.all()) if (!this.runs.has(run)) this.runs.set(run, 0);
+      this.blobsUpTo = Math.max(this.blobsUpTo, this.blobs.highestId());
+      this.swept = true;
+      return;
+    }
+    const head = this.runs.entries().next();
+    if (!head.done) {
+      const [rid, after] = head.value;
+      const next = this.pages.packNext(rid, after);
+      if (next === undefined) this.runs.delete(rid);
+      else this.runs.set(rid, next);
+      this.vacuum = true;
+      return;
+    }
+    if (this.blobsUpTo > 0) {
+      if (!this.blobs.packNext(this.blobsUpTo)) this.blobsUpTo = 0;
+      this.vacuum = true;
+      return;
+    }
+    if (this.vacuum) {
+      this.db.prepare(`PRAGMA incremental_vacuum(${VACUUM_PAGES})`).run();
+      this.vacuum = this.freePages.get()!.freelist_count > 0 && this.autoVacuum();
+    }
+  }
+
+  /** Compaction is an optimisation: a failure (disk full…) leaves the old rows, still readable. */
+  private failed(err: unknown): void {
+    console.error(`statewire: compaction stopped: ${(err as Error).message}`);
+    this.runs.clear();
+    this.blobsUpTo = 0;
+    this.vacuum = false;
+    this.swept = true;
+  }
+
+  private autoVacuum(): boolean {
+    return this.db.pragma('auto_vacuum', { simple: true }) === 2;
+  }
+}
