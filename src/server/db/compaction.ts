@@ -16,6 +16,14 @@ const FINISHED = `('done', 'error', 'stopped', 'interrupted')`;
 /** Pages freed per vacuum chunk (4 KB each). */
 const VACUUM_PAGES = 64;
 
+/** Chunk sizes (tests make them small, so that a few steps already span many segments and pages). */
+export interface CompactionSizes {
+  /** Uncompressed bytes per blob segment (blobPacking.ts). */
+  segmentBytes?: number;
+  /** Stored bytes of per-step pages packed into one (pageRepacking.ts). */
+  pageInputBytes?: number;
+}
+
 export class Compactor {
   private readonly pages: PageRepacker;
   private readonly blobs: BlobPacker;
@@ -30,9 +38,12 @@ export class Compactor {
   private readonly unpackedRuns;
   private readonly freePages;
 
-  constructor(private readonly db: Db) {
-    this.pages = new PageRepacker(db);
-    this.blobs = new BlobPacker(db);
+  constructor(
+    private readonly db: Db,
+    sizes: CompactionSizes = {},
+  ) {
+    this.pages = new PageRepacker(db, sizes.pageInputBytes);
+    this.blobs = new BlobPacker(db, sizes.segmentBytes);
     this.rid = db.prepare<[string], { rid: number }>('SELECT rid FROM runs WHERE id = ?');
     this.unpackedRuns = db.prepare<[], { run: number }>(
       `SELECT DISTINCT p.run FROM event_pages p JOIN runs r ON r.rid = p.run

@@ -12,6 +12,7 @@ import { closeDatabase, openDatabase, SCHEMA_VERSION, type Db } from './database
 import { decodePage, encodePage, PAGED_TYPES } from './eventPages.ts';
 import { RunStore } from './runStore.ts';
 import { ShapeStore } from './shapes.ts';
+import { testRun } from './testRun.testutil.ts';
 
 const payload = (i: number) => ({
   step: i,
@@ -30,19 +31,6 @@ const ev = (seq: number, type: EventEnvelope['type'], data: unknown): EventEnvel
   seq,
   ts: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq * 7)).toISOString(),
   data,
-});
-
-const run = (id: string) => ({
-  id,
-  graphName: 'g',
-  graph: { name: 'g', nodes: [] },
-  status: 'running' as const,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  parentRunId: null,
-  parentStep: null,
-  lineage: id,
-  freshEffects: false,
-  stepDelayMs: 0,
 });
 
 describe('event page codec', () => {
@@ -71,7 +59,7 @@ describe('RunStore with event pages', () => {
   beforeEach(() => {
     db = openDatabase(':memory:');
     store = new RunStore(db);
-    store.createRun(run('r'));
+    store.createRun(testRun('r'));
   });
   afterEach(() => closeDatabase(db));
 
@@ -134,10 +122,10 @@ describe('a database written before event pages (schema 2)', () => {
     // The old layout: schema 2 (no event_pages) with one row per event, encoded as the old code did:
     // shape-interned (enc 2), plain JSON (enc 0) and blob roots (enc 1).
     const old = openDatabase(path);
-    old.exec('DROP TABLE event_pages');
-    old.pragma('user_version = 2');
     const shapes = new ShapeStore(old);
     const blobs = new BlobStore(old);
+    old.exec('DROP TABLE event_pages; DROP TABLE blob_segments');
+    old.pragma('user_version = 2');
     old
       .prepare(
         `INSERT INTO runs (id, graph_name, graph_hash, status, started_at, lineage) VALUES ('r', 'g', ?, 'running', '2026-01-01T00:00:00.000Z', 'r')`,

@@ -4,22 +4,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { closeDatabase, openDatabase, SCHEMA_VERSION, type Db } from './database.ts';
 import { RunStore } from './runStore.ts';
+import { testRun } from './testRun.testutil.ts';
 
 let db: Db;
 let store: RunStore;
-const newRun = (id: string) =>
-  store.createRun({
-    id,
-    graphName: 'g',
-    graph: { name: 'g', nodes: [] },
-    status: 'running',
-    startedAt: '2026-01-01T00:00:00.000Z',
-    parentRunId: null,
-    parentStep: null,
-    lineage: id,
-    freshEffects: false,
-    stepDelayMs: 0,
-  });
+const newRun = (id: string) => store.createRun(testRun(id));
 const ev = (seq: number, type: EventEnvelope['type'], data: unknown): EventEnvelope => ({
   type,
   runId: 'r',
@@ -124,18 +113,7 @@ describe('RunStore', () => {
     // Sub-values above 96 bytes are blobs of their own; the second graph shares one with the first.
     const shared = { nodes: [{ id: 'n', config: { text: 'y'.repeat(300) } }] };
     const graphRun = (id: string, name: string) =>
-      store.createRun({
-        id,
-        graphName: name,
-        graph: { name, ...shared },
-        status: 'idle',
-        startedAt: '2026-01-01T00:00:00.000Z',
-        parentRunId: null,
-        parentStep: null,
-        lineage: id,
-        freshEffects: false,
-        stepDelayMs: 0,
-      });
+      store.createRun({ ...testRun(id, { name, ...shared }), graphName: name, status: 'idle' });
     // 'r' exists: the insert fails after the graph's blobs were put (as SQLITE_FULL would).
     expect(() => graphRun('r', 'first')).toThrow(/UNIQUE/);
     graphRun('r2', 'second');
