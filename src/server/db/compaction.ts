@@ -82,13 +82,19 @@ export class Compactor {
     try {
       while (this.pending) {
         if (performance.now() > end) return false;
-        this.chunk();
+        this.step();
       }
     } catch (err) {
       this.failed(err);
       return false;
     }
     return true;
+  }
+
+  /** Does one unit of work now (one transaction); returns whether work is left. Throws what it hit. */
+  step(): boolean {
+    if (this.pending && !this.db.inTransaction) this.chunk();
+    return this.pending;
   }
 
   /** Stops the background work (what is left is found again by `resume`). */
