@@ -8,8 +8,9 @@ import type { Db } from './database.ts';
 /**
  * Stored (deflated) bytes of per-step pages per packed page: ~35 demo steps, ~4.5 KB packed. A
  * packed page is too big for its b-tree cell (event_pages is WITHOUT ROWID: ~1 KB in the cell) and
- * spills into an overflow page, mostly empty for a small page: measured on the demo, 8 KB here
- * costs ~170 B/step more in the file than 24 KB, for a read of 500 events that parses ~3x fewer.
+ * spills into a 4 KB overflow page, mostly empty when the page is small: a ~2 KB packed page (8 KB
+ * here) wastes ~2.5 KB per ~12 steps, where 24 KB wastes at most one page per ~35 steps; the price
+ * is a read of 500 events after a seq that parses ~3x more events.
  */
 export const PACKED_PAGE_INPUT_BYTES = 24 * 1024;
 
