@@ -51,6 +51,8 @@ export class SqliteRunLog implements RunLog {
   }
   async commit(runId: string, batch: CommitBatch): Promise<void> {
     this.store.commit(runId, batch);
+    // An ended episode is only read from now on: pack it in the background (compaction.ts).
+    if (batch.endedAt) this.store.compaction.runEnded(runId);
   }
   async getRun(id: string): Promise<StoredRun | undefined> {
     return this.store.getRun(id);
