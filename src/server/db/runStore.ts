@@ -117,6 +117,8 @@ export class RunStore {
   readonly blobs: BlobStore;
   private readonly shapes: ShapeStore;
   private readonly q;
+  /** Statements on run_branches (prepared once the table is sure to exist). */
+  private readonly bq;
 
   constructor(readonly db: Db) {
     this.blobs = new BlobStore(db);
@@ -184,6 +186,19 @@ export class RunStore {
     // Here, not on first use: a table created inside a transaction that rolls back would be gone
     // while this store believed it existed (and the pending branches must be known before any read).
     this.ensureBranches();
+    this.bq = {
+      navStepRange: db.prepare<[number, number, number], { lo: number | null; hi: number | null }>(
+        `SELECT MIN(step) AS lo, MAX(step) AS hi FROM events INDEXED BY events_nav
+         WHERE run = ? AND type = 'nav_step' AND seq > ? AND seq <= ?`,
+      ),
+      taken: db.prepare<[string, number], { from_seq: number; to_seq: number }>(
+        'SELECT from_seq, to_seq FROM run_branches WHERE of_run = ? AND from_seq >= ?',
+      ),
+      insert: db.prepare(
+        `INSERT INTO run_branches (run_id, of_run, at_step, from_seq, to_seq, created_at, pending, from_step, to_step)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+    };
   }
 
   /**
@@ -449,7 +464,7 @@ export class RunStore {
   /**
    * `run_branches`: which runs hold the steps a restore abandoned (created when a store opens, like
    * run_imports). `pending` is the branch's TailPlan as JSON until its events are copied (NULL
-   * after); `from_step`/`to_step` are the checkpointed steps it holds (NULL on rows of older versions,
+   * after); `from_step`/`to_step` are the range of its nav_steps (NULL on rows of older versions,
    * which read it from the branch's own events).
    */
   private ensureBranches(): void {
@@ -471,6 +486,8 @@ export class RunStore {
         .all()
         .map((c) => c.name),
     );
+    // The steps a seq range ran, read from a few bytes per step (keepTailAsBranch).
+    this.db.exec(`CREATE INDEX IF NOT EXISTS events_nav ON events(run, seq, step) WHERE type = 'nav_step'`);
     for (const [col, type] of [
       ['pending', 'TEXT'],
       ['from_step', 'INTEGER'],
@@ -546,28 +563,20 @@ export class RunStore {
   keepTailAsBranch(runId: string, afterSeq: number, branch: NewRun, atStep: number, now: string): number {
     this.ensureBranches();
     const rid = this.rid(runId);
-    const taken = this.db
-      .prepare<[string, number], { from_seq: number; to_seq: number }>(
-        'SELECT from_seq, to_seq FROM run_branches WHERE of_run = ? AND from_seq >= ?',
-      )
-      .all(runId, afterSeq)
-      .map((t) => [t.from_seq, t.to_seq] as const);
+    const taken = this.bq.taken.all(runId, afterSeq).map((t) => [t.from_seq, t.to_seq] as const);
     const plan: TailPlan = { after: afterSeq, to: this.q.lastSeq.get(rid)?.last_seq ?? 0, taken };
     const kept = keptRanges(plan);
     // A run's seqs are consecutive (commit appends seq after seq), so a range holds t - f events
-    // and ends at t; the step range comes from the checkpoints, a few bytes per step — nothing
-    // here reads the events themselves, so this costs the same for a short tail as for a long one.
+    // and ends at t; the steps it ran come from the events_nav index (one small entry per step):
+    // no event row is read, so a long tail costs little more than a short one.
     let count = 0;
     let last = afterSeq;
     let fromStep: number | null = null;
     let toStep: number | null = null;
-    const rangeSteps = this.db.prepare<[number, number, number], { lo: number | null; hi: number | null }>(
-      'SELECT MIN(step) AS lo, MAX(step) AS hi FROM checkpoints WHERE run = ? AND seq > ? AND seq <= ?',
-    );
     for (const [f, t] of kept) {
       count += t - f;
       last = Math.max(last, t);
-      const s = rangeSteps.get(rid, f, t)!;
+      const s = this.bq.navStepRange.get(rid, f, t)!;
       if (s.lo !== null) fromStep = fromStep === null ? s.lo : Math.min(fromStep, s.lo);
       if (s.hi !== null) toStep = toStep === null ? s.hi : Math.max(toStep, s.hi);
     }
@@ -584,12 +593,17 @@ export class RunStore {
         set_error: 0,
         error: null,
       });
-      this.db
-        .prepare(
-          `INSERT INTO run_branches (run_id, of_run, at_step, from_seq, to_seq, created_at, pending, from_step, to_step)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(branch.id, runId, atStep, afterSeq, last, now, JSON.stringify(plan), fromStep, toStep);
+      this.bq.insert.run(
+        branch.id,
+        runId,
+        atStep,
+        afterSeq,
+        last,
+        now,
+        JSON.stringify(plan),
+        fromStep,
+        toStep,
+      );
     });
     this.pendingBranches.add(branch.id);
     return count;
