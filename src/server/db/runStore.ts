@@ -10,6 +10,7 @@ import { Compactor } from './compaction.ts';
 import { ShapeStore } from './shapes.ts';
 import { decodePage, encodePage, PAGED_TYPES, pagedEnvelope, type PagedEvent } from './eventPages.ts';
 import type { Db } from './database.ts';
+import { blockInRanges, inPlan, keptRanges, type TailPlan } from './tailPlan.ts';
 
 export interface NewRun {
   id: string;
@@ -50,7 +51,10 @@ interface BranchRow {
   from_seq: number;
   to_seq: number;
   created_at: string;
+  from_step: number | null;
+  to_step: number | null;
 }
+const BRANCH_COLUMNS = 'run_id, of_run, at_step, from_seq, to_seq, created_at, from_step, to_step';
 
 /** A run that holds the steps a restore abandoned: branch of `of_run` at `at_step`. */
 export interface BranchInfo {
@@ -116,6 +120,8 @@ export class RunStore {
   readonly compaction: Compactor;
   private readonly shapes: ShapeStore;
   private readonly q;
+  /** Statements on run_branches (prepared once the table is sure to exist). */
+  private readonly bq;
 
   constructor(readonly db: Db) {
     this.blobs = new BlobStore(db);
@@ -171,14 +177,30 @@ export class RunStore {
       pagesAfter: db.prepare<[number, number], PageRow>(
         'SELECT seq, first, n, data FROM event_pages WHERE run = ? AND seq > ? ORDER BY seq',
       ),
-      pageHeadsAfter: db.prepare<[number, number], { seq: number; first: number }>(
-        'SELECT seq, first FROM event_pages WHERE run = ? AND seq > ? ORDER BY seq',
+      pageHeadsAfter: db.prepare<[number, number], { seq: number; first: number; n: number }>(
+        'SELECT seq, first, n FROM event_pages WHERE run = ? AND seq > ? ORDER BY seq',
       ),
       pageData: db.prepare<[number, number], { data: Buffer }>(
         'SELECT data FROM event_pages WHERE run = ? AND seq = ?',
       ),
       interrupt: db.prepare(
         `UPDATE runs SET status = 'interrupted', ended_at = COALESCE(ended_at, ?) WHERE status IN ('running', 'paused', 'idle')`,
+      ),
+    };
+    // Here, not on first use: a table created inside a transaction that rolls back would be gone
+    // while this store believed it existed (and the pending branches must be known before any read).
+    this.ensureBranches();
+    this.bq = {
+      navStepRange: db.prepare<[number, number, number], { lo: number | null; hi: number | null }>(
+        `SELECT MIN(step) AS lo, MAX(step) AS hi FROM events INDEXED BY events_nav
+         WHERE run = ? AND type = 'nav_step' AND seq > ? AND seq <= ?`,
+      ),
+      taken: db.prepare<[string, number], { from_seq: number; to_seq: number }>(
+        'SELECT from_seq, to_seq FROM run_branches WHERE of_run = ? AND from_seq >= ?',
+      ),
+      insert: db.prepare(
+        `INSERT INTO run_branches (run_id, of_run, at_step, from_seq, to_seq, created_at, pending, from_step, to_step)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
     };
   }
@@ -314,8 +336,13 @@ export class RunStore {
   }
 
   private readonly rids = new Map<string, number>();
-  /** Integer key of a run (events/checkpoints store it instead of the id string); -1 when unknown. */
+  /**
+   * Integer key of a run (events/checkpoints store it instead of the id string); -1 when unknown.
+   * Every read and write of a run's events goes through here, so a branch still held as a plan is
+   * copied into rows of its own first (materializeBranch).
+   */
   private rid(runId: string): number {
+    if (this.pendingBranches.has(runId)) this.materializeBranch(runId);
     let rid = this.rids.get(runId);
     if (rid === undefined) {
       rid = this.q.rid.get(runId)?.rid;
@@ -436,7 +463,14 @@ export class RunStore {
   // ---- delete and branches (runs/runManager.ts: deleteRun, restore keeps the abandoned tail) ----
 
   private branchTable = false;
-  /** `run_branches`: which runs hold the steps a restore abandoned (created on first use, like run_imports). */
+  /** Branch runs still held as a plan over their parent's rows (tailPlan.ts), not yet copied. */
+  private readonly pendingBranches = new Set<string>();
+  /**
+   * `run_branches`: which runs hold the steps a restore abandoned (created when a store opens, like
+   * run_imports). `pending` is the branch's TailPlan as JSON until its events are copied (NULL
+   * after); `from_step`/`to_step` are the range of its nav_steps (NULL on rows of older versions,
+   * which read it from the branch's own events).
+   */
   private ensureBranches(): void {
     if (this.branchTable) return;
     this.db.exec(`CREATE TABLE IF NOT EXISTS run_branches (
@@ -445,8 +479,29 @@ export class RunStore {
       at_step INTEGER NOT NULL,
       from_seq INTEGER NOT NULL,
       to_seq INTEGER NOT NULL,
-      created_at TEXT NOT NULL
+      created_at TEXT NOT NULL,
+      pending TEXT,
+      from_step INTEGER,
+      to_step INTEGER
     ) WITHOUT ROWID`);
+    const cols = new Set(
+      this.db
+        .prepare<[], { name: string }>('PRAGMA table_info(run_branches)')
+        .all()
+        .map((c) => c.name),
+    );
+    // The steps a seq range ran, read from a few bytes per step (keepTailAsBranch).
+    this.db.exec(`CREATE INDEX IF NOT EXISTS events_nav ON events(run, seq, step) WHERE type = 'nav_step'`);
+    for (const [col, type] of [
+      ['pending', 'TEXT'],
+      ['from_step', 'INTEGER'],
+      ['to_step', 'INTEGER'],
+    ] as const)
+      if (!cols.has(col)) this.db.exec(`ALTER TABLE run_branches ADD COLUMN ${col} ${type}`);
+    for (const r of this.db
+      .prepare<[], { run_id: string }>('SELECT run_id FROM run_branches WHERE pending IS NOT NULL')
+      .all())
+      this.pendingBranches.add(r.run_id);
     this.branchTable = true;
   }
 
@@ -455,7 +510,7 @@ export class RunStore {
     this.ensureBranches();
     return this.db
       .prepare<[string], BranchRow>(
-        'SELECT run_id, of_run, at_step, from_seq, to_seq, created_at FROM run_branches WHERE of_run = ? ORDER BY created_at DESC, to_seq DESC',
+        `SELECT ${BRANCH_COLUMNS} FROM run_branches WHERE of_run = ? ORDER BY created_at DESC, to_seq DESC`,
       )
       .all(runId)
       .map((r) => this.branchInfo(r));
@@ -465,9 +520,7 @@ export class RunStore {
   branchRecord(runId: string): BranchInfo | undefined {
     this.ensureBranches();
     const r = this.db
-      .prepare<[string], BranchRow>(
-        'SELECT run_id, of_run, at_step, from_seq, to_seq, created_at FROM run_branches WHERE run_id = ?',
-      )
+      .prepare<[string], BranchRow>(`SELECT ${BRANCH_COLUMNS} FROM run_branches WHERE run_id = ?`)
       .get(runId);
     return r ? this.branchInfo(r) : undefined;
   }
@@ -484,11 +537,15 @@ export class RunStore {
   }
 
   private branchInfo(r: BranchRow): BranchInfo {
-    const steps = this.db
-      .prepare<[number], { lo: number | null; hi: number | null }>(
-        `SELECT MIN(step) AS lo, MAX(step) AS hi FROM events WHERE run = ? AND type = 'nav_step'`,
-      )
-      .get(this.rid(r.run_id));
+    // Rows written before from_step/to_step existed: the branch's own (copied) events say it.
+    const steps =
+      r.from_step !== null && r.to_step !== null
+        ? { lo: r.from_step, hi: r.to_step }
+        : this.db
+            .prepare<[number], { lo: number | null; hi: number | null }>(
+              `SELECT MIN(step) AS lo, MAX(step) AS hi FROM events WHERE run = ? AND type = 'nav_step'`,
+            )
+            .get(this.rid(r.run_id));
     return {
       run_id: r.run_id,
       of_run: r.of_run,
@@ -500,80 +557,117 @@ export class RunStore {
   }
 
   /**
-   * Copies the events of `runId` after `afterSeq` (the checkpoint of the step restored to) into the
-   * new run `branch` — renumbered from seq 1, payloads as stored (blobs and shapes are shared, not
-   * copied; event pages are re-encoded with the new seqs) — leaving out ranges an earlier restore already branched off, plus their checkpoints;
-   * records the branch. One transaction with the run row (`row`). Returns the copied event count
-   * (0: nothing was abandoned; then nothing is written).
+   * Keeps the events of `runId` after `afterSeq` (the checkpoint of the step restored to) as the new
+   * run `branch`, leaving out ranges an earlier restore already branched off. Only the PLAN is
+   * written here (tailPlan.ts) with the branch's run row and counters, so a restore costs the same
+   * at step 10 as at step 10,000; the events are copied when the branch is first read or changed
+   * (materializeBranch). Returns the branch's event count (0: no step was abandoned; then nothing
+   * is written).
    */
-  copyTail(runId: string, afterSeq: number, branch: NewRun, atStep: number, now: string): number {
+  keepTailAsBranch(runId: string, afterSeq: number, branch: NewRun, atStep: number, now: string): number {
     this.ensureBranches();
     const rid = this.rid(runId);
-    const taken = this.db
-      .prepare<[string, number], { from_seq: number; to_seq: number }>(
-        'SELECT from_seq, to_seq FROM run_branches WHERE of_run = ? AND from_seq >= ?',
-      )
-      .all(runId, afterSeq);
-    const kept = (seq: number) => !taken.some((t) => seq > t.from_seq && seq <= t.to_seq);
-    const rows = this.db
-      .prepare<[number, number], EventRow & { step: number | null }>(
-        'SELECT seq, type, ts, step, enc, data FROM events WHERE run = ? AND seq > ? ORDER BY seq',
-      )
-      .all(rid, afterSeq)
-      .filter((r) => kept(r.seq));
-    if (!rows.some((r) => r.type === 'nav_step' && (r.step ?? -1) > atStep)) return 0;
-    // Paged events, one group per source page (each becomes one page of the branch).
-    const groups: PagedEvent[][] = [];
-    // A page lies within one commit, so one an earlier branch took is skipped whole, undecoded.
-    const takenWhole = (p: { seq: number; first: number }) =>
-      taken.some((t) => p.first > t.from_seq && p.seq <= t.to_seq);
-    for (const head of this.q.pageHeadsAfter.all(rid, afterSeq)) {
-      if (takenWhole(head)) continue;
-      const data = this.q.pageData.get(rid, head.seq)!.data;
-      const keptEvents = decodePage(data).filter((e) => e.seq > afterSeq && kept(e.seq));
-      if (keptEvents.length > 0) groups.push(keptEvents);
+    const taken = this.bq.taken.all(runId, afterSeq).map((t) => [t.from_seq, t.to_seq] as const);
+    const plan: TailPlan = { after: afterSeq, to: this.q.lastSeq.get(rid)?.last_seq ?? 0, taken };
+    const kept = keptRanges(plan);
+    // A run's seqs are consecutive (commit appends seq after seq), so a range holds t - f events
+    // and ends at t; the steps it ran come from the events_nav index (one small entry per step):
+    // no event row is read, so a long tail costs little more than a short one.
+    let count = 0;
+    let last = afterSeq;
+    let fromStep: number | null = null;
+    let toStep: number | null = null;
+    for (const [f, t] of kept) {
+      count += t - f;
+      last = Math.max(last, t);
+      const s = this.bq.navStepRange.get(rid, f, t)!;
+      if (s.lo !== null) fromStep = fromStep === null ? s.lo : Math.min(fromStep, s.lo);
+      if (s.hi !== null) toStep = toStep === null ? s.hi : Math.max(toStep, s.hi);
     }
-    const seqs = [...rows.map((r) => r.seq), ...groups.flat().map((e) => e.seq)].sort((a, b) => a - b);
-    const renumber = new Map<number, number>();
-    seqs.forEach((seq, i) => renumber.set(seq, i + 1));
-    const toSeq = seqs[seqs.length - 1]!;
-    const cps = this.db
-      .prepare<[number, number], { seq: number; step: number; root: string }>(
-        'SELECT seq, step, root FROM checkpoints WHERE run = ? AND seq > ? ORDER BY seq',
-      )
-      .all(rid, afterSeq)
-      .filter((c) => renumber.has(c.seq));
-    let steps = atStep;
+    if (toStep === null || toStep <= atStep) return 0;
     this.transaction(() => {
       this.createRun(branch);
-      const bid = this.rid(branch.id);
-      for (const r of rows) {
-        this.q.insertEvent.run(bid, renumber.get(r.seq), r.type, r.ts, r.step, r.enc, r.data);
-        if (r.type === 'nav_step' && r.step !== null) steps = Math.max(steps, r.step);
-      }
-      for (const g of groups)
-        this.putPage(
-          bid,
-          g.map((e) => ({ ...e, seq: renumber.get(e.seq)! })),
-        );
-      for (const c of cps) this.q.insertCheckpoint.run(bid, renumber.get(c.seq), c.step, c.root);
       this.q.updateCounters.run({
         id: branch.id,
-        last_seq: seqs.length,
-        steps,
+        last_seq: count,
+        steps: Math.max(atStep, toStep),
         status: 'stopped',
         set_ended: 1,
         ended_at: now,
         set_error: 0,
         error: null,
       });
-      this.db
-        .prepare(
-          'INSERT INTO run_branches (run_id, of_run, at_step, from_seq, to_seq, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-        )
-        .run(branch.id, runId, atStep, afterSeq, toSeq, now);
+      this.bq.insert.run(
+        branch.id,
+        runId,
+        atStep,
+        afterSeq,
+        last,
+        now,
+        JSON.stringify(plan),
+        fromStep,
+        toStep,
+      );
     });
-    return seqs.length;
+    this.pendingBranches.add(branch.id);
+    return count;
+  }
+
+  /**
+   * Copies a pending branch's events (its plan's seqs of the parent, renumbered from 1, payloads as
+   * stored: blobs and shapes are shared, event pages re-encoded with the new seqs) and the
+   * checkpoints among them into the branch's own rows, in one transaction. Re-checks the row, so a
+   * branch another connection already copied is left alone.
+   */
+  private materializeBranch(branchId: string): void {
+    this.pendingBranches.delete(branchId);
+    const row = this.db
+      .prepare<[string], { of_run: string; pending: string | null }>(
+        'SELECT of_run, pending FROM run_branches WHERE run_id = ?',
+      )
+      .get(branchId);
+    if (!row?.pending) return;
+    const plan = JSON.parse(row.pending) as TailPlan;
+    const rid = this.rid(row.of_run);
+    const kept = (seq: number) => inPlan(plan, seq);
+    const rows = this.db
+      .prepare<[number, number, number], EventRow & { step: number | null }>(
+        'SELECT seq, type, ts, step, enc, data FROM events WHERE run = ? AND seq > ? AND seq <= ? ORDER BY seq',
+      )
+      .all(rid, plan.after, plan.to)
+      .filter((r) => kept(r.seq));
+    // Paged events, one group per source page (each becomes one page of the branch).
+    const ranges = keptRanges(plan);
+    const groups: PagedEvent[][] = [];
+    for (const head of this.q.pageHeadsAfter.all(rid, plan.after)) {
+      if (head.first > plan.to) break;
+      if (blockInRanges(ranges, head.first, head.seq) === 'none') continue; // taken whole: not decoded
+      const events = decodePage(this.q.pageData.get(rid, head.seq)!.data).filter((e) => kept(e.seq));
+      if (events.length > 0) groups.push(events);
+    }
+    const seqs = [...rows.map((r) => r.seq), ...groups.flat().map((e) => e.seq)].sort((a, b) => a - b);
+    const renumber = new Map<number, number>();
+    seqs.forEach((seq, i) => renumber.set(seq, i + 1));
+    const cps = this.db
+      .prepare<[number, number, number], { seq: number; step: number; root: string }>(
+        'SELECT seq, step, root FROM checkpoints WHERE run = ? AND seq > ? AND seq <= ? ORDER BY seq',
+      )
+      .all(rid, plan.after, plan.to)
+      .filter((c) => renumber.has(c.seq));
+    this.transaction(() => {
+      const bid = this.rid(branchId);
+      for (const r of rows)
+        this.q.insertEvent.run(bid, renumber.get(r.seq), r.type, r.ts, r.step, r.enc, r.data);
+      for (const g of groups)
+        this.putPage(
+          bid,
+          g.map((e) => ({ ...e, seq: renumber.get(e.seq)! })),
+        );
+      for (const c of cps) this.q.insertCheckpoint.run(bid, renumber.get(c.seq), c.step, c.root);
+      this.db.prepare('UPDATE run_branches SET pending = NULL WHERE run_id = ?').run(branchId);
+      // The counters were planned from seq arithmetic; the copy is the truth.
+      this.db.prepare('UPDATE runs SET last_seq = ? WHERE rid = ?').run(seqs.length, bid);
+    });
   }
 
   /**
@@ -588,6 +682,14 @@ export class RunStore {
     this.ensureBranches();
     const out = { events: 0, checkpoints: 0 };
     this.atomically(() => {
+      // Branches still held as plans over this run's rows get rows of their own before those go.
+      for (const b of this.db
+        .prepare<[string], { run_id: string }>(
+          'SELECT run_id FROM run_branches WHERE of_run = ? AND pending IS NOT NULL',
+        )
+        .all(runId))
+        this.materializeBranch(b.run_id);
+      this.pendingBranches.delete(runId); // a branch deleted before it was ever read: nothing to copy
       out.events = this.db.prepare('DELETE FROM events WHERE run = ?').run(row.rid).changes;
       const pages = this.db
         .prepare<[number], { n: number | null }>('SELECT SUM(n) AS n FROM event_pages WHERE run = ?')

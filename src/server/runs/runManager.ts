@@ -668,8 +668,10 @@ export class RunManager {
 
   /**
    * Restore never loses history: the steps after the restored one (as this run's log has them now)
-   * are copied into a new run, a branch of this one at `cp.step`, before the run re-runs them.
-   * Nothing is copied when nothing comes after the step. See src/server/README.md "Restore keeps a branch".
+   * become a new run, a branch of this one at `cp.step`, before the run re-runs them — recorded as a
+   * plan over this run's rows and copied only when first read (RunStore.keepTailAsBranch), so a
+   * restore does not pay for the length of the tail. Nothing is kept when nothing comes after the
+   * step. See src/server/README.md "Restore keeps a branch".
    */
   private keepTail(
     runId: string,
@@ -678,7 +680,7 @@ export class RunManager {
     cp: { step: number; seq: number },
   ): void {
     const id = newRunId('branch');
-    const n = this.store.copyTail(
+    const n = this.store.keepTailAsBranch(
       runId,
       cp.seq,
       {
