@@ -160,6 +160,15 @@ describe('MerkleCodec encode', () => {
     expect(again).toBe(JSON.stringify(oracle(parent, new MemoryStore())));
   });
 
+  it('takes a plain node a sink remembered itself (the PostgreSQL log does for decoded values)', () => {
+    const store = new MemoryStore();
+    const decoded = Object.freeze({ some: 'value read back' });
+    store.remember(decoded, { $sw: 42 });
+    const root = JSON.stringify(codec.encode({ step: 1, state: decoded }, store));
+    expect(root).toBe('{"step":1,"state":{"$sw":42}}');
+    expect(store.stores).toBe(0);
+  });
+
   it('keeps node-service arrays as binary blobs beside the JSON ones', () => {
     const store = new MemoryStore();
     const nd = makeNdArray('uint8', [2, 2], new Uint8Array([1, 2, 3, 4]));

@@ -49,10 +49,16 @@ export const jsonDigest = (json: string): Buffer => hash('sha1', json, 'buffer')
 export const bytesDigest = (bytes: Uint8Array): Buffer =>
   createHash('sha1').update('ndarray\0').update(bytes).digest();
 
-/** What `encode` memoizes for a frozen object through the sink: its encoded node and that node's JSON. */
-interface Memo {
-  readonly node: unknown;
-  readonly text: string;
+/**
+ * What `encode` memoizes for a frozen object through the sink: its encoded node and that node's JSON.
+ * A sink may also remember a plain encoded node itself (the PostgreSQL log does, for values it
+ * decoded: `{"$sw": hash}`); that is stringified when met.
+ */
+class Memo {
+  constructor(
+    readonly node: unknown,
+    readonly text: string,
+  ) {}
 }
 
 /** Keys seen as JSON text (`"key"`), so a key repeated across steps is escaped once. */
@@ -82,10 +88,14 @@ export class MerkleCodec {
       this.text = JSON.stringify(prim) ?? '';
       return prim;
     }
-    const memo = sink.remembered(value) as Memo | undefined;
-    if (memo !== undefined) {
+    const memo = sink.remembered(value);
+    if (memo instanceof Memo) {
       this.text = memo.text;
       return memo.node;
+    }
+    if (memo !== undefined) {
+      this.text = JSON.stringify(memo);
+      return memo;
     }
     let out: unknown;
     if (isNdArray(value)) {
@@ -95,7 +105,7 @@ export class MerkleCodec {
     } else if (Array.isArray(value)) {
       out = value.length > CHUNK ? this.chunked(value, sink) : this.list(value, 0, value.length, sink);
     } else out = this.object(value as Record<string, unknown>, sink);
-    if (Object.isFrozen(value)) sink.remember(value, { node: out, text: this.text } satisfies Memo);
+    if (Object.isFrozen(value)) sink.remember(value, new Memo(out, this.text));
     return out;
   }
 
