@@ -3,17 +3,18 @@
 // Where blobs live (and what a reference to one is: a rowid in SQLite, the hash itself in
 // PostgreSQL) is the caller's: `encode` hands each blob to a `BlobSink`, `decode` asks a `BlobSource`.
 //
-// Every object/array whose JSON is bigger than INLINE_LIMIT is stored once and replaced by
-// `{"$sw": ref}` in its parent; lists longer than CHUNK are split into fixed chunks
+// Every object/array below the root whose JSON is bigger than INLINE_LIMIT is stored once and
+// replaced by `{"$sw": ref}` in its parent (the root stays inline: see `encode`); lists longer than CHUNK are split into fixed chunks
 // (`{"$swc": [chunk…]}`), so an accumulator that grows by one item stores one new chunk per step;
 // arrays from node services (`{dtype, shape, data: Uint8Array}`) keep their raw bytes as a binary
 // blob (`{"$swnd": [ref, dtype, shape]}`). A frozen object's encoding is remembered by identity
-// (the engine deep-freezes its state), so an unchanged value is never re-serialized.
+// (the engine deep-freezes its state), so an unchanged value is never re-serialized; a node's JSON
+// is built once from its children's texts (the hot path of every live step's commit).
 // Known gap: a real value shaped like a marker is stored as a blob of its own, but a blob's content
 // is decoded like any node, so `{"$sw": <ref>}` and `{"$swc": [...]}` values come back as the
 // marker's meaning (only `{"$swnd": …}` survives, because no binary blob answers its ref). Fixing it
 // changes the stored format (and .swrun bundles), so it is left as it is.
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { isNdArray, makeNdArray } from '../../domain/services/ndarray.ts';
 
 const INLINE_LIMIT = 96;
@@ -43,56 +44,141 @@ export interface BlobSource {
   loadBytes(ref: BlobRef): Uint8Array | undefined;
 }
 
-export const jsonDigest = (json: string): Buffer => createHash('sha1').update(json).digest();
+// One-shot `hash` (Node ≥ 20.12): no Hash object per blob; a step hashes a few dozen small blobs.
+export const jsonDigest = (json: string): Buffer => hash('sha1', json, 'buffer');
 /** Prefixed so that bytes equal to some JSON text never share its hash. */
 export const bytesDigest = (bytes: Uint8Array): Buffer =>
   createHash('sha1').update('ndarray\0').update(bytes).digest();
 
+/**
+ * What `encode` memoizes for a frozen object through the sink: its encoded node and that node's JSON.
+ * A sink may also remember a plain encoded node itself (the PostgreSQL log does, for values it
+ * decoded: `{"$sw": hash}`); that is stringified when met.
+ */
+class Memo {
+  constructor(
+    readonly node: unknown,
+    readonly text: string,
+  ) {}
+}
+
+/** Keys seen as JSON text (`"key"`), so a key repeated across steps is escaped once. */
+const KEY_TEXTS_MAX = 10_000;
+
 export class MerkleCodec {
+  /**
+   * The JSON text of the node the last `node()` call returned. Each node's text is built once, from
+   * its children's texts, so an inline child is never re-serialized inside every ancestor.
+   */
+  private text = '';
+  private readonly keyTexts = new Map<string, string>();
+
   /** `refType`: what a reference is in this store (markers with another type are plain values). */
   constructor(private readonly refType: 'number' | 'string') {}
 
+  /**
+   * The encoded root of `value`. The root itself stays inline whatever its size (unless it looks
+   * like a marker): its text goes into the caller's row anyway (an event's payload, a checkpoint's
+   * root), and a root is nearly always new (it holds the step), so a blob of its own would only add
+   * a hash, an insert and a reference per payload. What is below the root is stored as before.
+   */
   encode(value: unknown, sink: BlobSink): unknown {
-    if (value === null || typeof value !== 'object') return value === undefined ? null : value;
-    const cached = sink.remembered(value);
-    if (cached !== undefined) return cached;
+    return this.node(value, sink, true);
+  }
+
+  /** The encoded node of `value` (text of its JSON in `this.text`). Same nodes and blob texts as
+   *  JSON.stringify of the encoded tree gives, so blobs stored before keep their hashes. */
+  private node(value: unknown, sink: BlobSink, root = false): unknown {
+    if (value === null || typeof value !== 'object') {
+      const prim = value === undefined ? null : value;
+      // JSON.stringify gives undefined for a symbol or function: omitted in objects, null in arrays.
+      this.text = JSON.stringify(prim) ?? '';
+      return prim;
+    }
+    const memo = sink.remembered(value);
+    if (memo instanceof Memo) {
+      this.text = memo.text;
+      return memo.node;
+    }
+    if (memo !== undefined) {
+      this.text = JSON.stringify(memo);
+      return memo;
+    }
+    let out: unknown;
     if (isNdArray(value)) {
       const buf = Buffer.from(value.data.buffer, value.data.byteOffset, value.data.byteLength);
-      const marker = { [NDARRAY]: [sink.storeBytes(buf), value.dtype, [...value.shape]] };
-      if (Object.isFrozen(value)) sink.remember(value, marker);
-      return marker;
-    }
-    let node: unknown;
-    if (Array.isArray(value)) {
-      if (value.length > CHUNK) {
-        // Long lists (accumulators) in fixed chunks: appending rewrites only the last chunk.
-        const chunks: unknown[] = [];
-        for (let i = 0; i < value.length; i += CHUNK)
-          chunks.push(
-            this.seal(
-              value.slice(i, i + CHUNK).map((v) => this.encode(v, sink)),
-              sink,
-            ),
-          );
-        node = { [CHUNKS]: chunks };
-      } else node = value.map((v) => this.encode(v, sink));
-    } else {
-      const o: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value))
-        if (v !== undefined && typeof v !== 'function') o[k] = this.encode(v, sink);
-      node = o;
-    }
-    const out = this.seal(node, sink);
-    if (Object.isFrozen(value)) sink.remember(value, out);
+      out = { [NDARRAY]: [sink.storeBytes(buf), value.dtype, [...value.shape]] };
+      this.text = JSON.stringify(out);
+    } else if (Array.isArray(value)) {
+      out = value.length > CHUNK ? this.chunked(value, sink) : this.list(value, 0, value.length, sink, root);
+    } else out = this.object(value as Record<string, unknown>, sink, root);
+    // A big root kept inline is not what the value encodes to below a root: not remembered.
+    if (Object.isFrozen(value) && (!root || this.text.length <= INLINE_LIMIT))
+      sink.remember(value, new Memo(out, this.text));
     return out;
   }
 
-  /** An encoded node, stored and replaced by a ref when big (or when it looks like one of our markers). */
-  private seal(node: unknown, sink: BlobSink): unknown {
-    const json = JSON.stringify(node);
-    return json.length > INLINE_LIMIT || this.isRef(node) || isChunked(node) || isNdShaped(node)
-      ? { [REF]: sink.storeJson(json) }
-      : node;
+  /** Items [from, to) of a list, sealed. */
+  private list(value: readonly unknown[], from: number, to: number, sink: BlobSink, root = false): unknown {
+    const items: unknown[] = new Array(to - from);
+    let text = '[';
+    for (let i = from; i < to; i++) {
+      items[i - from] = this.node(value[i], sink);
+      text += (i > from ? ',' : '') + (this.text === '' ? 'null' : this.text);
+    }
+    return this.seal(items, `${text}]`, sink, false, root);
+  }
+
+  /** Long lists (accumulators) in fixed chunks: appending rewrites only the last chunk. */
+  private chunked(value: readonly unknown[], sink: BlobSink): unknown {
+    const chunks: unknown[] = [];
+    let text = `{"${CHUNKS}":[`;
+    for (let i = 0; i < value.length; i += CHUNK) {
+      chunks.push(this.list(value, i, Math.min(i + CHUNK, value.length), sink));
+      text += (i > 0 ? ',' : '') + this.text;
+    }
+    return this.seal({ [CHUNKS]: chunks }, `${text}]}`, sink, true);
+  }
+
+  private object(value: Record<string, unknown>, sink: BlobSink, root: boolean): unknown {
+    const o: Record<string, unknown> = {};
+    let text = '{';
+    let keys = 0;
+    for (const k of Object.keys(value)) {
+      const v = value[k];
+      if (v === undefined || typeof v === 'function') continue;
+      setOwn(o, k, this.node(v, sink));
+      if (this.text === '') continue; // a symbol: JSON leaves the key out
+      text += (keys++ > 0 ? ',' : '') + this.keyText(k) + this.text;
+    }
+    // Only a one-key object can look like one of our markers (and then must be a blob of its own).
+    return this.seal(o, `${text}}`, sink, keys === 1 && this.looksLikeMarker(o), root);
+  }
+
+  /** `"key":` as JSON. */
+  private keyText(k: string): string {
+    let t = this.keyTexts.get(k);
+    if (t === undefined) {
+      t = `${JSON.stringify(k)}:`;
+      if (this.keyTexts.size >= KEY_TEXTS_MAX) this.keyTexts.clear();
+      this.keyTexts.set(k, t);
+    }
+    return t;
+  }
+
+  /** An encoded node, stored and replaced by a ref when big (not at the root) or when it looks like one of our markers. */
+  private seal(node: unknown, json: string, sink: BlobSink, marker: boolean, root = false): unknown {
+    if ((root || json.length <= INLINE_LIMIT) && !marker) {
+      this.text = json;
+      return node;
+    }
+    const ref = sink.storeJson(json);
+    this.text = `{"${REF}":${JSON.stringify(ref)}}`;
+    return { [REF]: ref };
+  }
+
+  private looksLikeMarker(node: unknown): boolean {
+    return this.isRef(node) || isChunked(node) || isNdShaped(node);
   }
 
   /** Rebuilds a value from an encoded node (shared sub-objects come frozen from the source). */
@@ -111,7 +197,7 @@ export class MerkleCodec {
       );
     if (Array.isArray(node)) return Object.freeze(node.map((v) => this.decode(v, source)));
     const o: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) o[k] = this.decode(v, source);
+    for (const [k, v] of Object.entries(node)) setOwn(o, k, this.decode(v, source));
     return Object.freeze(o);
   }
 
@@ -152,6 +238,13 @@ export class MerkleCodec {
       keys.length === 1 && keys[0] === REF && typeof (node as Record<string, unknown>)[REF] === this.refType
     );
   }
+}
+
+/** `o[k] = v`, except that an own "__proto__" key (JSON.parse makes them) stays data, not a prototype. */
+function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
 }
 
 function isChunked(node: unknown): boolean {
