@@ -8,6 +8,13 @@
 
 type Rec = Record<string, unknown>;
 
+/**
+ * What one capture already produced for a value it met: a value reached twice in the state (an
+ * output that is both an iterOut harvest and the newest entry of an accumulator list) is rebuilt
+ * once and then shared by both places, instead of each place keeping a copy of its own.
+ */
+export type ShareMemo = Map<object, unknown>;
+
 const isRecord = (v: unknown): v is Rec =>
   typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer);
 
@@ -16,11 +23,34 @@ const isRecord = (v: unknown): v is Rec =>
  * counterpart (all of `prev` when everything is equal). `cur` must be deep-frozen, except with
  * `owned`: then `cur` itself is the caller's mutable record (it changes after the capture) whose
  * entries are deep-frozen, and what is returned is never `cur` but `prev` or a frozen copy.
+ * Pass one `memo` to every call of one capture.
  */
-export function share<T>(cur: T, prev: unknown, owned = false): T {
+export function share<T>(cur: T, prev: unknown, owned = false, memo: ShareMemo = new Map()): T {
   if (Object.is(cur, prev) && !owned) return cur;
   if (!isRecord(cur)) return cur;
-  if (!isRecord(prev) || Array.isArray(cur) !== Array.isArray(prev)) return owned ? copyOf(cur) : cur;
+  if (!owned) {
+    // Met before in this capture: what was made of it then is already kept, so it is only compared
+    // with this place's counterpart (and copied only if some child of it is shared from there).
+    const done = memo.get(cur) as T | undefined;
+    if (done !== undefined)
+      return Object.is(done, prev) ? done : (shareRecord(done as Rec, prev, false, memo, false) as T);
+  }
+  const out = shareRecord(cur, prev, owned, memo, true);
+  if (!owned) memo.set(cur, out);
+  return out;
+}
+
+/** `rebuild`: a changed plain record is rebuilt even when none of its children was replaced. */
+function shareRecord<T extends Rec>(
+  cur: T,
+  prev: unknown,
+  owned: boolean,
+  memo: ShareMemo,
+  rebuild: boolean,
+): T {
+  if (!isRecord(prev) || Array.isArray(cur) !== Array.isArray(prev)) return unmatched(cur, owned, memo);
+  if (Array.isArray(cur))
+    return shareList(cur, prev as unknown as readonly unknown[], owned, memo) as unknown as T;
   const keys = Object.keys(cur);
   const prevKeys = Object.keys(prev);
   let equal = keys.length === prevKeys.length;
@@ -29,7 +59,7 @@ export function share<T>(cur: T, prev: unknown, owned = false): T {
     const k = keys[i]!;
     const c = cur[k];
     const has = Object.hasOwn(prev, k);
-    const s = has ? share(c, prev[k]) : c;
+    const s = share(c, has ? prev[k] : undefined, false, memo);
     // Same key order too: a reader that iterates (JSON, the timeline) must not see a difference.
     if (equal && (prevKeys[i] !== k || !has || !Object.is(s, prev[k]))) equal = false;
     if (s !== c) {
@@ -38,13 +68,74 @@ export function share<T>(cur: T, prev: unknown, owned = false): T {
     }
   }
   if (equal) return prev as T;
-  if (Array.isArray(cur)) return (kids ? Object.freeze(kids) : owned ? copyOf(cur) : cur) as T;
   if (Object.getPrototypeOf(cur) !== Object.prototype) return owned ? copyOf(cur) : cur;
+  if (!kids && !rebuild) return cur;
   // A changed plain record is rebuilt key by key even when no child was replaced: V8 gives an object
   // spread from a frozen one and then frozen a hidden class of its own (no transition to share), which
   // costs more than the record itself once thousands of checkpoints keep one each. Rebuilt, every
   // such record of a step shares one hidden class with its predecessors.
   return Object.freeze(build(keys, kids ?? keys.map((k) => cur[k]))) as T;
+}
+
+/**
+ * A record without a counterpart (a new key, a new list entry) is still walked: a value in it may
+ * have been met elsewhere in this capture, and must then be what was made of it there.
+ */
+function unmatched<T extends Rec>(cur: T, owned: boolean, memo: ShareMemo): T {
+  const list = Array.isArray(cur);
+  // Indexes, not Object.keys, for a list: a copy must keep the holes a sparse list may have.
+  const keys = list ? Array.from(cur as unknown as unknown[], (_, i) => i) : Object.keys(cur);
+  let kids: unknown[] | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const c = cur[keys[i]!];
+    const s = share(c, undefined, false, memo);
+    if (s !== c) {
+      kids ??= list ? (cur as unknown as unknown[]).slice() : keys.map((k) => cur[k]);
+      kids[i] = s;
+    }
+  }
+  if (kids && list) return Object.freeze(kids) as unknown as T;
+  if (kids && Object.getPrototypeOf(cur) === Object.prototype)
+    return Object.freeze(build(keys as string[], kids)) as T;
+  return owned ? copyOf(cur) : cur;
+}
+
+/**
+ * Lists are compared entry by entry after aligning them: a bounded accumulator (max_size) drops its
+ * oldest entries, so its entry i is the previous list's entry i + dropped. Compared at the same index
+ * instead, every shifted entry would differ from its counterpart and be rebuilt: a new copy of each
+ * entry of the window, every step, of records the history already holds.
+ */
+function shareList(
+  cur: readonly unknown[],
+  prev: readonly unknown[],
+  owned: boolean,
+  memo: ShareMemo,
+): readonly unknown[] {
+  const shift = dropped(cur, prev);
+  let equal = shift === 0 && cur.length === prev.length;
+  let kids: unknown[] | undefined;
+  for (let i = 0; i < cur.length; i++) {
+    const c = cur[i];
+    const j = i + shift;
+    const s = share(c, j < prev.length ? prev[j] : undefined, false, memo);
+    if (equal && !Object.is(s, prev[j])) equal = false;
+    if (s !== c) {
+      kids ??= cur.slice();
+      kids[i] = s;
+    }
+  }
+  if (equal) return prev;
+  if (kids) return Object.freeze(kids);
+  return owned ? Object.freeze(cur.slice()) : cur;
+}
+
+/** How many leading entries of `prev` `cur` no longer has, when `cur` starts with a later entry of it. */
+function dropped(cur: readonly unknown[], prev: readonly unknown[]): number {
+  const first = cur[0];
+  if (cur.length === 0 || first === prev[0] || typeof first !== 'object' || first === null) return 0;
+  const at = prev.indexOf(first);
+  return at > 0 ? at : 0;
 }
 
 /** Literal factories by key list: a literal gets exact in-object room and one shared hidden class. */
@@ -79,7 +170,8 @@ function build(keys: readonly string[], vals: readonly unknown[]): Rec {
 }
 
 const copyOf = <T extends Rec>(r: T): T => {
-  if (Array.isArray(r)) return Object.freeze([...(r as unknown[])]) as unknown as T;
+  // slice, not a spread: a spread list keeps spare capacity (about twice its length) for good.
+  if (Array.isArray(r)) return Object.freeze(r.slice()) as unknown as T;
   const keys = Object.keys(r);
   return Object.freeze(
     build(
