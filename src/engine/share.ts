@@ -6,6 +6,8 @@
 // references, so its cost is proportional to what the step replaced, not to the size of the state.
 // Values are deep-frozen (freeze.ts): equal content is then interchangeable for every reader.
 
+import { build } from './records.ts';
+
 type Rec = Record<string, unknown>;
 
 /**
@@ -136,37 +138,6 @@ function dropped(cur: readonly unknown[], prev: readonly unknown[]): number {
   if (cur.length === 0 || first === prev[0] || typeof first !== 'object' || first === null) return 0;
   const at = prev.indexOf(first);
   return at > 0 ? at : 0;
-}
-
-/** Literal factories by key list: a literal gets exact in-object room and one shared hidden class. */
-const factories = new Map<string, (v: readonly unknown[]) => Rec>();
-const MAX_FACTORIES = 2048;
-
-function build(keys: readonly string[], vals: readonly unknown[]): Rec {
-  const sig = keys.join('\u0000');
-  let f = factories.get(sig);
-  if (!f && factories.size < MAX_FACTORIES && keys.length <= 32 && !keys.includes('__proto__')) {
-    // Keys come from state values (graph data), so they enter the generated code ONLY as JSON string
-    // literals (since ES2019 every JSON string is a valid JS string literal): no key can be code.
-    // `__proto__` is refused above because a literal `"__proto__": v` would set the prototype.
-    const body = keys.map((k, i) => `${JSON.stringify(k)}: v[${i}]`).join(', ');
-    f = new Function('v', `return { ${body} };`) as (v: readonly unknown[]) => Rec;
-    // Two throwaway objects make every field of the factory's hidden class hold any value (tagged):
-    // a number is then stored as the shared reference it already is, not re-boxed per record.
-    f(keys.map(() => null));
-    f(keys.map(() => 0.5));
-    factories.set(sig, f);
-  }
-  if (f) return f(vals);
-  const out: Rec = {};
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    // An own "__proto__" key (JSON.parse makes them) must stay data: assigning it would set the prototype.
-    if (k === '__proto__')
-      Object.defineProperty(out, k, { value: vals[i], enumerable: true, writable: true, configurable: true });
-    else out[k] = vals[i];
-  }
-  return out;
 }
 
 const copyOf = <T extends Rec>(r: T): T => {
