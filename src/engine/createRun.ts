@@ -6,6 +6,7 @@ import type { RunState } from './run.state.ts';
 import { applyCheckpoint, makeCheckpoint, readCheckpoint, type CheckpointState } from './checkpoint.ts';
 import { Executor } from './executor.ts';
 import { CheckpointHistory } from './history.ts';
+import { TextPool } from './texts.ts';
 import { flattenGraph } from './flatten.ts';
 import { offlineProvider, providerFromEnv, type LlmEnv } from './llm.providers.ts';
 import { createRegistry } from './registry.ts';
@@ -29,6 +30,8 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
   const holder: { exec?: Executor } = {};
   // The state of the last checkpoint taken or restored: the next one shares its unchanged records.
   let last: CheckpointState | undefined;
+  // One copy of each repeated text for the whole history (freed with the run).
+  const texts = new TextPool();
   const rc = new RunContext({
     flat: flattenGraph(graph),
     registry: options.registry ?? createRegistry(),
@@ -41,7 +44,7 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
       offlineProvider,
     onCheckpoint: (step) => {
       if (!holder.exec) return;
-      const cp = makeCheckpoint(holder.exec.live, rc.containers, last);
+      const cp = makeCheckpoint(holder.exec.live, rc.containers, last, texts);
       last = cp.state as CheckpointState;
       checkpoints.set(step, cp);
     },

@@ -7,7 +7,7 @@ import { parseGraph } from '../domain/graph/graph.parse.ts';
 import type { GraphDef } from '../domain/graph/graph.schema.ts';
 import { createRun } from './createRun.ts';
 import { deepFreeze } from './freeze.ts';
-import { share } from './share.ts';
+import { share, ShareMemo } from './share.ts';
 import { container, paintedMap, slot } from './testkit.ts';
 
 function demo(steps: number): GraphDef {
@@ -95,7 +95,7 @@ describe('share', () => {
     const prev = deepFreeze({ out: { at: pos, t: 1 }, list: [{ at: pos, t: 1 }] });
     const value = deepFreeze({ at: [3, 4], t: 2 });
     const cur = deepFreeze({ out: value, list: [prev.list[0], value] });
-    const memo = new Map<object, unknown>();
+    const memo = new ShareMemo();
     const s = share(cur, prev, false, memo) as { out: { at: unknown }; list: readonly unknown[] };
     expect(JSON.stringify(s)).toBe(JSON.stringify(cur));
     expect(s.list[1]).toBe(s.out);
