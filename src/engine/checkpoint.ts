@@ -7,7 +7,8 @@ import type { ContainerState, StateContainer } from './container.ts';
 import type { LiveState } from './executor.ts';
 import { deepFreeze } from './freeze.ts';
 import type { Checkpoint } from './run.api.ts';
-import { sameEntries, share } from './share.ts';
+import { sameEntries, share, ShareMemo } from './share.ts';
+import type { TextPool } from './texts.ts';
 
 export interface CheckpointState {
   v: 1;
@@ -32,10 +33,10 @@ function freezeEntries<T extends object>(r: T): T {
  * (the previous checkpoint's live state), every record equal to its counterpart there is shared with
  * it (share.ts), so a step retains only the records it changed.
  */
-export function captureLive(L: LiveState, prev?: LiveState): LiveState {
-  const own = <T extends object>(r: T, p: T | undefined): T => share(freezeEntries(r), p, true);
+export function captureLive(L: LiveState, prev?: LiveState, memo: ShareMemo = new ShareMemo()): LiveState {
+  const own = <T extends object>(r: T, p: T | undefined): T => share(freezeEntries(r), p, true, memo);
   // carry/latches/harvest/features are replaced, never edited in place: freezing them is safe.
-  const kept = <T>(v: T, p: T | undefined): T => share(deepFreeze(v), p);
+  const kept = <T>(v: T, p: T | undefined): T => share(deepFreeze(v), p, false, memo);
   // Spelled out rather than spread from L: a spread object, frozen, gets a hidden class of its own
   // per checkpoint (share.ts), which would cost more than the record itself.
   return Object.freeze({
@@ -97,17 +98,25 @@ export function thawLive(L: LiveState): LiveState {
 
 /**
  * The checkpoint of the current state. `prev`: the state of the checkpoint before it (the last one
- * taken or restored), whose records the new one shares wherever they are equal.
+ * taken or restored), whose records the new one shares wherever they are equal. `texts`: the run's
+ * text pool, whose copy of a repeated text the checkpoint keeps instead of the step's own.
  */
 export function makeCheckpoint(
   L: LiveState,
   containers: ReadonlyMap<string, StateContainer>,
   prev?: CheckpointState,
+  texts?: TextPool,
 ): Checkpoint {
+  // One memo for the whole capture: a value both a container and the live state hold is kept once.
+  // The live state goes first: its records (an iterOut's harvest) have counterparts in the previous
+  // step where a container list's newest entry has none, so what is made of such a value there
+  // shares the most with the previous step.
+  const memo = new ShareMemo(texts);
+  const live = captureLive(L, prev?.live, memo);
   const cs: Record<string, ContainerState> = {};
-  for (const [id, c] of containers) cs[id] = share(c.checkpoint(), prev?.containers[id]);
+  for (const [id, c] of containers) cs[id] = share(c.checkpoint(), prev?.containers[id], false, memo);
   const shared = prev && sameEntries(cs, prev.containers) ? prev.containers : Object.freeze(cs);
-  const state: CheckpointState = { v: 1, live: captureLive(L, prev?.live), containers: shared };
+  const state: CheckpointState = { v: 1, live, containers: shared };
   adoptCaptured(L, state.live);
   for (const [id, c] of containers) c.adopt(shared[id]!);
   return Object.freeze({ step: L.step, state: Object.freeze(state) });

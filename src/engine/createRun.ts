@@ -5,6 +5,8 @@ import type { GraphDef } from '../domain/graph/graph.schema.ts';
 import type { RunState } from './run.state.ts';
 import { applyCheckpoint, makeCheckpoint, readCheckpoint, type CheckpointState } from './checkpoint.ts';
 import { Executor } from './executor.ts';
+import { CheckpointHistory } from './history.ts';
+import { TextPool } from './texts.ts';
 import { flattenGraph } from './flatten.ts';
 import { offlineProvider, providerFromEnv, type LlmEnv } from './llm.providers.ts';
 import { createRegistry } from './registry.ts';
@@ -22,11 +24,14 @@ export interface EngineRunExt extends EngineRun {
 }
 
 export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink): EngineRunExt {
-  const checkpoints = new Map<number, Checkpoint>();
-  const retention = options.retention && options.retention > 0 ? options.retention : Infinity;
+  const checkpoints = new CheckpointHistory(
+    options.retention && options.retention > 0 ? options.retention : Infinity,
+  );
   const holder: { exec?: Executor } = {};
   // The state of the last checkpoint taken or restored: the next one shares its unchanged records.
   let last: CheckpointState | undefined;
+  // One copy of each repeated text for the whole history (freed with the run).
+  const texts = new TextPool();
   const rc = new RunContext({
     flat: flattenGraph(graph),
     registry: options.registry ?? createRegistry(),
@@ -39,10 +44,9 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
       offlineProvider,
     onCheckpoint: (step) => {
       if (!holder.exec) return;
-      const cp = makeCheckpoint(holder.exec.live, rc.containers, last);
+      const cp = makeCheckpoint(holder.exec.live, rc.containers, last, texts);
       last = cp.state as CheckpointState;
       checkpoints.set(step, cp);
-      while (checkpoints.size > retention) checkpoints.delete(Math.min(...checkpoints.keys()));
     },
   });
   const executor = new Executor(rc);
@@ -54,7 +58,7 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
     last = readCheckpoint(cp);
     executor.clearStop();
     if (executor.live.phase !== 'finished') executor.live.status = 'paused';
-    for (const s of [...checkpoints.keys()]) if (s > cp.step) checkpoints.delete(s);
+    checkpoints.dropAfter(cp.step);
     checkpoints.set(cp.step, cp);
     const st = stateOf(cp);
     sink({ type: 'restored', data: { ...st, restored_to: cp.step } });
@@ -95,7 +99,7 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
       executor.requestStop();
     },
     checkpointSteps() {
-      return [...checkpoints.keys()].sort((a, b) => a - b);
+      return checkpoints.steps();
     },
     checkpoint(step) {
       return checkpoints.get(step);
@@ -105,7 +109,7 @@ export function createRun(graph: GraphDef, options: RunOptions, sink: EventSink)
       const cp = typeof target === 'number' ? checkpoints.get(target) : target;
       if (!cp)
         throw new RangeError(
-          `no checkpoint at step ${String(target)} (have: ${[...checkpoints.keys()].join(', ') || 'none'})`,
+          `no checkpoint at step ${String(target)} (have: ${checkpoints.steps().join(', ') || 'none'})`,
         );
       restoreFrom(cp);
     },

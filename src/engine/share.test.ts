@@ -7,7 +7,7 @@ import { parseGraph } from '../domain/graph/graph.parse.ts';
 import type { GraphDef } from '../domain/graph/graph.schema.ts';
 import { createRun } from './createRun.ts';
 import { deepFreeze } from './freeze.ts';
-import { share } from './share.ts';
+import { share, ShareMemo } from './share.ts';
 import { container, paintedMap, slot } from './testkit.ts';
 
 function demo(steps: number): GraphDef {
@@ -79,6 +79,35 @@ describe('share', () => {
     expect(share({ d: bytes }, deepFreeze({ d: new Uint8Array([1, 2]) })).d).toBe(bytes);
   });
 
+  it('a list that dropped its oldest entries keeps every remaining entry, not a copy of it', () => {
+    const prev = deepFreeze([{ p: 1 }, { p: 2 }, { p: 3 }, { p: 4 }]);
+    const newest = deepFreeze({ p: 5, at: [0, 1] });
+    const cur = deepFreeze([...prev.slice(2), newest]);
+    const s = share(cur, prev) as readonly object[];
+    expect(s).toEqual([{ p: 3 }, { p: 4 }, { p: 5, at: [0, 1] }]);
+    expect(s[0]).toBe(prev[2]);
+    expect(s[1]).toBe(prev[3]);
+    expect(Object.isFrozen(s)).toBe(true);
+  });
+
+  it('a value met twice in one capture is made once, and still shares with each counterpart', () => {
+    const pos = deepFreeze([3, 4]);
+    const prev = deepFreeze({ out: { at: pos, t: 1 }, list: [{ at: pos, t: 1 }] });
+    const value = deepFreeze({ at: [3, 4], t: 2 });
+    const cur = deepFreeze({ out: value, list: [prev.list[0], value] });
+    const memo = new ShareMemo();
+    const s = share(cur, prev, false, memo) as { out: { at: unknown }; list: readonly unknown[] };
+    expect(JSON.stringify(s)).toBe(JSON.stringify(cur));
+    expect(s.list[1]).toBe(s.out);
+    expect(s.out.at).toBe(pos);
+    expect(s.list[0]).toBe(prev.list[0]);
+    // the same value under a counterpart of equal content is that counterpart
+    const again = deepFreeze({ out: value });
+    expect(share(again, deepFreeze({ out: { at: [3, 4], t: 2 } }), false, memo)).not.toBe(again);
+    const twin = deepFreeze({ out: { at: [3, 4], t: 2 } });
+    expect(share(deepFreeze({ out: value }), twin, false, memo)).toBe(twin);
+  });
+
   it('an owned (mutable) record is copied, never returned, so later edits cannot reach the history', () => {
     const mine: Record<string, unknown> = { a: deepFreeze({ x: 1 }) };
     const captured = share(mine, undefined, true);
@@ -105,6 +134,27 @@ describe('checkpoints share unchanged records with the previous step', () => {
       for (const k of Object.keys(c.live)) if (c.live[k] === p.live[k]) sharedRecords++;
     }
     expect(sharedRecords).toBeGreaterThan(0);
+  });
+
+  it('demo: the pose both harvested and appended to the trail is one object, kept once', async () => {
+    const run = createRun(demo(80), { runId: 'r', now: () => 0 }, () => undefined);
+    await drive(run);
+    type S = {
+      live: { harvest: { pose?: unknown } };
+      containers: { memory: { keyed: { trail: Record<string, readonly unknown[]> } } };
+    };
+    let checked = 0;
+    for (const step of run.checkpointSteps()) {
+      const st = run.checkpoint(step)!.state as S;
+      const pose = st.live.harvest.pose;
+      for (const list of Object.values(st.containers.memory.keyed.trail)) {
+        if (pose === undefined || list.length === 0) continue;
+        if (JSON.stringify(list.at(-1)) !== JSON.stringify(pose)) continue;
+        expect(list.at(-1)).toBe(pose);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
   });
 
   it('a one-slot change shares every other container, slot value and live record', async () => {

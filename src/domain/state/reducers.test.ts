@@ -9,6 +9,13 @@ describe('reducers', () => {
     expect(fold('accumulator', [0, 1, 2, 3, 4], { max_size: 3 })).toEqual([2, 3, 4]);
   });
 
+  it('accumulator trims a list already longer than max_size to the newest entries', () => {
+    const cur = Object.freeze([1, 2, 3, 4, 5]);
+    expect(reduce('accumulator', cur, [6], { max_size: 2 })).toEqual([5, [6]]);
+    expect(reduce('accumulator', cur, 6, { max_size: 1 })).toEqual([6]);
+    expect(cur).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('accumulator without max_size keeps every write (a list write is one item)', () => {
     expect(fold('accumulator', [0, 1, 2, 3, [4]])).toEqual([0, 1, 2, 3, [4]]);
   });

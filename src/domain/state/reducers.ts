@@ -37,6 +37,16 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * `list` with `item` at the end, in a new array of exactly that length. A spread (`[...list, item]`)
+ * is built by growing, so it keeps spare capacity (an array of 13 entries held room for about 30),
+ * and every version of a list the history keeps would carry that slack for good.
+ */
+function appended(list: readonly unknown[], item: unknown): unknown[] {
+  // concat with a one-entry array adds `item` itself, even when `item` is an array.
+  return list.concat([item]);
+}
+
 const accumulator: Reducer = {
   initial: () => [],
   reduce(current, update, config) {
@@ -45,9 +55,9 @@ const accumulator: Reducer = {
       : current === null || current === undefined
         ? []
         : [current];
-    const next = [...list, update];
     const max = config.max_size;
-    return typeof max === 'number' && max > 0 && next.length > max ? next.slice(next.length - max) : next;
+    const drop = typeof max === 'number' && max > 0 ? Math.max(0, list.length + 1 - max) : 0;
+    return appended(drop > 0 ? list.slice(drop) : list, update);
   },
 };
 
@@ -81,7 +91,7 @@ const union: Reducer = {
     for (const item of items) {
       const pool: readonly unknown[] = next ?? list;
       if (pool.some((x) => deepEqual(x, item))) continue;
-      next = [...pool, item];
+      next = appended(pool, item);
     }
     return next ?? list;
   },
