@@ -46,12 +46,13 @@ export async function boot(store: EditorStore = editorStore): Promise<void> {
   prefetched?.catch(() => {}); // failures are reported by openSavedGraph, which awaits it
   const catalog = loadCatalog(store, takeBootRequest('catalog'));
   // Node services: their health in the library, their types in the catalog (kept current by notices).
-  void loadServices(store, takeBootRequest('services'));
+  const services = loadServices(store, takeBootRequest('services'));
   startServicesSync(store, liveClient());
   const restored = await restoreJournal(store);
-  // The deep-linked graph opens with the server's catalog in place: opened before it, every node
-  // of a big graph would render twice (once with the built-in ports, again when the catalog lands).
-  if (wanted) await catalog.then(() => openSavedGraph(wanted, store, prefetched));
+  // The deep-linked graph opens with the server's catalog and services report in place (both were
+  // asked for with it): opened before them, a big graph would render and validate again as each
+  // lands (new ports, service issues), right after its first render.
+  if (wanted) await Promise.all([catalog, services]).then(() => openSavedGraph(wanted, store, prefetched));
   else if (!restored) {
     const list = await api.listGraphs().catch(() => []);
     if (Array.isArray(list) && list.some((g) => g._id === DEMO_GRAPH_ID))
