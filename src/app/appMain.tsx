@@ -1,6 +1,5 @@
 // The editor (loaded by main.tsx once the boot requests are on their way): render the shell, then
 // boot (catalog, journal restore, deep link).
-import './cspSafe.ts';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { boot } from './boot.ts';
