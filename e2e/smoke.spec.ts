@@ -31,12 +31,12 @@ test('opens a saved graph and shows its nodes, containers and grants', async ({ 
   await expect(page.getByTestId('slot-row-memory-turns').getByTestId('lifetime-badge')).toHaveCount(0);
   await expect(page.getByTestId('slot-live-memory-notes')).toBeAttached();
 
-  // Data edges solid, grants dashed violet.
+  // Data edges solid, grants dashed violet, half transparent (by the stroke's opacity: GrantEdge.tsx).
   await expect(page.locator('.react-flow__edge-data')).toHaveCount(4);
   const grant = page.locator('.react-flow__edge-grant path.react-flow__edge-path').first();
   await expect(grant).toHaveAttribute(
     'style',
-    /stroke: rgb\(139, 92, 246\); stroke-dasharray: 6,? 4; stroke-width: 1\.5; opacity: 0\.5/,
+    /stroke: rgb\(139, 92, 246\); stroke-dasharray: 6,? 4; stroke-width: 1\.5; stroke-opacity: 0\.5;/,
   );
   await expect(grant).not.toHaveAttribute('marker-end', /.+/);
   await expect(page.locator('.react-flow__edge-grant')).toHaveCount(3);

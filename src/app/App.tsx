@@ -1,17 +1,21 @@
 // The editor shell: top bar; left sidebar (graphs explorer + node library); canvas with the
 // breadcrumb; right inspector; bottom drawer; overlays (palette, cheatsheet, dialogs, toast).
+import { Suspense } from 'react';
 import { Breadcrumb } from './Breadcrumb.tsx';
 import { Canvas } from './canvas/Canvas.tsx';
-import { Cheatsheet } from './commands/Cheatsheet.tsx';
-import { CommandPalette } from './commands/CommandPalette.tsx';
 import { useShortcuts } from './commands/useShortcuts.ts';
-import { Dialogs } from './files/Dialogs.tsx';
 import { Drawer } from './panels/Drawer.tsx';
 import { GraphsExplorer } from './panels/explorer/GraphsExplorer.tsx';
 import { Inspector } from './panels/inspector/Inspector.tsx';
 import { NodeLibrary } from './panels/library/NodeLibrary.tsx';
 import { TopBar } from './TopBar.tsx';
 import { Toast } from './ui/Toast.tsx';
+import { lazyNamed } from './ui/lazyNamed.ts';
+
+// Overlays (closed at start) are chunks of their own: off the first render's path.
+const CommandPalette = lazyNamed(() => import('./commands/CommandPalette.tsx'), 'CommandPalette');
+const Cheatsheet = lazyNamed(() => import('./commands/Cheatsheet.tsx'), 'Cheatsheet');
+const Dialogs = lazyNamed(() => import('./files/Dialogs.tsx'), 'Dialogs');
 
 export function App() {
   useShortcuts();
@@ -32,9 +36,11 @@ export function App() {
         </main>
         <Inspector />
       </div>
-      <CommandPalette />
-      <Cheatsheet />
-      <Dialogs />
+      <Suspense fallback={null}>
+        <CommandPalette />
+        <Cheatsheet />
+        <Dialogs />
+      </Suspense>
       <Toast />
     </div>
   );

@@ -2,6 +2,7 @@
 // journaled tabs (unsaved work survives reloads and crashes), then honour the deep link
 // `/?graph=<id>`, or open the demo graph, or an empty tab.
 import { api } from './api/client.ts';
+import { takeBootRequest } from './bootRequests.ts';
 import { openSavedGraph } from './files/documents.ts';
 import { readJournal, startJournal } from './files/journal.ts';
 import { makeTab } from './store/doc.slice.ts';
@@ -37,17 +38,21 @@ async function restoreJournal(store: EditorStore): Promise<boolean> {
 }
 
 export async function boot(store: EditorStore = editorStore): Promise<void> {
-  // A deep link's graph is fetched at once, beside the catalog and the journal restore rather than
-  // after them: on a big graph the server's answer is the longest wait of the first render.
+  // A deep link's graph, the catalog and the services report were sent by the entry module before
+  // this bundle loaded (bootRequests.ts); without those answers (a test, a second boot) they are
+  // sent now, side by side, never one after another.
   const wanted = new URLSearchParams(window.location.search).get('graph');
-  const prefetched = wanted ? api.getGraph(wanted) : undefined;
+  const prefetched = wanted ? (takeBootRequest('graph', wanted) ?? api.getGraph(wanted)) : undefined;
   prefetched?.catch(() => {}); // failures are reported by openSavedGraph, which awaits it
-  const catalog = loadCatalog(store);
+  const catalog = loadCatalog(store, takeBootRequest('catalog'));
   // Node services: their health in the library, their types in the catalog (kept current by notices).
-  void loadServices(store);
+  const services = loadServices(store, takeBootRequest('services'));
   startServicesSync(store, liveClient());
   const restored = await restoreJournal(store);
-  if (wanted) await openSavedGraph(wanted, store, prefetched);
+  // The deep-linked graph opens with the server's catalog and services report in place (both were
+  // asked for with it): opened before them, a big graph would render and validate again as each
+  // lands (new ports, service issues), right after its first render.
+  if (wanted) await Promise.all([catalog, services]).then(() => openSavedGraph(wanted, store, prefetched));
   else if (!restored) {
     const list = await api.listGraphs().catch(() => []);
     if (Array.isArray(list) && list.some((g) => g._id === DEMO_GRAPH_ID))

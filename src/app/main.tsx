@@ -1,18 +1,16 @@
-// App entry: render the editor shell, then boot (catalog, journal restore, deep link).
+// App entry, small on purpose: it keeps the access token and sends the boot requests (the deep
+// link's graph, the catalog, the services report: bootRequests.ts), then loads the editor. The
+// editor's bundle is a chunk of its own, so those requests travel while it downloads and starts.
+// zod's CSP setting before any module (of any chunk) could parse with zod: the editor's chunks
+// share modules that parse at load time, and rollup may run those before appMain.tsx's own code.
 import './cspSafe.ts';
-import { createRoot } from 'react-dom/client';
+// The page's styles stay in the entry (a <link> in the head), so the first paint is already dark.
 import './styles.css';
-import { App } from './App.tsx';
-import { boot } from './boot.ts';
-import { startUrlSync } from './files/urlSync.ts';
-import { openRunFromLocation } from './run/run.actions.ts';
-import { editorStore } from './store/editor.store.ts';
 import { captureToken } from './api/token.ts';
+import { startBootRequests } from './bootRequests.ts';
 
-// First: a `?token=` from the URL `statewire serve` printed is kept and removed from the address bar.
+// First: a `?token=` from the URL `statewire serve` printed is kept and removed from the address bar,
+// so the boot requests already carry it.
 captureToken();
-createRoot(document.getElementById('root')!).render(<App />);
-// The URL follows the active tab only after its own deep links (?graph, ?run) were honoured.
-void boot()
-  .then(() => openRunFromLocation())
-  .then(() => startUrlSync(editorStore));
+startBootRequests();
+void import('./appMain.tsx');

@@ -2,16 +2,19 @@
 import { useEditor } from '../store/editor.store.ts';
 import type { DrawerTab } from '../store/ui.slice.ts';
 import { IssuesPanel, useIssueCount } from './issues/IssuesPanel.tsx';
-import { LogPanel } from './log/LogPanel.tsx';
-import { StatePanel } from './state/StatePanel.tsx';
 import { TIMELINE_TAB } from '../run/timelineTab.ts';
-import { TimelinePanel } from '../run/TimelinePanel.tsx';
-import { BreakpointsPanel } from './breakpoints/BreakpointsPanel.tsx';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { loadBreakpoints, useBreakpoints } from '../debug/breakpoints.store.ts';
 import { useRun } from '../run/run.store.ts';
 import { BATCHES_TAB } from '../batches/batchesTab.ts';
-import { BatchesPanel } from '../batches/BatchesPanel.tsx';
+import { lazyNamed } from '../ui/lazyNamed.ts';
+
+// Tabs other than Issues (whose count is on its tab button) are loaded when first shown.
+const StatePanel = lazyNamed(() => import('./state/StatePanel.tsx'), 'StatePanel');
+const LogPanel = lazyNamed(() => import('./log/LogPanel.tsx'), 'LogPanel');
+const TimelinePanel = lazyNamed(() => import('../run/TimelinePanel.tsx'), 'TimelinePanel');
+const BreakpointsPanel = lazyNamed(() => import('./breakpoints/BreakpointsPanel.tsx'), 'BreakpointsPanel');
+const BatchesPanel = lazyNamed(() => import('../batches/BatchesPanel.tsx'), 'BatchesPanel');
 
 const TABS: { id: DrawerTab; label: string }[] = [
   { id: 'state', label: 'State' },
@@ -69,19 +72,21 @@ export function Drawer() {
         ))}
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">
-        {tab === 'state' ? (
-          <StatePanel />
-        ) : tab === 'issues' ? (
-          <IssuesPanel />
-        ) : tab === TIMELINE_TAB ? (
-          <TimelinePanel />
-        ) : tab === 'breakpoints' ? (
-          <BreakpointsPanel />
-        ) : tab === BATCHES_TAB ? (
-          <BatchesPanel />
-        ) : (
-          <LogPanel />
-        )}
+        <Suspense fallback={null}>
+          {tab === 'state' ? (
+            <StatePanel />
+          ) : tab === 'issues' ? (
+            <IssuesPanel />
+          ) : tab === TIMELINE_TAB ? (
+            <TimelinePanel />
+          ) : tab === 'breakpoints' ? (
+            <BreakpointsPanel />
+          ) : tab === BATCHES_TAB ? (
+            <BatchesPanel />
+          ) : (
+            <LogPanel />
+          )}
+        </Suspense>
       </div>
     </section>
   );

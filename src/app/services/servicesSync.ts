@@ -8,9 +8,10 @@ import { ServicesReportSchema, type ServicesReport } from '../../domain/services
 import { api, ApiError } from '../api/client.ts';
 import type { EditorStore } from '../store/editor.store.ts';
 
-export async function loadCatalog(store: EditorStore): Promise<void> {
+/** `prefetched`: the answer of a request already sent (the boot's, src/app/bootRequests.ts). */
+export async function loadCatalog(store: EditorStore, prefetched?: Promise<unknown>): Promise<void> {
   try {
-    const raw = await api.nodeSchemas();
+    const raw = await (prefetched ?? api.nodeSchemas());
     const list = Array.isArray(raw)
       ? raw
       : Array.isArray((raw as { schemas?: unknown })?.schemas)
@@ -49,10 +50,10 @@ export function applyServicesReport(raw: unknown, store: EditorStore, origin: st
  */
 let noticesSeen = 0;
 
-export async function loadServices(store: EditorStore): Promise<void> {
+export async function loadServices(store: EditorStore, prefetched?: Promise<unknown>): Promise<void> {
   const before = noticesSeen;
   try {
-    const report = await api.services();
+    const report = await (prefetched ?? api.services());
     if (noticesSeen !== before) return;
     applyServicesReport(report, store, 'GET /api/services');
   } catch (e) {

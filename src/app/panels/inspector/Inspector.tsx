@@ -1,9 +1,13 @@
 // Right panel: inspector for the single selected node, container or data edge, else the graph settings.
-import { EdgeInspector } from '../../routing/EdgeInspector.tsx';
+import { Suspense } from 'react';
 import { useEditor } from '../../store/editor.store.ts';
-import { ContainerInspector } from './ContainerInspector.tsx';
+import { lazyNamed } from '../../ui/lazyNamed.ts';
 import { GraphInspector } from './GraphInspector.tsx';
-import { NodeInspector } from './NodeInspector.tsx';
+
+// The graph settings show at start; the per-element inspectors are loaded when first selected.
+const NodeInspector = lazyNamed(() => import('./NodeInspector.tsx'), 'NodeInspector');
+const ContainerInspector = lazyNamed(() => import('./ContainerInspector.tsx'), 'ContainerInspector');
+const EdgeInspector = lazyNamed(() => import('../../routing/EdgeInspector.tsx'), 'EdgeInspector');
 
 export function Inspector() {
   const single = useEditor((s) => {
@@ -23,15 +27,17 @@ export function Inspector() {
         Inspector
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
-        {single?.startsWith('n:') ? (
-          <NodeInspector key={single} id={single.slice(2)} />
-        ) : single?.startsWith('c:') ? (
-          <ContainerInspector key={single} id={single.slice(2)} />
-        ) : single?.startsWith('e:') ? (
-          <EdgeInspector key={single} id={single.slice(2)} />
-        ) : (
-          <GraphInspector />
-        )}
+        <Suspense fallback={null}>
+          {single?.startsWith('n:') ? (
+            <NodeInspector key={single} id={single.slice(2)} />
+          ) : single?.startsWith('c:') ? (
+            <ContainerInspector key={single} id={single.slice(2)} />
+          ) : single?.startsWith('e:') ? (
+            <EdgeInspector key={single} id={single.slice(2)} />
+          ) : (
+            <GraphInspector />
+          )}
+        </Suspense>
       </div>
     </aside>
   );

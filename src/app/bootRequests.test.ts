@@ -1,0 +1,31 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { startBootRequests, takeBootRequest } from './bootRequests.ts';
+
+describe('boot requests', () => {
+  it('sends the deep link graph, the catalog and the services report, each answer taken once', async () => {
+    startBootRequests('?graph=flows/big%20one');
+    const graph = takeBootRequest('graph', 'flows/big one');
+    const catalog = takeBootRequest('catalog');
+    const services = takeBootRequest('services');
+    expect(graph).toBeInstanceOf(Promise);
+    expect(catalog).toBeInstanceOf(Promise);
+    expect(services).toBeInstanceOf(Promise);
+    // Taken: a later caller asks the server itself instead of reading an old answer.
+    expect(takeBootRequest('graph', 'flows/big one')).toBeUndefined();
+    expect(takeBootRequest('catalog')).toBeUndefined();
+    expect(takeBootRequest('services')).toBeUndefined();
+    // No server behind happy-dom's page: the answers are the client's own errors, kept for the taker.
+    await expect(graph).rejects.toThrow(/server unreachable|GET \/api\/graphs\/flows\/big%20one/);
+    await expect(catalog).rejects.toThrow();
+    await expect(services).rejects.toThrow();
+  });
+
+  it('sends no graph request without a deep link, and none for another graph id', () => {
+    startBootRequests('');
+    expect(takeBootRequest('graph', '')).toBeUndefined();
+    expect(takeBootRequest('graph', 'other')).toBeUndefined();
+    takeBootRequest('catalog')?.catch(() => {});
+    takeBootRequest('services')?.catch(() => {});
+  });
+});
