@@ -462,7 +462,6 @@ export class RunStore {
 
   // ---- delete and branches (runs/runManager.ts: deleteRun, restore keeps the abandoned tail) ----
 
-  private branchTable = false;
   /** Branch runs still held as a plan over their parent's rows (tailPlan.ts), not yet copied. */
   private readonly pendingBranches = new Set<string>();
   /**
@@ -472,7 +471,6 @@ export class RunStore {
    * which read it from the branch's own events).
    */
   private ensureBranches(): void {
-    if (this.branchTable) return;
     this.db.exec(`CREATE TABLE IF NOT EXISTS run_branches (
       run_id TEXT PRIMARY KEY,
       of_run TEXT NOT NULL,
@@ -502,12 +500,10 @@ export class RunStore {
       .prepare<[], { run_id: string }>('SELECT run_id FROM run_branches WHERE pending IS NOT NULL')
       .all())
       this.pendingBranches.add(r.run_id);
-    this.branchTable = true;
   }
 
   /** Branches kept off `runId` (newest first). */
   branchesOf(runId: string): BranchInfo[] {
-    this.ensureBranches();
     return this.db
       .prepare<[string], BranchRow>(
         `SELECT ${BRANCH_COLUMNS} FROM run_branches WHERE of_run = ? ORDER BY created_at DESC, to_seq DESC`,
@@ -518,7 +514,6 @@ export class RunStore {
 
   /** The branch record of a run that is one (else undefined). */
   branchRecord(runId: string): BranchInfo | undefined {
-    this.ensureBranches();
     const r = this.db
       .prepare<[string], BranchRow>(`SELECT ${BRANCH_COLUMNS} FROM run_branches WHERE run_id = ?`)
       .get(runId);
@@ -527,7 +522,6 @@ export class RunStore {
 
   /** Every branch run id (for the run list's `kind`). */
   branchIds(): Set<string> {
-    this.ensureBranches();
     return new Set(
       this.db
         .prepare<[], { run_id: string }>('SELECT run_id FROM run_branches')
@@ -565,7 +559,6 @@ export class RunStore {
    * is written).
    */
   keepTailAsBranch(runId: string, afterSeq: number, branch: NewRun, atStep: number, now: string): number {
-    this.ensureBranches();
     const rid = this.rid(runId);
     const taken = this.bq.taken.all(runId, afterSeq).map((t) => [t.from_seq, t.to_seq] as const);
     const plan: TailPlan = { after: afterSeq, to: this.q.lastSeq.get(rid)?.last_seq ?? 0, taken };
@@ -679,7 +672,6 @@ export class RunStore {
   deleteRun(runId: string): { events: number; checkpoints: number } {
     const row = this.q.getRun.get(runId);
     if (!row) return { events: 0, checkpoints: 0 };
-    this.ensureBranches();
     const out = { events: 0, checkpoints: 0 };
     this.atomically(() => {
       // Branches still held as plans over this run's rows get rows of their own before those go.
