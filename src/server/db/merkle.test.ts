@@ -49,31 +49,28 @@ const codec = new MerkleCodec('number');
 
 /**
  * The format written out plainly, as the codec did before it built texts incrementally: encode the
- * children, stringify the node, store it when its JSON is over 96 characters (below the root) or it
- * looks like a marker.
+ * children, stringify the node, store it when its JSON is over 96 characters or it looks like a marker.
  */
-function oracle(value: unknown, sink: MemoryStore, root = true): unknown {
+function oracle(value: unknown, sink: MemoryStore): unknown {
   if (value === null || typeof value !== 'object') return value === undefined ? null : value;
-  const seal = (node: unknown, marker: boolean, atRoot = root): unknown => {
+  const seal = (node: unknown, marker: boolean): unknown => {
     const json = JSON.stringify(node);
-    // The root stays inline unless it looks like a marker; below it, nodes over 96 characters are blobs.
-    return (json.length > 96 && !atRoot) || marker ? { $sw: sink.storeJson(json) } : node;
+    return json.length > 96 || marker ? { $sw: sink.storeJson(json) } : node;
   };
   const oneKey = (node: Record<string, unknown>, key: string, ok: (v: unknown) => boolean) =>
     Object.keys(node).length === 1 && key in node && ok(node[key]);
   if (Array.isArray(value)) {
     if (value.length <= 32)
       return seal(
-        [...value].map((v) => oracle(v, sink, false)),
+        [...value].map((v) => oracle(v, sink)),
         false,
       );
     const chunks: unknown[] = [];
     for (let i = 0; i < value.length; i += 32)
       chunks.push(
         seal(
-          [...value.slice(i, i + 32)].map((v) => oracle(v, sink, false)),
+          [...value.slice(i, i + 32)].map((v) => oracle(v, sink)),
           false,
-          false, // a chunk is never the root
         ),
       );
     return seal({ $swc: chunks }, true);
@@ -81,7 +78,7 @@ function oracle(value: unknown, sink: MemoryStore, root = true): unknown {
   const o: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value))
     if (v !== undefined && typeof v !== 'function')
-      Object.defineProperty(o, k, { value: oracle(v, sink, false), enumerable: true, writable: true });
+      Object.defineProperty(o, k, { value: oracle(v, sink), enumerable: true, writable: true });
   const marker =
     oneKey(o, '$sw', (v) => typeof v === 'number') ||
     oneKey(o, '$swc', Array.isArray) ||
@@ -159,16 +156,8 @@ describe('MerkleCodec encode', () => {
     // A new parent is built around the memo's text: the same root as a fresh encoding gives.
     const parent = { step: 2, note: 'n'.repeat(100), value };
     const again = JSON.stringify(codec.encode(parent, store));
-    expect(store.stores).toBe(stored); // the new parent is a root: inline, no blob
+    expect(store.stores).toBe(stored + 1); // the parent alone
     expect(again).toBe(JSON.stringify(oracle(parent, new MemoryStore())));
-  });
-
-  it('keeps a big root inline (its row holds it) and stores what is below it', () => {
-    const store = new MemoryStore();
-    const root = JSON.stringify(codec.encode({ ...(deep(3) as object), note: 'n'.repeat(100) }, store));
-    expect(root.startsWith('{"level":3,"kids":[{"$sw":')).toBe(true);
-    expect(root.length).toBeGreaterThan(96);
-    expect([...store.json.values()].some((t) => t.startsWith('{"level":3'))).toBe(false);
   });
 
   it('takes a plain node a sink remembered itself (the PostgreSQL log does for decoded values)', () => {

@@ -76,19 +76,13 @@ export class MerkleCodec {
   /** `refType`: what a reference is in this store (markers with another type are plain values). */
   constructor(private readonly refType: 'number' | 'string') {}
 
-  /**
-   * The encoded root of `value`. The root itself stays inline whatever its size (unless it looks
-   * like a marker): its text goes into the caller's row anyway (an event's payload, a checkpoint's
-   * root), and a root is nearly always new (it holds the step), so a blob of its own would only add
-   * a hash, an insert and a reference per payload. What is below the root is stored as before.
-   */
   encode(value: unknown, sink: BlobSink): unknown {
-    return this.node(value, sink, true);
+    return this.node(value, sink);
   }
 
   /** The encoded node of `value` (text of its JSON in `this.text`). Same nodes and blob texts as
    *  JSON.stringify of the encoded tree gives, so blobs stored before keep their hashes. */
-  private node(value: unknown, sink: BlobSink, root = false): unknown {
+  private node(value: unknown, sink: BlobSink): unknown {
     if (value === null || typeof value !== 'object') {
       const prim = value === undefined ? null : value;
       // JSON.stringify gives undefined for a symbol or function: omitted in objects, null in arrays.
@@ -110,23 +104,21 @@ export class MerkleCodec {
       out = { [NDARRAY]: [sink.storeBytes(buf), value.dtype, [...value.shape]] };
       this.text = JSON.stringify(out);
     } else if (Array.isArray(value)) {
-      out = value.length > CHUNK ? this.chunked(value, sink) : this.list(value, 0, value.length, sink, root);
-    } else out = this.object(value as Record<string, unknown>, sink, root);
-    // A big root kept inline is not what the value encodes to below a root: not remembered.
-    if (Object.isFrozen(value) && (!root || this.text.length <= INLINE_LIMIT))
-      sink.remember(value, new Memo(out, this.text));
+      out = value.length > CHUNK ? this.chunked(value, sink) : this.list(value, 0, value.length, sink);
+    } else out = this.object(value as Record<string, unknown>, sink);
+    if (Object.isFrozen(value)) sink.remember(value, new Memo(out, this.text));
     return out;
   }
 
   /** Items [from, to) of a list, sealed. */
-  private list(value: readonly unknown[], from: number, to: number, sink: BlobSink, root = false): unknown {
+  private list(value: readonly unknown[], from: number, to: number, sink: BlobSink): unknown {
     const items: unknown[] = new Array(to - from);
     let text = '[';
     for (let i = from; i < to; i++) {
       items[i - from] = this.node(value[i], sink);
       text += (i > from ? ',' : '') + (this.text === '' ? 'null' : this.text);
     }
-    return this.seal(items, `${text}]`, sink, false, root);
+    return this.seal(items, `${text}]`, sink, false);
   }
 
   /** Long lists (accumulators) in fixed chunks: appending rewrites only the last chunk. */
@@ -140,7 +132,7 @@ export class MerkleCodec {
     return this.seal({ [CHUNKS]: chunks }, `${text}]}`, sink, true);
   }
 
-  private object(value: Record<string, unknown>, sink: BlobSink, root: boolean): unknown {
+  private object(value: Record<string, unknown>, sink: BlobSink): unknown {
     const o: Record<string, unknown> = {};
     let text = '{';
     let keys = 0;
@@ -152,7 +144,7 @@ export class MerkleCodec {
       text += (keys++ > 0 ? ',' : '') + this.keyText(k) + this.text;
     }
     // Only a one-key object can look like one of our markers (and then must be a blob of its own).
-    return this.seal(o, `${text}}`, sink, keys === 1 && this.looksLikeMarker(o), root);
+    return this.seal(o, `${text}}`, sink, keys === 1 && this.looksLikeMarker(o));
   }
 
   /** `"key":` as JSON. */
@@ -166,9 +158,9 @@ export class MerkleCodec {
     return t;
   }
 
-  /** An encoded node, stored and replaced by a ref when big (not at the root) or when it looks like one of our markers. */
-  private seal(node: unknown, json: string, sink: BlobSink, marker: boolean, root = false): unknown {
-    if ((root || json.length <= INLINE_LIMIT) && !marker) {
+  /** An encoded node, stored and replaced by a ref when big (or when it looks like one of our markers). */
+  private seal(node: unknown, json: string, sink: BlobSink, marker: boolean): unknown {
+    if (json.length <= INLINE_LIMIT && !marker) {
       this.text = json;
       return node;
     }
