@@ -3,8 +3,8 @@
 // Where blobs live (and what a reference to one is: a rowid in SQLite, the hash itself in
 // PostgreSQL) is the caller's: `encode` hands each blob to a `BlobSink`, `decode` asks a `BlobSource`.
 //
-// Every object/array below the root whose JSON is bigger than INLINE_LIMIT is stored once and
-// replaced by `{"$sw": ref}` in its parent (the root stays inline: see `encode`); lists longer than CHUNK are split into fixed chunks
+// Every object/array whose JSON is bigger than INLINE_LIMIT is stored once and replaced by
+// `{"$sw": ref}` in its parent; lists longer than CHUNK are split into fixed chunks
 // (`{"$swc": [chunk…]}`), so an accumulator that grows by one item stores one new chunk per step;
 // arrays from node services (`{dtype, shape, data: Uint8Array}`) keep their raw bytes as a binary
 // blob (`{"$swnd": [ref, dtype, shape]}`). A frozen object's encoding is remembered by identity
