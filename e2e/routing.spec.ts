@@ -4,7 +4,8 @@
 // the taken edge is bright (and flashes), the port's other conditional edges dim, the timeline says
 // which edge each routing node took and why, the State panel shows the feature. An ambiguous route
 // stops the run with a notice naming the node, the edges and the values, and commits no step.
-// With ROUTING_SCREENSHOT=<png path> it also writes the docs screenshot of the demo running.
+// The last test steps the full demo to its exploit phase and screenshots it (ROUTING_SCREENSHOT=<png
+// path> writes the docs screenshot there instead of into the test's output folder).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -204,9 +205,12 @@ test('an ambiguous route stops the run naming node, edges and values; nothing of
   await expect(notice).toHaveCount(0);
 });
 
-test('screenshot of the router demo running (ROUTING_SCREENSHOT)', async ({ page, server }) => {
-  const out = process.env.ROUTING_SCREENSHOT;
-  test.skip(!out, 'set ROUTING_SCREENSHOT=<png> to write it');
+test('the router demo stepped to its exploit phase: one branch taken; screenshot', async ({
+  page,
+  server,
+}) => {
+  // The docs screenshot when ROUTING_SCREENSHOT names a file; otherwise the test's own output folder.
+  const out = process.env.ROUTING_SCREENSHOT ?? test.info().outputPath('routing.png');
   server.writeGraph('routing_demo_shot', { ...demo(), name: 'Router Demo' });
   const editor = new EditorPage(page);
   await editor.open('?graph=routing_demo_shot');
@@ -221,5 +225,13 @@ test('screenshot of the router demo running (ROUTING_SCREENSHOT)', async ({ page
   await editor.canvas.hover({ position: { x: 470, y: 250 } });
   await page.mouse.wheel(0, -200);
   await page.waitForTimeout(500);
-  await page.screenshot({ path: out! });
+  // The routing node's port took exactly one of its three conditional edges at step 7.
+  const routes = await Promise.all(
+    ['e_explore', 'e_exploit', 'e_stop'].map((id) => chip(page, id).getAttribute('data-route')),
+  );
+  expect(routes.filter((r) => r === 'taken')).toHaveLength(1);
+  expect(routes.filter((r) => r === 'untaken')).toHaveLength(2);
+  await page.screenshot({ path: out });
+  // A real PNG was written (signature bytes), not an empty file.
+  expect([...readFileSync(out).subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
 });
