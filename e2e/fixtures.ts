@@ -1,6 +1,7 @@
 // Playwright fixtures: one real `statewire serve` per worker on a free loopback port (--port 0,
 // the URL is read from its "listening on" line), over a temp workspace copied from
-// e2e/fixtures/workspace; stopped and deleted when the worker ends. Tests get `baseURL` pointing at it.
+// e2e/fixtures/workspace; stopped and deleted when the worker ends. Tests get `baseURL` pointing at it
+// and a server with no live run (a test's run never leaks into the next test).
 import { test as base, expect } from '@playwright/test';
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,7 +19,7 @@ export interface ServerHandle {
   hasGraph(id: string): boolean;
 }
 
-export const test = base.extend<{ server: ServerHandle }, { workerServer: ServerHandle }>({
+export const test = base.extend<{ server: ServerHandle; noLiveRun: void }, { workerServer: ServerHandle }>({
   workerServer: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -40,6 +41,21 @@ export const test = base.extend<{ server: ServerHandle }, { workerServer: Server
     { scope: 'worker' },
   ],
   server: async ({ workerServer }, use) => use(workerServer),
+  // Every test (asking for `server` or not) starts with no live run: a run a previous test left
+  // paused would make the next Play ask "stop run of … and start this one?" (the app's right
+  // answer, the wrong test).
+  noLiveRun: [
+    async ({ workerServer }, use) => {
+      const res = await fetch(`${workerServer.url}/api/navigate/run/stop`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      if (!res.ok) throw new Error(`could not stop the previous test's run: HTTP ${res.status}`);
+      await use();
+    },
+    { auto: true },
+  ],
   baseURL: async ({ workerServer }, use) => use(workerServer.url),
 });
 

@@ -88,11 +88,17 @@ test('connection status; cut the socket for 3 s mid-run and the view catches up,
 test('a run started over REST replaces the shown one: the editor says so, the Runs menu has it live with Follow', async ({
   page,
 }) => {
+  // A paused run of this graph, started elsewhere before the editor opens (every test starts with
+  // no live run, see fixtures.ts): the editor re-attaches to it.
+  const pausedStart = await page.request.post('/api/navigate/run', {
+    data: { loop_definition: DEMO, step_delay_ms: 200, paused: true },
+  });
+  expect(pausedStart.ok()).toBe(true);
+  const before = ((await pausedStart.json()) as { execution_id: string }).execution_id;
   const editor = new EditorPage(page);
   await editor.open('?graph=grid_navigator');
-  // Re-attached to the paused run of the previous test.
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'paused');
-  const before = (await serverStatus(page.request)).execution_id!;
+  expect((await serverStatus(page.request)).execution_id).toBe(before);
 
   const id = await startViaRest(page.request, DEMO);
   const notice = page.getByTestId('run-notice-replaced');
