@@ -15,7 +15,7 @@ import { RunStore } from './runStore.ts';
 
 const STEPS = 40;
 // Small chunks: 40 steps already span many segments and packed pages, so reads cross their edges.
-const SMALL = { segmentBytes: 6 * 1024, pageInputBytes: 800 };
+const SMALL = { segmentBytes: 6 * 1024, pageInputBytes: 900 };
 
 const count = (db: Db, sql: string) => (db.prepare(sql).get() as { n: number }).n;
 /** Compacts run `runId` (or, without one, whatever a start would find) to the end; false if a step failed. */
