@@ -1,21 +1,18 @@
 // Issues panel: live validate() of the active graph plus the warnings its file was loaded with.
 // Clicking an issue selects and centres the node, container, slot or edge it names.
-// Virtualized (@tanstack/react-virtual, rows measured as they render, so a long message may wrap):
-// a big generated graph can have hundreds of issues, and hundreds of rows in the page cost paint
-// on every frame of a canvas pan (canvas.dashed_vs_solid measured 500 rows at +15% per pan input).
+// Virtualized (useRowVirtualizer.ts): a big generated graph can have hundreds of issues, and 500
+// rows in the page cost ~15% more main-thread time per canvas pan input (canvas.dashed_vs_solid).
 import { useMemo, useRef } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { AlertCircle, AlertTriangle, Info } from 'lucide-react';
 import { activeTab } from '../../store/doc.slice.ts';
 import { editorStore, useEditor } from '../../store/editor.store.ts';
 import { issuesOf } from '../../store/derived.ts';
 import type { Issue } from '../../store/graphIo.ts';
+import { useRowVirtualizer } from '../useRowVirtualizer.ts';
 
 const EMPTY: Issue[] = [];
 /** Estimated height of a one-line row (px); rows are measured once rendered. */
 const ROW_H = 20;
-/** Rows rendered beyond the visible ones, each way. */
-const OVERSCAN = 20;
 
 function focusIssue(i: Issue) {
   const s = editorStore.getState();
@@ -80,14 +77,7 @@ export function IssuesPanel() {
     [live, load],
   );
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_H,
-    overscan: OVERSCAN,
-    // Before the first measure of the scroller (and under jsdom): render a screenful, not nothing.
-    initialRect: { width: 800, height: 400 },
-  });
+  const virtualizer = useRowVirtualizer(rows.length, scroller, ROW_H);
   if (rows.length === 0) return <div className="p-2 text-xs text-zinc-500">No issues.</div>;
   return (
     <div

@@ -56,4 +56,16 @@ describe('LogPanel', () => {
     fireEvent.click(screen.getByTestId('log-view-editor'));
     expect(screen.queryByTestId('run-log')).toBeNull();
   });
+
+  it('keeps only a screenful of its 500 lines in the page, newest first', () => {
+    act(() => {
+      for (let seq = 1; seq <= 600; seq++) fire(seq, `n${seq}`, seq);
+    });
+    render(<LogPanel />);
+    expect(screen.getByTestId('run-log').getAttribute('data-count')).toBe('500');
+    const rows = screen.getAllByTestId('run-log-line');
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.length).toBeLessThan(80);
+    expect(rows[0]?.getAttribute('data-node')).toBe('n600');
+  });
 });

@@ -2,19 +2,29 @@
 // duration, error — plus run status changes and error events; the run store keeps the last 500)
 // and the editor's own messages (opens, saves, refusals, import errors). Run lines are newest
 // first so a streaming run keeps its latest fire in view; clicking a node name focuses the node.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { editorStore, useEditor } from '../../store/editor.store.ts';
 import { useRun, type RunLogLine } from '../../run/run.store.ts';
+import { useRowVirtualizer } from '../useRowVirtualizer.ts';
+
+/** Estimated height of a log row (px; one 11 px line); rows are measured once rendered. */
+const ROW_H = 17;
 
 const TONE = { info: 'text-zinc-400', warn: 'text-amber-400', error: 'text-red-400' } as const;
 
 type View = 'run' | 'editor';
 
-function RunRow({ line }: { line: RunLogLine }) {
+interface RunRowProps {
+  line: RunLogLine;
+  index: number;
+  measure: (el: HTMLElement | null) => void;
+}
+
+function RunRow({ line, index, measure }: RunRowProps) {
   const x = line.exec;
   if (!x) {
     return (
-      <tr className={TONE[line.level]} data-testid="run-log-line">
+      <tr ref={measure} data-index={index} className={TONE[line.level]} data-testid="run-log-line">
         <td colSpan={5} className="px-1">
           {line.text}
         </td>
@@ -23,6 +33,8 @@ function RunRow({ line }: { line: RunLogLine }) {
   }
   return (
     <tr
+      ref={measure}
+      data-index={index}
       className={x.error ? 'text-red-300' : 'text-zinc-300'}
       data-testid="run-log-line"
       data-node={x.node_id}
@@ -51,30 +63,48 @@ function RunRow({ line }: { line: RunLogLine }) {
 function RunLog({ errorsOnly }: { errorsOnly: boolean }) {
   const log = useRun((s) => s.log);
   const lines = (errorsOnly ? log.filter((l) => l.level !== 'info') : log).slice(-500).reverse();
+  const scroller = useRef<HTMLDivElement>(null);
+  // Virtualized: a streaming run keeps 500 lines (see useRowVirtualizer.ts).
+  const virtualizer = useRowVirtualizer(lines.length, scroller, ROW_H);
   if (lines.length === 0)
     return (
       <div className="p-2 text-xs text-zinc-500">
         {errorsOnly ? 'No run errors.' : 'No run yet: press Play (Space) to run this graph.'}
       </div>
     );
+  const items = virtualizer.getVirtualItems();
+  const before = items[0]?.start ?? 0;
+  const after = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
   return (
-    <table className="w-full font-mono text-[11px]" data-testid="run-log">
-      <thead className="sticky top-0 bg-zinc-925 text-left text-[10px] text-zinc-500">
-        <tr>
-          <th className="px-1 text-right font-normal">step</th>
-          <th className="px-1 font-normal">node</th>
-          <th className="px-1 font-normal">type</th>
-          <th className="px-1 text-right font-normal whitespace-nowrap">took</th>
-          <th className="w-full px-1 font-normal">error</th>
-        </tr>
-      </thead>
-      <tbody>
-        {/* seq is unique per server event; local lines (seq 0) fall back to their position. */}
-        {lines.map((l, i) => (
-          <RunRow key={l.seq > 0 ? l.seq : `local-${i}`} line={l} />
-        ))}
-      </tbody>
-    </table>
+    <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto">
+      <table className="w-full font-mono text-[11px]" data-testid="run-log" data-count={lines.length}>
+        <thead className="sticky top-0 bg-zinc-925 text-left text-[10px] text-zinc-500">
+          <tr>
+            <th className="px-1 text-right font-normal">step</th>
+            <th className="px-1 font-normal">node</th>
+            <th className="px-1 font-normal">type</th>
+            <th className="px-1 text-right font-normal whitespace-nowrap">took</th>
+            <th className="w-full px-1 font-normal">error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {before > 0 && <tr aria-hidden style={{ height: before }} />}
+          {/* seq is unique per server event; local lines (seq 0) fall back to their position. */}
+          {items.map((item) => {
+            const l = lines[item.index]!;
+            return (
+              <RunRow
+                key={l.seq > 0 ? l.seq : `local-${item.index}`}
+                line={l}
+                index={item.index}
+                measure={virtualizer.measureElement}
+              />
+            );
+          })}
+          {after > 0 && <tr aria-hidden style={{ height: after }} />}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -83,7 +113,7 @@ function EditorLog({ errorsOnly }: { errorsOnly: boolean }) {
   const log = errorsOnly ? all.filter((l) => l.level !== 'info') : all;
   if (log.length === 0) return <div className="p-2 text-xs text-zinc-500">Nothing logged yet.</div>;
   return (
-    <div className="p-1 font-mono text-[11px]" data-testid="log-panel">
+    <div className="min-h-0 flex-1 overflow-y-auto p-1 font-mono text-[11px]" data-testid="log-panel">
       {log.map((l, i) => (
         <div key={i} className={TONE[l.level]}>
           <span className="text-zinc-600">{new Date(l.ts).toLocaleTimeString()}</span> {l.message}
@@ -111,8 +141,8 @@ export function LogPanel() {
     </button>
   );
   return (
-    <div className="flex flex-col">
-      <div className="flex items-center gap-1 border-b border-zinc-800/60 px-1 py-0.5 text-[11px]">
+    <div className="flex h-full flex-col">
+      <div className="flex shrink-0 items-center gap-1 border-b border-zinc-800/60 px-1 py-0.5 text-[11px]">
         {tab('run', 'Run', runCount)}
         {tab('editor', 'Editor', editorCount)}
         <label className="ml-auto flex items-center gap-1 text-zinc-500">
