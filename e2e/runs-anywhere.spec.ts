@@ -27,9 +27,9 @@ interface Status {
 }
 const serverStatus = async (request: APIRequestContext) =>
   (await (await request.get('/api/navigate/run/status')).json()) as Status;
-const startViaRest = async (request: APIRequestContext, graph: unknown, delay = 200) => {
+const startViaRest = async (request: APIRequestContext, graph: unknown, delay = 200, paused = false) => {
   const r = await request.post('/api/navigate/run', {
-    data: { loop_definition: graph, step_delay_ms: delay },
+    data: { loop_definition: graph, step_delay_ms: delay, paused },
   });
   expect(r.ok()).toBe(true);
   return ((await r.json()) as { execution_id: string }).execution_id;
@@ -90,11 +90,7 @@ test('a run started over REST replaces the shown one: the editor says so, the Ru
 }) => {
   // A paused run of this graph, started elsewhere before the editor opens (every test starts with
   // no live run, see fixtures.ts): the editor re-attaches to it.
-  const pausedStart = await page.request.post('/api/navigate/run', {
-    data: { loop_definition: DEMO, step_delay_ms: 200, paused: true },
-  });
-  expect(pausedStart.ok()).toBe(true);
-  const before = ((await pausedStart.json()) as { execution_id: string }).execution_id;
+  const before = await startViaRest(page.request, DEMO, 200, true);
   const editor = new EditorPage(page);
   await editor.open('?graph=grid_navigator');
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'paused');

@@ -6,11 +6,12 @@ import { decodePage, encodePackedPage, isPackedPage, type PagedEvent } from './e
 import type { Db } from './database.ts';
 
 /**
- * Stored (deflated, level 1) bytes of per-step pages per packed page: ~35 demo steps, ~4.5 KB packed. A
- * packed page is too big for its b-tree cell (event_pages is WITHOUT ROWID: ~1 KB in the cell) and
- * spills into a 4 KB overflow page, mostly empty when the page is small: a ~2 KB packed page (8 KB
- * here) wastes ~2.5 KB per ~12 steps, where 28 KB (24 KB when pages were deflated at level 6) wastes at most one page per ~35 steps; the price
- * is a read of 500 events after a seq that parses ~3x more events.
+ * Stored (deflated, level 1) bytes of per-step pages per packed page: ~35 demo steps, ~4.5 KB
+ * packed. A packed page is too big for its b-tree cell (event_pages is WITHOUT ROWID: ~1 KB in the
+ * cell) and spills into a 4 KB overflow page, mostly empty when the page is small: a ~2 KB packed
+ * page (8 KB here) wastes ~2.5 KB per ~12 steps, where 28 KB (24 KB while pages were deflated at
+ * level 6) wastes at most one page per ~35 steps; the price is a read of 500 events after a seq
+ * that parses ~3x more events.
  */
 export const PACKED_PAGE_INPUT_BYTES = 28 * 1024;
 

@@ -54,7 +54,7 @@ function Row({ issue, origin, index, top, measure }: RowProps) {
       data-code={issue.code}
       onClick={() => focusIssue(issue)}
       style={{ transform: `translateY(${top}px)` }}
-      className="absolute inset-x-0 top-0 flex w-full items-start gap-1.5 px-2 py-0.5 text-left text-xs hover:bg-zinc-800"
+      className="absolute inset-x-0 top-0 flex items-start gap-1.5 px-2 py-0.5 text-left text-xs hover:bg-zinc-800"
     >
       <Icon size={12} className={`mt-0.5 shrink-0 ${tone}`} />
       <span className="text-zinc-200">{issue.message}</span>

@@ -2,7 +2,7 @@
 // duration, error — plus run status changes and error events; the run store keeps the last 500)
 // and the editor's own messages (opens, saves, refusals, import errors). Run lines are newest
 // first so a streaming run keeps its latest fire in view; clicking a node name focuses the node.
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { editorStore, useEditor } from '../../store/editor.store.ts';
 import { useRun, type RunLogLine } from '../../run/run.store.ts';
 import { useRowVirtualizer } from '../useRowVirtualizer.ts';
@@ -62,7 +62,11 @@ function RunRow({ line, index, measure }: RunRowProps) {
 
 function RunLog({ errorsOnly }: { errorsOnly: boolean }) {
   const log = useRun((s) => s.log);
-  const lines = (errorsOnly ? log.filter((l) => l.level !== 'info') : log).slice(-500).reverse();
+  // Memoized: the virtualizer re-renders this on every scroll frame.
+  const lines = useMemo(
+    () => (errorsOnly ? log.filter((l) => l.level !== 'info') : log).slice(-500).reverse(),
+    [log, errorsOnly],
+  );
   const scroller = useRef<HTMLDivElement>(null);
   // Virtualized: a streaming run keeps 500 lines (see useRowVirtualizer.ts).
   const virtualizer = useRowVirtualizer(lines.length, scroller, ROW_H);
