@@ -65,3 +65,18 @@ describe('services report ordering', () => {
     expect(s.store.getState().services?.services[0]?.state).toBe('down');
   });
 });
+
+describe('reconnect', () => {
+  it('a connect fetches the services report and the node catalog again (notices may have been missed)', async () => {
+    const store = createEditorStore();
+    const handlers = new Map<string, (d: unknown) => void>();
+    startServicesSync(store, { onNotice: (type, fn) => void handlers.set(type, fn) });
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', (url: string) => {
+      asked.push(new URL(url, 'http://x').pathname);
+      return Promise.resolve(new Response('{}', { status: 200 }));
+    });
+    handlers.get('connect')!(undefined);
+    await vi.waitFor(() => expect(asked.sort()).toEqual(['/api/components/node-schemas', '/api/services']));
+  });
+});

@@ -111,8 +111,12 @@ export function startServicesSync(store: EditorStore, notices: NoticeSource): vo
   notices.onNotice('components_changed', () => {
     void loadCatalog(store);
   });
-  // Anything may have changed while the socket was down (the server restarted, a service died).
+  // Anything may have changed while the socket was down (the server restarted, a service died),
+  // including before its first connect: a service that came up between the boot's catalog request
+  // and the socket's connect sent services_changed and components_changed to no one, so both the
+  // report and the catalog (its node types) are fetched again.
   notices.onNotice('connect', () => {
     void loadServices(store);
+    void loadCatalog(store);
   });
 }
