@@ -181,4 +181,27 @@ describe('compaction of a finished run', () => {
       expect(readEverything(new RunStore(db), 'live', 6)).toEqual(live);
     });
   });
+
+  it('waits in the background while yieldWhile holds (a flat-out run), then packs', async () => {
+    const db = openDatabase(path);
+    try {
+      writeVariedRun(new RunStore(db), 'r', 6);
+      const compactor = new Compactor(db, SMALL);
+      let busy = true;
+      compactor.yieldWhile(() => busy);
+      compactor.runEnded('r');
+      await new Promise((r) => setTimeout(r, 300));
+      // Nothing packed while busy: not even the sweep's first chunk ran.
+      expect(unpackedPages(db)).toBeGreaterThan(0);
+      expect(count(db, 'SELECT COUNT(*) AS n FROM blob_segments')).toBe(0);
+      busy = false;
+      const deadline = Date.now() + 10_000;
+      while (compactor.pending && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(compactor.pending).toBe(false);
+      expect(unpackedPages(db)).toBe(0);
+      expect(count(db, 'SELECT COUNT(*) AS n FROM blob_segments')).toBeGreaterThan(0);
+    } finally {
+      closeDatabase(db);
+    }
+  });
 });

@@ -6,13 +6,18 @@
 //
 // Work is done in chunks — one transaction each (a packed page, a segment, a vacuum slice) — with
 // the event loop free between two, so a live run's steps and the socket traffic interleave with it
-// (each chunk is a few milliseconds). A crash between chunks loses nothing: the next start finds
+// (each chunk is a few milliseconds). It is idle-time work: while a run is driven flat out
+// (step_delay_ms 0, see `yieldWhile`) it waits, since each chunk would take a turn from that run's
+// loop and its stream (a run started right after another ran ~15 % slower while the first was
+// packed); a paced run leaves the loop idle between steps, and chunks fit there. A crash between chunks loses nothing: the next start finds
 // the finished runs that still have unpacked pages and the blob rows not yet in a segment.
 import { BlobPacker } from './blobPacking.ts';
 import { PageRepacker } from './pageRepacking.ts';
 import type { Db } from './database.ts';
 
 const FINISHED = `('done', 'error', 'stopped', 'interrupted')`;
+/** How often a compaction that yields to a flat-out run looks again whether that run is over. */
+const YIELD_RECHECK_MS = 100;
 /** Pages freed per vacuum chunk (4 KB each). */
 const VACUUM_PAGES = 64;
 
@@ -34,6 +39,9 @@ export class Compactor {
   private vacuum = false;
   private swept = false;
   private timer: NodeJS.Immediate | undefined;
+  private waiting: NodeJS.Timeout | undefined;
+  /** While this says true, no background chunk runs (the run manager: a run driven flat out). */
+  private busy: () => boolean = () => false;
   private readonly rid;
   private readonly unpackedRuns;
   private readonly freePages;
@@ -50,6 +58,11 @@ export class Compactor {
        WHERE r.status IN ${FINISHED} AND substr(p.data, 1, 1) != x'ff'`,
     );
     this.freePages = db.prepare<[], { freelist_count: number }>('PRAGMA freelist_count');
+  }
+
+  /** Background chunks wait while `busy()` holds (drain and step do not). */
+  yieldWhile(busy: () => boolean): void {
+    this.busy = busy;
   }
 
   /** A run has ended: pack its pages and every blob written so far, then free the pages. */
@@ -100,11 +113,21 @@ export class Compactor {
   /** Stops the background work (what is left is found again by `resume`). */
   cancel(): void {
     if (this.timer) clearImmediate(this.timer);
+    if (this.waiting) clearTimeout(this.waiting);
     this.timer = undefined;
+    this.waiting = undefined;
   }
 
   private schedule(): void {
-    if (this.timer || !this.pending) return;
+    if (this.timer || this.waiting || !this.pending) return;
+    if (this.busy()) {
+      this.waiting = setTimeout(() => {
+        this.waiting = undefined;
+        this.schedule();
+      }, YIELD_RECHECK_MS);
+      this.waiting.unref();
+      return;
+    }
     this.timer = setImmediate(() => {
       this.timer = undefined;
       if (!this.db.open) return;

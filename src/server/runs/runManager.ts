@@ -77,7 +77,9 @@ export class RunManager {
     private readonly now: () => number = Date.now,
   ) {
     store.markInterrupted(new Date(now()).toISOString());
-    // Finish packing what an earlier process left (a crash, a shutdown out of time).
+    // Finish packing what an earlier process left (a crash, a shutdown out of time), in the idle
+    // time between steps: never while a run is driven flat out (step_delay_ms 0).
+    store.compaction.yieldWhile(() => this.current?.looping === true && this.current.stepDelayMs === 0);
     store.compaction.resume();
   }
 
