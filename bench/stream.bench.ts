@@ -12,7 +12,7 @@
 //    receive time = performance.timeOrigin + performance.now().
 // Standalone: `npx tsx bench/stream.bench.ts`.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -162,6 +162,32 @@ async function bareRun(url: string, mode: 'burst' | 'paced', steps: number): Pro
   }
 }
 
+/** CPU ms (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits until our server is idle (under 5 % of a core over 200 ms, at most 20 s): a finished run is
+ * compacted in the server's idle time, and that work must not overlap the next measurement — the
+ * bare server's as much as our next run's.
+ */
+async function quiesce(server: ServerProcess): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const before = cpuMsOf(server.proc.pid);
+    await new Promise((r) => setTimeout(r, 200));
+    const after = cpuMsOf(server.proc.pid);
+    if (before === undefined || after === undefined) return;
+    if (after - before <= 10) return;
+  }
+}
+
 const rate = (t: Trial) => t.received / ((t.last - t.first) / 1000);
 const steady = (t: Trial) => t.navLatencies.slice(WARMUP_STEPS);
 
@@ -174,6 +200,7 @@ export async function run(): Promise<BenchResult> {
     // Warm-up run (JIT, SQLite pages), and the events the baseline replays.
     await oursRun(server, 200, 0);
     const rec = await oursRun(server, STEPS, 0);
+    await quiesce(server);
     const recorded = await recordEvents(server.url, rec.runId);
     const eventsFile = join(tmp, 'events.json');
     writeFileSync(eventsFile, JSON.stringify(recorded));
@@ -183,7 +210,11 @@ export async function run(): Promise<BenchResult> {
 
     const throughput = await measureAB(
       REPS,
-      async () => rate(await oursRun(server, STEPS, 0)),
+      async () => {
+        const r = rate(await oursRun(server, STEPS, 0));
+        await quiesce(server);
+        return r;
+      },
       async () => rate(await bareRun(bareUrl, 'burst', STEPS)),
     );
     const p50 = { ours: [] as number[], baseline: [] as number[] };
@@ -192,6 +223,7 @@ export async function run(): Promise<BenchResult> {
       REPS,
       async () => {
         const l = steady(await oursRun(server, PACED_STEPS, PACED_DELAY_MS));
+        await quiesce(server);
         p50.ours.push(percentile(l, 50));
         p99.ours.push(percentile(l, 99));
         return 0;

@@ -29,6 +29,9 @@ const MAX_KNOWN = 1_000_000;
 
 type Encoded = unknown;
 
+/** A root written by `putPlain` (not yet encoded into blobs). */
+export const isPlainRoot = (root: string): boolean => root.charCodeAt(0) === 32;
+
 export class BlobStore implements BlobSink, BlobSource {
   private readonly codec = new MerkleCodec('number');
   private readonly insert;
@@ -57,6 +60,20 @@ export class BlobStore implements BlobSink, BlobSource {
   /** Stores `value` and returns its root reference (JSON text of the encoded root). Call inside a transaction. */
   put(value: unknown): string {
     return JSON.stringify(this.codec.encode(value, this));
+  }
+
+  /**
+   * `value` as a plain root: its JSON text behind one space, which every reader parses as a root
+   * (JSON.parse skips the space; a tree without references decodes to itself). It costs one
+   * JSON.stringify and no blob rows, so a run driven flat out writes this and compaction encodes
+   * it later (`isPlainRoot`, compaction.ts). A value whose text could hold one of the encoding's
+   * markers (`"$sw…` keys) or an array from a node service (`"dtype"`) is encoded at once instead:
+   * plain, it would not read back as itself.
+   */
+  putPlain(value: unknown): string {
+    const text = JSON.stringify(value ?? null);
+    if (text.includes('"$sw') || text.includes('"dtype"')) return this.put(value);
+    return ` ${text}`;
   }
 
   remembered(value: object): Encoded {

@@ -1,4 +1,5 @@
-// Compaction of finished runs, in the background: a run's per-step event pages are re-packed into
+// Compaction of finished runs, in the background: the plain roots a run driven flat out wrote are
+// encoded into blobs (plainEncoding.ts), a run's per-step event pages are re-packed into
 // pages of many steps (pageRepacking.ts), the blob rows written so far are packed into compressed
 // segments (blobPacking.ts), and the pages this frees are given back to the file (incremental
 // vacuum, on databases created with auto_vacuum; database.ts). Every read returns the same
@@ -12,6 +13,8 @@
 // packed); a paced run leaves the loop idle between steps, and chunks fit there. A crash between chunks loses nothing: the next start finds
 // the finished runs that still have unpacked pages and the blob rows not yet in a segment.
 import { BlobPacker } from './blobPacking.ts';
+import { BlobStore } from './blobStore.ts';
+import { PlainEncoder } from './plainEncoding.ts';
 import { PageRepacker } from './pageRepacking.ts';
 import type { Db } from './database.ts';
 
@@ -32,6 +35,9 @@ export interface CompactionSizes {
 export class Compactor {
   private readonly pages: PageRepacker;
   private readonly blobs: BlobPacker;
+  private readonly plain: PlainEncoder;
+  /** Runs (rid) whose plain roots still need encoding (before their pages and blobs are packed). */
+  private readonly plainRuns = new Set<number>();
   /** Runs (rid) whose pages still need packing, with the seq to continue after. */
   private readonly runs = new Map<number, number>();
   /** Blob rows up to this id are to be packed. */
@@ -49,9 +55,12 @@ export class Compactor {
   constructor(
     private readonly db: Db,
     sizes: CompactionSizes = {},
+    /** The store's blob store (its dedup memo then spans live writes and compaction). */
+    blobStore: BlobStore = new BlobStore(db),
   ) {
     this.pages = new PageRepacker(db, sizes.pageInputBytes);
     this.blobs = new BlobPacker(db, sizes.segmentBytes);
+    this.plain = new PlainEncoder(db, blobStore, FINISHED);
     this.rid = db.prepare<[string], { rid: number }>('SELECT rid FROM runs WHERE id = ?');
     this.unpackedRuns = db.prepare<[], { run: number }>(
       `SELECT DISTINCT p.run FROM event_pages p JOIN runs r ON r.rid = p.run
@@ -68,6 +77,7 @@ export class Compactor {
   /** A run has ended: pack its pages and every blob written so far, then free the pages. */
   runEnded(runId: string): void {
     const rid = this.rid.get(runId)?.rid;
+    if (rid !== undefined) this.plainRuns.add(rid);
     if (rid !== undefined && !this.runs.has(rid)) this.runs.set(rid, 0);
     this.blobsUpTo = Math.max(this.blobsUpTo, this.blobs.highestId());
     this.schedule();
@@ -81,7 +91,7 @@ export class Compactor {
 
   /** Whether any work is known to be left. */
   get pending(): boolean {
-    return !this.swept || this.runs.size > 0 || this.blobsUpTo > 0 || this.vacuum;
+    return !this.swept || this.plainRuns.size > 0 || this.runs.size > 0 || this.blobsUpTo > 0 || this.vacuum;
   }
 
   /**
@@ -142,14 +152,24 @@ export class Compactor {
     this.timer.unref();
   }
 
-  /** One unit of work (one transaction), the first of: sweep, a run's pages, blobs, vacuum. */
+  /**
+   * One unit of work (one transaction), the first of: sweep, a run's plain roots, a run's pages,
+   * blobs, vacuum. Plain roots come first: encoding them adds the blob rows that packing then takes.
+   */
   private chunk(): void {
     // Inside a caller's transaction a chunk would join it (and its rollback): wait for the next turn.
     if (this.db.inTransaction) return;
     if (!this.swept) {
       for (const { run } of this.unpackedRuns.all()) if (!this.runs.has(run)) this.runs.set(run, 0);
+      for (const run of this.plain.runsLeft()) this.plainRuns.add(run);
       this.blobsUpTo = Math.max(this.blobsUpTo, this.blobs.highestId());
       this.swept = true;
+      return;
+    }
+    const plainRun = this.plainRuns.values().next();
+    if (!plainRun.done) {
+      if (!this.plain.encodeNext(plainRun.value)) this.plainRuns.delete(plainRun.value);
+      this.blobsUpTo = Math.max(this.blobsUpTo, this.blobs.highestId());
       return;
     }
     const head = this.runs.entries().next();
@@ -175,6 +195,7 @@ export class Compactor {
   /** Compaction is an optimisation: a failure (disk full…) leaves the old rows, still readable. */
   private failed(err: unknown): void {
     console.error(`statewire: compaction stopped: ${(err as Error).message}`);
+    this.plainRuns.clear();
     this.runs.clear();
     this.blobsUpTo = 0;
     this.vacuum = false;

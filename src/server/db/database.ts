@@ -114,6 +114,12 @@ const MIGRATIONS: readonly string[] = [
     data BLOB NOT NULL
   );
   `,
+  `
+  -- Plain roots (a leading space: JSON written by a run driven flat out, BlobStore.putPlain) that
+  -- compaction has yet to encode into blobs (plainEncoding.ts); rows leave these indexes as it does.
+  CREATE INDEX IF NOT EXISTS events_plain ON events(run, seq) WHERE enc = 1 AND substr(data, 1, 1) = ' ';
+  CREATE INDEX IF NOT EXISTS checkpoints_plain ON checkpoints(run, seq) WHERE substr(root, 1, 1) = ' ';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

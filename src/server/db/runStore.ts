@@ -96,6 +96,11 @@ export interface CommitBatch extends StepPart {
   status?: RunStatus;
   endedAt?: string | null;
   error?: string | null;
+  /**
+   * Write blob-encoded payloads and checkpoints as plain roots (BlobStore.putPlain): the cheapest
+   * durable form, for a run driven flat out; compaction encodes them once the run has ended.
+   */
+  plain?: boolean;
 }
 
 const toSummary = (r: RunRow): StoredRun => ({
@@ -126,7 +131,7 @@ export class RunStore {
   constructor(readonly db: Db) {
     this.blobs = new BlobStore(db);
     this.shapes = new ShapeStore(db);
-    this.compaction = new Compactor(db);
+    this.compaction = new Compactor(db, {}, this.blobs);
     this.q = {
       insertRun: db.prepare(
         `INSERT INTO runs (id, graph_name, graph_hash, status, steps, last_seq, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms)
@@ -243,6 +248,7 @@ export class RunStore {
    */
   commit(runId: string, batch: CommitBatch): void {
     const rid = this.rid(runId);
+    const root = batch.plain ? (v: unknown) => this.blobs.putPlain(v) : (v: unknown) => this.blobs.put(v);
     this.atomically(() => {
       let lastSeq = 0;
       // Seqs only grow: paged events have no (run, seq) key of their own to refuse a repeated seq.
@@ -263,7 +269,7 @@ export class RunStore {
               ? (e.data as { step: number }).step
               : null;
           if (BLOB_ENCODED.has(e.type))
-            this.q.insertEvent.run(rid, e.seq, e.type, Date.parse(e.ts), step, 1, this.blobs.put(e.data));
+            this.q.insertEvent.run(rid, e.seq, e.type, Date.parse(e.ts), step, 1, root(e.data));
           else {
             const shaped = this.shapes.encode(e.data);
             this.q.insertEvent.run(
@@ -279,12 +285,7 @@ export class RunStore {
         }
         this.putPage(rid, paged);
         if (part.checkpoint)
-          this.q.insertCheckpoint.run(
-            rid,
-            lastSeq,
-            part.checkpoint.step,
-            this.blobs.put(part.checkpoint.state),
-          );
+          this.q.insertCheckpoint.run(rid, lastSeq, part.checkpoint.step, root(part.checkpoint.state));
       }
       this.q.updateCounters.run({
         id: runId,

@@ -166,7 +166,7 @@ export class LiveRun {
     const steps = last.checkpoint?.step ?? this.committedStep;
     this.staged = [];
     // On failure nothing of it is in the log; the caller ends the run (fail() drops the rest).
-    this.store.commit(this.id, { earlier, events: [], steps, status: this.status });
+    this.store.commit(this.id, { earlier, events: [], steps, status: this.status, plain: true });
     this.committedSeq = lastSeq;
     this.committedStep = steps;
     this.publishCommitted(earlier.flatMap((p) => p.events));
@@ -194,6 +194,8 @@ export class LiveRun {
         checkpoint,
         steps: this.step,
         status: extra.status ?? this.status,
+        // Staged steps mean the run is driven flat out: the cheapest durable form now, encoded later.
+        plain: earlier.length > 0,
         ...(ended !== undefined ? { endedAt: ended } : {}),
         ...(extra.error !== undefined ? { error: extra.error } : {}),
       });
