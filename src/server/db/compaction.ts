@@ -149,7 +149,9 @@ export class Compactor {
       }
       this.schedule();
     });
-    this.timer.unref();
+    // Not unref'd: with only unref'd immediates pending, Node lets the loop block in its poll for
+    // I/O, so on an idle server the next chunk waited for the next request (a finished run stayed
+    // half-compacted until someone asked for something). The chain ends when the work does.
   }
 
   /**

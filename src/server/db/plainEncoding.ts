@@ -20,11 +20,29 @@ const TEXT_PER_CHUNK = 128 * 1024;
 const PLAIN_EVENT = `enc = 1 AND substr(data, 1, 1) = ' '`;
 const PLAIN_CHECKPOINT = `substr(root, 1, 1) = ' '`;
 
+interface EventRow {
+  seq: number;
+  type: string;
+  ts: number;
+  step: number | null;
+  enc: number;
+  data: string;
+}
+interface CheckpointRow {
+  seq: number;
+  step: number;
+  root: string;
+}
+
 export class PlainEncoder {
   private readonly events;
-  private readonly setEvent;
+  private readonly eventRange;
+  private readonly deleteEvents;
+  private readonly insertEvent;
   private readonly checkpoints;
-  private readonly setCheckpoint;
+  private readonly checkpointRange;
+  private readonly deleteCheckpoints;
+  private readonly insertCheckpoint;
   private readonly finishedRuns;
 
   constructor(
@@ -35,11 +53,21 @@ export class PlainEncoder {
     this.events = db.prepare<[number, number], { seq: number; data: string }>(
       `SELECT seq, data FROM events INDEXED BY events_plain WHERE run = ? AND ${PLAIN_EVENT} ORDER BY seq LIMIT ?`,
     );
-    this.setEvent = db.prepare('UPDATE events SET data = ? WHERE run = ? AND seq = ?');
+    this.eventRange = db.prepare<[number, number, number], EventRow>(
+      'SELECT seq, type, ts, step, enc, data FROM events WHERE run = ? AND seq >= ? AND seq <= ? ORDER BY seq',
+    );
+    this.deleteEvents = db.prepare('DELETE FROM events WHERE run = ? AND seq >= ? AND seq <= ?');
+    this.insertEvent = db.prepare(
+      'INSERT INTO events (run, seq, type, ts, step, enc, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     this.checkpoints = db.prepare<[number, number], { seq: number; root: string }>(
       `SELECT seq, root FROM checkpoints INDEXED BY checkpoints_plain WHERE run = ? AND ${PLAIN_CHECKPOINT} ORDER BY seq LIMIT ?`,
     );
-    this.setCheckpoint = db.prepare('UPDATE checkpoints SET root = ? WHERE run = ? AND seq = ?');
+    this.checkpointRange = db.prepare<[number, number, number], CheckpointRow>(
+      'SELECT seq, step, root FROM checkpoints WHERE run = ? AND seq >= ? AND seq <= ? ORDER BY seq',
+    );
+    this.deleteCheckpoints = db.prepare('DELETE FROM checkpoints WHERE run = ? AND seq >= ? AND seq <= ?');
+    this.insertCheckpoint = db.prepare('INSERT INTO checkpoints (run, seq, step, root) VALUES (?, ?, ?, ?)');
     this.finishedRuns = db.prepare<[], { run: number }>(
       `SELECT e.run FROM events e INDEXED BY events_plain JOIN runs r ON r.rid = e.run
        WHERE r.status IN ${finished} AND e.enc = 1 AND substr(e.data, 1, 1) = ' '
@@ -58,23 +86,43 @@ export class PlainEncoder {
     let any = false;
     try {
       this.db.transaction(() => {
-        let rows = 0;
-        let text = 0;
-        const full = () => rows >= ROWS_PER_CHUNK || text >= TEXT_PER_CHUNK;
-        for (const e of this.events.all(rid, ROWS_PER_CHUNK)) {
-          this.setEvent.run(this.encode(e.data), rid, e.seq);
-          rows++;
-          text += e.data.length;
-          if (full()) break;
+        const budget = { rows: 0, text: 0 };
+        const events = this.take(this.events.all(rid, ROWS_PER_CHUNK), (e) => e.data, budget);
+        const cps = this.take(
+          budget.rows < ROWS_PER_CHUNK ? this.checkpoints.all(rid, ROWS_PER_CHUNK - budget.rows) : [],
+          (c) => c.root,
+          budget,
+        );
+        // The rows of the seq range are written anew, not updated in place: a plain root is many
+        // times its encoded root, and rows that shrink in place would leave their pages mostly
+        // empty for good (no vacuum reclaims a sparse page). Rewritten, the old pages empty out
+        // and are freed, and the new rows are packed densely.
+        if (events.length > 0) {
+          const lo = events[0]!.seq;
+          const hi = events[events.length - 1]!.seq;
+          const plain = new Set(events.map((e) => e.seq));
+          const rows = this.eventRange.all(rid, lo, hi);
+          this.deleteEvents.run(rid, lo, hi);
+          for (const r of rows)
+            this.insertEvent.run(
+              rid,
+              r.seq,
+              r.type,
+              r.ts,
+              r.step,
+              r.enc,
+              plain.has(r.seq) ? this.encode(r.data) : r.data,
+            );
         }
-        if (!full())
-          for (const c of this.checkpoints.all(rid, ROWS_PER_CHUNK - rows)) {
-            this.setCheckpoint.run(this.encode(c.root), rid, c.seq);
-            rows++;
-            text += c.root.length;
-            if (full()) break;
-          }
-        any = rows > 0;
+        if (cps.length > 0) {
+          const lo = cps[0]!.seq;
+          const hi = cps[cps.length - 1]!.seq;
+          const rows = this.checkpointRange.all(rid, lo, hi);
+          this.deleteCheckpoints.run(rid, lo, hi);
+          for (const r of rows)
+            this.insertCheckpoint.run(rid, r.seq, r.step, isPlainRoot(r.root) ? this.encode(r.root) : r.root);
+        }
+        any = budget.rows > 0;
       })();
     } catch (err) {
       // The blobs the rolled-back transaction inserted are gone: the store must not remember them.
@@ -82,6 +130,18 @@ export class PlainEncoder {
       throw err;
     }
     return any;
+  }
+
+  /** The first of `rows` that fit the chunk's budget (always at least one). */
+  private take<T>(rows: T[], text: (r: T) => string, budget: { rows: number; text: number }): T[] {
+    const out: T[] = [];
+    for (const r of rows) {
+      if (budget.rows > 0 && (budget.rows >= ROWS_PER_CHUNK || budget.text >= TEXT_PER_CHUNK)) break;
+      out.push(r);
+      budget.rows++;
+      budget.text += text(r).length;
+    }
+    return out;
   }
 
   private encode(root: string): string {
