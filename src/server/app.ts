@@ -40,6 +40,7 @@ import { registerBundleRoutes } from './http/bundle.routes.ts';
 import { installSecurityHeaders } from './http/securityHeaders.ts';
 import { registerValidateRoutes } from './http/validate.routes.ts';
 import { RunManager } from './runs/runManager.ts';
+import { trackRequestActivity } from './http/requestActivity.ts';
 import { LiveHub, type HubOptions } from './socket/liveHub.ts';
 import { GraphFiles } from './workspace/graphFiles.ts';
 import { watchGraphs } from './workspace/watchGraphs.ts';
@@ -118,6 +119,9 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
 
   const db = openDatabase(join(workspace, '.statewire', 'runs.db'));
   const store = new RunStore(db);
+  // Compaction is idle-time work: it waits while requests are being answered (and, see RunManager,
+  // while a run is driven flat out).
+  store.compaction.yieldWhile(trackRequestActivity(app).busy);
   const registry = createRegistry();
   const plugins: PluginLoadResult = await loadPlugins(join(workspace, 'nodes'), registry);
   for (const f of plugins.failed) console.error(`statewire: plugin ${f.file} not loaded: ${f.error}`);

@@ -8,9 +8,10 @@
 // Work is done in chunks — one transaction each (a packed page, a segment, a vacuum slice) — with
 // the event loop free between two, so a live run's steps and the socket traffic interleave with it
 // (each chunk is a few milliseconds). It is idle-time work: while a run is driven flat out
-// (step_delay_ms 0, see `yieldWhile`) it waits, since each chunk would take a turn from that run's
-// loop and its stream (a run started right after another ran ~15 % slower while the first was
-// packed); a paced run leaves the loop idle between steps, and chunks fit there. A crash between chunks loses nothing: the next start finds
+// (step_delay_ms 0) or requests are being answered (see `yieldWhile`) it waits, since each chunk
+// would take a turn from that run's loop and its stream (a run started right after another ran
+// ~15 % slower while the first was packed) or delay a restore or a timeline read; a paced run
+// leaves the loop idle between steps, and chunks fit there. A crash between chunks loses nothing: the next start finds
 // the finished runs that still have unpacked pages and the blob rows not yet in a segment.
 import { BlobPacker } from './blobPacking.ts';
 import { BlobStore } from './blobStore.ts';
@@ -46,8 +47,8 @@ export class Compactor {
   private swept = false;
   private timer: NodeJS.Immediate | undefined;
   private waiting: NodeJS.Timeout | undefined;
-  /** While this says true, no background chunk runs (the run manager: a run driven flat out). */
-  private busy: () => boolean = () => false;
+  /** While one of these says true, no background chunk runs (a run driven flat out, a request). */
+  private readonly yields: Array<() => boolean> = [];
   private readonly rid;
   private readonly unpackedRuns;
   private readonly freePages;
@@ -69,9 +70,13 @@ export class Compactor {
     this.freePages = db.prepare<[], { freelist_count: number }>('PRAGMA freelist_count');
   }
 
-  /** Background chunks wait while `busy()` holds (drain and step do not). */
+  /** Background chunks also wait while `busy()` holds (drain and step do not). */
   yieldWhile(busy: () => boolean): void {
-    this.busy = busy;
+    this.yields.push(busy);
+  }
+
+  private busy(): boolean {
+    return this.yields.some((f) => f());
   }
 
   /** A run has ended: pack its pages and every blob written so far, then free the pages. */

@@ -15,7 +15,7 @@ import type { Db } from './database.ts';
  * the size of the states, since a paced run's steps wait behind it.
  */
 const ROWS_PER_CHUNK = 64;
-const TEXT_PER_CHUNK = 128 * 1024;
+const TEXT_PER_CHUNK = 64 * 1024;
 
 const PLAIN_EVENT = `enc = 1 AND substr(data, 1, 1) = ' '`;
 const PLAIN_CHECKPOINT = `substr(root, 1, 1) = ' '`;
