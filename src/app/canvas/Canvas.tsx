@@ -41,7 +41,7 @@ import {
 import { edgeTypes, nodeTypes } from './flowTypes.ts';
 import { LOW_DETAIL_ZOOM, LowDetailContext, wiredHandles } from './detail.ts';
 import { estimatedViewport, FIT_OPTIONS, MIN_ZOOM } from './initialViewport.ts';
-import { boxEstimate, dropMeasuredEstimates, type NodeEstimate } from './nodeEstimate.ts';
+import { boxEstimate, dropMeasuredEstimates, dropBoxHandles, type NodeEstimate } from './nodeEstimate.ts';
 import { GRAPH_DRAG_MIME, NODE_DRAG_MIME } from '../ui/dragMime.ts';
 import { motionMs } from '../ui/motion.ts';
 import { dropGraphNode } from '../commands/graphNodes.ts';
@@ -225,6 +225,10 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
       includeHiddenNodes: true, // a node culled before it was ever measured counts by its given size
     });
   }, [focusRequest, flow]);
+
+  useEffect(() => {
+    if (!lowDetail) setNodes(dropBoxHandles);
+  }, [lowDetail]);
 
   useEffect(() => {
     if (fitNonce > 0) void flow.fitView({ ...FIT_OPTIONS, duration: motionMs(200) });

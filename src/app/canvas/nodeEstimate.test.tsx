@@ -12,7 +12,7 @@ import { LowDetailContext, wiredHandles } from './detail.ts';
 import type { FlowNode } from './flowMapping.ts';
 import { GraphNode } from './GraphNode.tsx';
 import { anchorTop, BOX_WIDTH_PX, boxHeight } from './nodeBox.ts';
-import { boxEstimate, dropMeasuredEstimates } from './nodeEstimate.ts';
+import { boxEstimate, dropBoxHandles, dropMeasuredEstimates } from './nodeEstimate.ts';
 
 afterEach(cleanup);
 
@@ -75,6 +75,7 @@ describe('box node estimate', () => {
         // The box's size: the fixed box width and its inline height.
         expect(est.initialWidth).toBe(BOX_WIDTH_PX);
         expect(el.style.height).toBe(`${est.initialHeight}px`);
+        expect(est.measured).toEqual({ width: est.initialWidth, height: est.initialHeight });
       }
     });
 
@@ -111,5 +112,16 @@ describe('box node estimate', () => {
     expect(out[0]!.handles).toBeUndefined();
     expect(out[0]!.initialWidth).toBe(170);
     expect(out[1]).toBe(b);
+  });
+
+  it('zoomed in, no node keeps the box handles (React Flow would re-read them on every update)', () => {
+    const est = { initialWidth: 170, initialHeight: 96, measured: { width: 170, height: 96 }, handles: [] };
+    const a: FlowNode = { id: 'a', position: { x: 0, y: 0 }, data: { kind: 'node', defId: 'a' }, ...est };
+    const b: FlowNode = { id: 'b', position: { x: 0, y: 0 }, data: { kind: 'node', defId: 'b' } };
+    const out = dropBoxHandles([a, b]);
+    expect(out[0]!.handles).toBeUndefined();
+    expect(out[0]!.measured).toEqual({ width: 170, height: 96 });
+    expect(out[1]).toBe(b);
+    expect(dropBoxHandles(out)).toBe(out);
   });
 });

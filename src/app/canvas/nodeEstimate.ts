@@ -2,10 +2,13 @@
 // Flow mounts every new node hidden, measures it (ResizeObserver), then renders it again visible —
 // and its culling mounts every unmeasured node, on screen or not, and draws no edge until both ends
 // are measured. A zoomed-out graph node is a box whose whole geometry is known (nodeBox.ts), so its
-// flow node carries it: it is visible from its first render, edges attach from frame one, and
-// culling skips it when it is off screen. React Flow still measures every node it mounts; once it
-// has, the estimate is dropped (dropMeasuredEstimates), because React Flow re-reads a node's
-// `handles` whenever the node object changes, and at full detail they would be wrong.
+// flow node carries it as React Flow's own `measured` size and `handles`: it is visible from its
+// first render, edges attach from frame one, culling skips it when it is off screen, and React
+// Flow's first ResizeObserver pass finds the size it already has, so it dispatches no size change
+// (before, it dispatched one per node and every node was rendered again). React Flow still
+// measures every node it mounts (handle bounds from the DOM, and a box whose laid-out size differs
+// gets its real size, as any node). The `handles` leave a node when a size change shows the estimate
+// was wrong (dropMeasuredEstimates) and when the canvas zooms in past the boxes (dropBoxHandles).
 import { Position, type NodeChange, type NodeHandle } from '@xyflow/react';
 import { STATE_HANDLE } from '../../domain/graph/graph.ops.ts';
 import type { NodePorts } from '../store/derived.ts';
@@ -13,7 +16,9 @@ import type { FlowNode } from './flowMapping.ts';
 import { anchorRect, boxAnchors, boxHeight, BOX_WIDTH_PX } from './nodeBox.ts';
 
 /** What a flow node carries before its first measurement. */
-export type NodeEstimate = Required<Pick<FlowNode, 'initialWidth' | 'initialHeight' | 'handles'>>;
+export type NodeEstimate = Required<
+  Pick<FlowNode, 'initialWidth' | 'initialHeight' | 'handles' | 'measured'>
+>;
 
 const SIDE = { left: Position.Left, right: Position.Right, bottom: Position.Bottom } as const;
 
@@ -26,7 +31,12 @@ export function boxEstimate(ports: NodePorts, wired: string, stateVisible: boole
     position: SIDE[a.side],
     ...anchorRect(a, height),
   }));
-  return { initialWidth: BOX_WIDTH_PX, initialHeight: height, handles };
+  return {
+    initialWidth: BOX_WIDTH_PX,
+    initialHeight: height,
+    handles,
+    measured: { width: BOX_WIDTH_PX, height },
+  };
 }
 
 /**
@@ -44,6 +54,21 @@ export function dropMeasuredEstimates(
   return nodes.map((n) => {
     if (!n.handles || !measured.has(n.id)) return n;
     const { handles: _estimated, ...rest } = n;
+    return rest;
+  });
+}
+
+/**
+ * Leaving the boxes (zoomed in to full detail): no node carries the box's `handles` any more. React
+ * Flow re-reads a node's `handles` whenever the node object changes (a selection, a move) and would
+ * put its edges back on the box's anchors; without them it keeps the handle bounds it measured (a
+ * node it has not drawn yet is measured, handles included, when it first is).
+ */
+export function dropBoxHandles(nodes: FlowNode[]): FlowNode[] {
+  if (!nodes.some((n) => n.handles)) return nodes;
+  return nodes.map((n) => {
+    if (!n.handles) return n;
+    const { handles: _box, ...rest } = n;
     return rest;
   });
 }
