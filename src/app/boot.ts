@@ -4,7 +4,7 @@
 import { api } from './api/client.ts';
 import { takeBootRequest } from './bootRequests.ts';
 import { openSavedGraph } from './files/documents.ts';
-import { readJournal, startJournal } from './files/journal.ts';
+import { readJournal, startJournal, type JournalEntry } from './files/journal.ts';
 import { makeTab } from './store/doc.slice.ts';
 import { editorStore, type EditorStore } from './store/editor.store.ts';
 import { liveClient } from './live/connection.ts';
@@ -12,8 +12,8 @@ import { loadCatalog, loadServices, startServicesSync } from './services/service
 
 export const DEMO_GRAPH_ID = 'grid_navigator';
 
-async function restoreJournal(store: EditorStore): Promise<boolean> {
-  const entries = await readJournal();
+async function restoreJournal(store: EditorStore, prefetched?: Promise<unknown>): Promise<boolean> {
+  const entries = (await (prefetched ?? readJournal())) as JournalEntry[];
   if (entries.length === 0) return false;
   const tabs = entries.map((e) => ({
     ...makeTab({
@@ -48,7 +48,7 @@ export async function boot(store: EditorStore = editorStore): Promise<void> {
   // Node services: their health in the library, their types in the catalog (kept current by notices).
   const services = loadServices(store, takeBootRequest('services'));
   startServicesSync(store, liveClient());
-  const restored = await restoreJournal(store);
+  const restored = await restoreJournal(store, takeBootRequest('journal'));
   // The deep-linked graph opens with the server's catalog and services report in place (both were
   // asked for with it): opened before them, a big graph would render and validate again as each
   // lands (new ports, service issues), right after its first render.

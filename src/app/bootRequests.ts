@@ -1,10 +1,13 @@
 // The first requests of a page load, sent by the entry module (main.tsx) before the app's bundle is
 // fetched, parsed and run: on a big deep-linked graph the server's answer and the bundle's start-up
 // are the two longest waits of the first render, and this way they overlap instead of adding up.
-// This module imports only the REST client, so it stays in the small entry chunk.
+// The local journal's read (IndexedDB) starts here too: opening the database takes a while, and boot
+// awaits the journal before it opens the deep link. This module imports only the REST client and the
+// journal (no React, no store), so it stays in the small entry chunk.
 import { api } from './api/client.ts';
+import { readJournal } from './files/journal.ts';
 
-export type BootRequestKind = 'graph' | 'catalog' | 'services';
+export type BootRequestKind = 'graph' | 'catalog' | 'services' | 'journal';
 
 const pending = new Map<string, Promise<unknown>>();
 
@@ -16,12 +19,16 @@ function send(kind: BootRequestKind, arg: string, request: () => Promise<unknown
   pending.set(keyOf(kind, arg), answer);
 }
 
-/** Sends the deep link's graph (`?graph=<id>`), the node catalog and the node-services report. */
+/**
+ * Sends the deep link's graph (`?graph=<id>`), the node catalog and the node-services report, and
+ * starts reading the local journal.
+ */
 export function startBootRequests(search: string = window.location.search): void {
   const graphId = new URLSearchParams(search).get('graph');
   if (graphId) send('graph', graphId, () => api.getGraph(graphId));
   send('catalog', '', () => api.nodeSchemas());
   send('services', '', () => api.services());
+  send('journal', '', readJournal);
 }
 
 /**

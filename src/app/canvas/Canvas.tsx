@@ -16,8 +16,6 @@ import {
   SelectionMode,
   useReactFlow,
   useStore,
-  getViewportForBounds,
-  type Viewport,
   type ReactFlowState,
   type Connection,
   type EdgeChange,
@@ -30,7 +28,7 @@ import type { GraphDef, Position } from '../../domain/graph/graph.schema.ts';
 import { addNodeOfType, commitMove, connectHandles } from '../store/actions.ts';
 import { activeTab } from '../store/doc.slice.ts';
 import { currentLevel, editorStore, useEditor, type EditorState } from '../store/editor.store.ts';
-import { issuesOf } from '../store/derived.ts';
+import { issuesOf, portsOf } from '../store/derived.ts';
 import { importFileIntoNewTab } from '../files/importExport.ts';
 import {
   buildFlowEdges,
@@ -41,7 +39,9 @@ import {
   type FlowNode,
 } from './flowMapping.ts';
 import { edgeTypes, nodeTypes } from './flowTypes.ts';
-import { LOW_DETAIL_ZOOM, LowDetailContext } from './detail.ts';
+import { LOW_DETAIL_ZOOM, LowDetailContext, wiredHandles } from './detail.ts';
+import { estimatedViewport, FIT_OPTIONS, MIN_ZOOM } from './initialViewport.ts';
+import { boxEstimate, dropMeasuredEstimates, dropBoxHandles, type NodeEstimate } from './nodeEstimate.ts';
 import { GRAPH_DRAG_MIME, NODE_DRAG_MIME } from '../ui/dragMime.ts';
 import { motionMs } from '../ui/motion.ts';
 import { dropGraphNode } from '../commands/graphNodes.ts';
@@ -50,11 +50,11 @@ import { refusalOf, toConnectRequest } from './connectionCheck.ts';
 import { ConnectionFeedback } from './ConnectionFeedback.tsx';
 import { LabelScale } from './LabelScale.tsx';
 import { useDelegatedHover } from './useDelegatedHover.ts';
+import { useAfterFirstPaint } from './useAfterFirstPaint.ts';
 import { createSelectionTracker } from './selectionSync.ts';
 import { shouldCull } from './culling.ts';
 import { RouteFailurePanel } from './RouteFailurePanel.tsx';
 
-const FIT_OPTIONS = { padding: 0.08, maxZoom: 1.2 };
 const SNAP_GRID: [number, number] = [20, 20];
 const PRO_OPTIONS = { hideAttribution: true };
 const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
@@ -101,19 +101,34 @@ function selectedFlowIds(sel: ReturnType<typeof editorStore.getState>['selection
 }
 
 /**
- * A first viewport estimated from positions (before React Flow measures anything), so a big graph
- * renders at its fitted zoom from the first frame (compact nodes) instead of at 100 % and then
- * re-rendering; React Flow's own fitView refines it once nodes are measured.
+ * The start of a canvas: its viewport and, when that viewport is zoomed out to boxes, each graph
+ * node's box geometry (nodeEstimate.ts), so that React Flow draws the boxes visible and their edges
+ * from the first render instead of measuring every node first. The viewport is fitted to those
+ * sizes, so React Flow's own fit after measuring does not move it.
  */
-function estimatedViewport(level: GraphDef, width: number, height: number): Viewport | undefined {
-  const pts = [...level.nodes.map((n) => n.position), ...level.containers.map((c) => c.position)];
-  if (pts.length === 0) return undefined;
-  const xs = pts.map((p) => p.x);
-  const ys = pts.map((p) => p.y);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  const bounds = { x, y, width: Math.max(...xs) - x + 200, height: Math.max(...ys) - y + 160 };
-  return getViewportForBounds(bounds, width, height, 0.05, FIT_OPTIONS.maxZoom, FIT_OPTIONS.padding);
+function canvasStart(level: GraphDef, size: { width: number; height: number }, stateVisible: boolean) {
+  const first = estimatedViewport(level, size.width, size.height, stateVisible);
+  const low = first ? first.zoom < LOW_DETAIL_ZOOM : false;
+  if (!low) return { viewport: first, low, estimates: undefined };
+  const estimates = new Map<string, NodeEstimate | undefined>();
+  const estimate = boxEstimator(stateVisible);
+  for (const n of level.nodes) estimates.set(n.id, estimate(n.id));
+  const sizeOf = (id: string) => {
+    const e = estimates.get(id);
+    return e && { width: e.initialWidth, height: e.initialHeight };
+  };
+  const viewport = estimatedViewport(level, size.width, size.height, stateVisible, sizeOf);
+  return { viewport, low, estimates: (id: string) => estimates.get(id) };
+}
+
+/** A node's box geometry from the store (its ports, its wired handles), as GraphNode will draw it. */
+function boxEstimator(stateVisible: boolean) {
+  const s = editorStore.getState();
+  const wired = wiredHandles(currentLevel(s));
+  return (id: string): NodeEstimate | undefined => {
+    const ports = portsOf(s, id);
+    return ports && boxEstimate(ports, wired.get(id) ?? '', stateVisible);
+  };
 }
 
 function CanvasSized() {
@@ -149,13 +164,18 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   // Fit only a graph that has something to fit: on an empty canvas React Flow would otherwise
   // re-centre the view on the first node the user drops.
   const [fitOnInit] = useState(() => level.nodes.length + level.containers.length > 0);
-  const [initialViewport] = useState(() => estimatedViewport(level, size.width, size.height));
+  const [start] = useState(() => canvasStart(level, size, stateVisible));
   // Until React Flow has set up its viewport the store holds zoom 1, not the zoom we start at.
   const zoomLow = useStore(isLowDetail);
-  const lowDetail = zoomLow ?? (initialViewport ? initialViewport.zoom < LOW_DETAIL_ZOOM : false);
+  const lowDetail = zoomLow ?? start.low;
+  // Read by the mapping effect without re-running it on every zoom across the threshold.
+  const lowDetailRef = useRef(lowDetail);
+  lowDetailRef.current = lowDetail;
   useDelegatedHover(wrapper);
+  // The minimap comes after the first paint (useAfterFirstPaint.ts).
+  const minimapOn = useAfterFirstPaint();
   const [nodes, setNodes] = useState<FlowNode[]>(() =>
-    buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection)),
+    buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection), start.estimates),
   );
   const edgeErrors = useEditor(edgeErrorIds);
   const [tracker] = useState(() => createSelectionTracker((sel) => editorStore.getState().setSelection(sel)));
@@ -169,7 +189,9 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
       [...sel].filter((f) => !f.startsWith('e:') && !f.startsWith('g:')),
       [...sel].filter((f) => f.startsWith('e:') || f.startsWith('g:')),
     );
-    setNodes((prev) => buildFlowNodes(level, prev, stateVisible, sel));
+    // Nodes new to the flow (added, pasted) get their box geometry too while zoomed out.
+    const estimate = lowDetailRef.current ? boxEstimator(stateVisible) : undefined;
+    setNodes((prev) => buildFlowNodes(level, prev, stateVisible, sel, estimate));
     setEdges((prev) => buildFlowEdges(level, prev, stateVisible, sel, edgeErrors));
   }, [level, stateVisible, selection, edgeErrors, tracker]);
 
@@ -200,8 +222,13 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
       duration: motionMs(200),
       maxZoom: 1,
       padding: 0.4,
+      includeHiddenNodes: true, // a node culled before it was ever measured counts by its given size
     });
   }, [focusRequest, flow]);
+
+  useEffect(() => {
+    if (!lowDetail) setNodes(dropBoxHandles);
+  }, [lowDetail]);
 
   useEffect(() => {
     if (fitNonce > 0) void flow.fitView({ ...FIT_OPTIONS, duration: motionMs(200) });
@@ -211,9 +238,12 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
     (changes: NodeChange<FlowNode>[]) => {
       tracker.nodeChanges(changes);
       setNodes((ns) =>
-        applyNodeChanges(
-          changes.filter((c) => c.type !== 'remove'),
-          ns,
+        dropMeasuredEstimates(
+          applyNodeChanges(
+            changes.filter((c) => c.type !== 'remove'),
+            ns,
+          ),
+          changes,
         ),
       );
     },
@@ -331,9 +361,9 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           snapToGrid={snap}
           snapGrid={SNAP_GRID}
           fitView={fitOnInit}
-          defaultViewport={initialViewport}
+          defaultViewport={start.viewport}
           fitViewOptions={FIT_OPTIONS}
-          minZoom={0.05}
+          minZoom={MIN_ZOOM}
           maxZoom={4}
           colorMode="dark"
           proOptions={PRO_OPTIONS}
@@ -341,8 +371,16 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           onlyRenderVisibleElements={shouldCull(nodes.length, edges.length)}
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#3f3f46" />
-          <MiniMap pannable zoomable position="bottom-left" nodeColor={minimapColor} style={MINIMAP_STYLE} />
-          <Controls showInteractive={false} />
+          {minimapOn && (
+            <MiniMap
+              pannable
+              zoomable
+              position="bottom-left"
+              nodeColor={minimapColor}
+              style={MINIMAP_STYLE}
+            />
+          )}
+          <Controls showInteractive={false} fitViewOptions={FIT_OPTIONS} />
           {stateVisible && <ServiceContainersPanel />}
           <ConnectionFeedback reasonRef={hintRefusal} />
           <LabelScale target={wrapper} />

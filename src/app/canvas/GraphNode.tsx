@@ -18,11 +18,10 @@ import { currentLevel, selectNode, useEditor, type EditorState } from '../store/
 import { issueMark, portsOf, type NodePorts } from '../store/derived.ts';
 import { issueOutlineClass } from './issueOutline.ts';
 import { LowDetailContext, queueInternalsUpdate, wiredHandles } from './detail.ts';
-import { useNodeRunStatus, useNodeViewerLine } from '../run/useNodeRunStatus.ts';
+import { useNodeRun } from '../run/useNodeRunStatus.ts';
 import type { NodeRunStatus } from '../run/run.store.ts';
 import type { FlowNode } from './flowMapping.ts';
 import { sameNodeView } from './nodeMemo.ts';
-import { useRun } from '../run/run.store.ts';
 import { serviceProblemOf, type ServiceProblem } from '../services/serviceIssues.ts';
 import { NdArrayView } from '../ui/NdArrayView.tsx';
 import { boxStyle, NodeBoxBody } from './NodeBox.tsx';
@@ -131,8 +130,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   // Zoomed far out the body is one box (NodeBox.tsx); the canvas says when through the context.
   const box = useContext(LowDetailContext);
   const { node, ports, color, stateVisible, mark, wired, service } = useNodeView(id, box);
-  const run = useNodeRunStatus(id);
-  const viewer = useNodeViewerLine(id);
+  const { status: run, viewer, atBreakpoint } = useNodeRun(id);
   const updateNodeInternals = useUpdateNodeInternals();
   // useStoreApi() gives each caller its own wrapper object; its getState is the flow store's own.
   const flowKey = useStoreApi().getState;
@@ -146,8 +144,6 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
     queueInternalsUpdate(flowKey, updateNodeInternals, id);
   }, [id, handleKey, updateNodeInternals, flowKey]);
 
-  // The writer of the slot a breakpoint hit, or the node a node breakpoint stopped before.
-  const atBreakpoint = useRun((s) => s.breakpointHit?.node_id === id);
   if (!node || !ports) return null;
   const composite = Boolean(node.subgraph && node.subgraph.nodes.length);
   const runState = run && run.status !== 'idle' ? run.status : undefined;

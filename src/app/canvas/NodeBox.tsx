@@ -4,10 +4,12 @@
 import { Handle, Position } from '@xyflow/react';
 import { STATE_HANDLE } from '../../domain/graph/graph.ops.ts';
 import type { NodePorts } from '../store/derived.ts';
-import { anchorTop, boxHeight } from './nodeBox.ts';
+import { anchorTop, boxAnchors, boxHeight } from './nodeBox.ts';
 
 /** Handles in the box are invisible anchors: at this zoom a dot would be under a pixel. */
 const ANCHOR = 'sw-box-anchor';
+
+const SIDE = { left: Position.Left, right: Position.Right, bottom: Position.Bottom } as const;
 
 export function NodeBoxBody({
   label,
@@ -21,39 +23,19 @@ export function NodeBoxBody({
   wired: string;
   stateVisible: boolean;
 }) {
-  const all = wired === '*';
-  const keys = all ? null : new Set(wired.split(','));
-  const shows = (key: string) => keys === null || keys.has(key);
   return (
     <>
       {label}
-      {ports.inputs.map((p, i) =>
-        shows(`i:${p.name}`) ? (
-          <Handle
-            key={`i:${p.name}`}
-            type="target"
-            position={Position.Left}
-            id={p.name}
-            className={ANCHOR}
-            style={{ top: anchorTop(i) }}
-          />
-        ) : null,
-      )}
-      {ports.outputs.map((p, i) =>
-        shows(`o:${p.name}`) ? (
-          <Handle
-            key={`o:${p.name}`}
-            type="source"
-            position={Position.Right}
-            id={p.name}
-            className={ANCHOR}
-            style={{ top: anchorTop(i) }}
-          />
-        ) : null,
-      )}
-      {stateVisible && shows('s') && (
-        <Handle type="source" position={Position.Bottom} id={STATE_HANDLE} className={ANCHOR} />
-      )}
+      {boxAnchors(ports, wired, stateVisible, STATE_HANDLE).map((a) => (
+        <Handle
+          key={a.key}
+          type={a.type}
+          position={SIDE[a.side]}
+          id={a.id}
+          className={ANCHOR}
+          style={a.side === 'bottom' ? undefined : { top: anchorTop(a.row) }}
+        />
+      ))}
     </>
   );
 }

@@ -4,6 +4,7 @@
 import type { Edge, Node } from '@xyflow/react';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import { CONTAINER_HANDLE, STATE_HANDLE } from '../../domain/graph/graph.ops.ts';
+import type { NodeEstimate } from './nodeEstimate.ts';
 
 export type FlowNodeData = { kind: 'node' | 'container'; defId: string };
 export type FlowNode = Node<FlowNodeData>;
@@ -49,11 +50,16 @@ function nodeType(type: string, hasSubgraph: boolean): string {
   return 'graphNode';
 }
 
+/**
+ * `estimate` gives a graph node's known geometry (nodeEstimate.ts), or undefined when it is not
+ * known; it is asked only for flow nodes made here, a reused one keeps what React Flow measured.
+ */
 export function buildFlowNodes(
   level: GraphDef,
   prev: readonly FlowNode[],
   stateVisible: boolean,
   selected: ReadonlySet<string>,
+  estimate?: (id: string) => NodeEstimate | undefined,
 ): FlowNode[] {
   const prevById = new Map(prev.map((n) => [n.id, n]));
   const out: FlowNode[] = [];
@@ -70,7 +76,8 @@ export function buildFlowNodes(
     if (p && p.type === type && p.position.x === x && p.position.y === y && (p.selected ?? false) === isSel)
       return p;
     if (p && p.type === type) return { ...p, position: { x, y }, selected: isSel };
-    return { id, type, position: { x, y }, data: { kind, defId }, selected: isSel };
+    const known = kind === 'node' && type !== 'note' ? estimate?.(defId) : undefined;
+    return { ...known, id, type, position: { x, y }, data: { kind, defId }, selected: isSel };
   };
   for (const n of level.nodes) {
     out.push(
@@ -88,7 +95,7 @@ export function buildFlowNodes(
     for (const c of level.containers)
       out.push(reuse(containerFlowId(c.id), 'container', c.position.x, c.position.y, 'container', c.id));
   }
-  return out;
+  return sameItems(out, prev);
 }
 
 // Module-scope styles keep edge objects stable and cheap (no per-edge objects).
@@ -156,5 +163,14 @@ export function buildFlowEdges(
       });
     }
   }
-  return out;
+  return sameItems(out, prev);
+}
+
+/**
+ * `prev` itself when `next` holds the same objects in the same order: React Flow then sees no new
+ * array and does no work (the mapping runs again after mount and on every selection or validation
+ * change, most of which leave a big level's elements as they were).
+ */
+function sameItems<T>(next: T[], prev: readonly T[]): T[] {
+  return next.length === prev.length && next.every((x, i) => x === prev[i]) ? (prev as T[]) : next;
 }

@@ -14,6 +14,8 @@ export const ROW_PX = 20;
 export const BOX_TOP_BORDER_PX = 6;
 /** Full-detail nodes are at least this wide (min-w-[170px]); the box uses the same width. */
 export const BOX_WIDTH_PX = 170;
+/** A box anchor's side (canvas.css .sw-box-anchor: 1 px, centred on its spot by React Flow's CSS). */
+export const ANCHOR_PX = 1;
 
 /** Rows the port grid needs: inputs and outputs sit in two independent columns. */
 export function portRows(ports: Pick<NodePorts, 'inputs' | 'outputs'>): number {
@@ -42,4 +44,59 @@ export function anchorTop(index: number): number {
 export function boxFontPx(zoom: number): number {
   const want = 9 / Math.max(zoom, 0.01);
   return Math.min(44, Math.max(12, Math.ceil(want / 4) * 4));
+}
+
+/** Wired handle keys of a box (detail.ts wiredHandles): `i:<name>`, `o:<name>`, `s`; `*` = all. */
+type Wired = string;
+
+/** One handle a box draws: which port, and where (`row` of the port column; the state handle has none). */
+export interface BoxAnchor {
+  key: string;
+  id: string;
+  type: 'source' | 'target';
+  side: 'left' | 'right' | 'bottom';
+  row: number;
+}
+
+/**
+ * The handles a box draws, in render order: only the wired ones, at their port's row. NodeBox.tsx
+ * renders exactly this list and boxHandleRects places it, so what React Flow is told before the first
+ * measurement and what it then measures come from one place.
+ */
+export function boxAnchors(
+  ports: Pick<NodePorts, 'inputs' | 'outputs'>,
+  wired: Wired,
+  stateVisible: boolean,
+  stateHandleId: string,
+): BoxAnchor[] {
+  const keys = wired === '*' ? null : new Set(wired.split(','));
+  const shows = (key: string) => keys === null || keys.has(key);
+  const out: BoxAnchor[] = [];
+  ports.inputs.forEach((p, row) => {
+    if (shows(`i:${p.name}`)) out.push({ key: `i:${p.name}`, id: p.name, type: 'target', side: 'left', row });
+  });
+  ports.outputs.forEach((p, row) => {
+    if (shows(`o:${p.name}`))
+      out.push({ key: `o:${p.name}`, id: p.name, type: 'source', side: 'right', row });
+  });
+  if (stateVisible && shows('s'))
+    out.push({ key: 's', id: stateHandleId, type: 'source', side: 'bottom', row: -1 });
+  return out;
+}
+
+/**
+ * Where React Flow measures an anchor, relative to the node's top-left corner (flow px). The anchors
+ * are positioned in the node wrapper (the box itself is not positioned): a side anchor's top is
+ * anchorTop(row), the bottom one sits on the bottom edge; React Flow's handle CSS centres each on
+ * its spot (translate ±50 %), hence the half-pixel offsets.
+ */
+export function anchorRect(
+  a: Pick<BoxAnchor, 'side' | 'row'>,
+  height: number,
+): { x: number; y: number; width: number; height: number } {
+  const half = ANCHOR_PX / 2;
+  const size = { width: ANCHOR_PX, height: ANCHOR_PX };
+  if (a.side === 'bottom') return { x: BOX_WIDTH_PX / 2 - half, y: height - half, ...size };
+  const y = anchorTop(a.row) - half;
+  return { x: a.side === 'left' ? -half : BOX_WIDTH_PX - half, y, ...size };
 }

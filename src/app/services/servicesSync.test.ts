@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServiceStatus } from '../../domain/services/manifest.ts';
 import { createEditorStore } from '../store/editor.store.ts';
-import { loadServices, startServicesSync } from './servicesSync.ts';
+import { loadCatalog, loadServices, startServicesSync } from './servicesSync.ts';
 
 const report = (state: ServiceStatus['state']) => ({
   services: [
@@ -78,5 +78,30 @@ describe('reconnect', () => {
     });
     handlers.get('connect')!(undefined);
     await vi.waitFor(() => expect(asked.sort()).toEqual(['/api/components/node-schemas', '/api/services']));
+  });
+
+  it('the same answer again (a reconnect) leaves the catalog and the report as they are', async () => {
+    const store = createEditorStore();
+    const spec = { type: 'echo', display_name: 'Echo' };
+    vi.stubGlobal('fetch', (url: string) =>
+      Promise.resolve(
+        new Response(JSON.stringify(url.includes('node-schemas') ? [spec] : report('up')), { status: 200 }),
+      ),
+    );
+    await loadCatalog(store);
+    await loadServices(store);
+    const { catalog, services } = store.getState();
+    expect(catalog.has('echo')).toBe(true);
+    expect(services?.services[0]?.state).toBe('up');
+    await loadCatalog(store);
+    await loadServices(store);
+    expect(store.getState().catalog).toBe(catalog);
+    expect(store.getState().services).toBe(services);
+    // A different answer is applied.
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(new Response(JSON.stringify(report('down')), { status: 200 })),
+    );
+    await loadServices(store);
+    expect(store.getState().services?.services[0]?.state).toBe('down');
   });
 });

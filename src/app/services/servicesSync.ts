@@ -8,6 +8,25 @@ import { ServicesReportSchema, type ServicesReport } from '../../domain/services
 import { api, ApiError } from '../api/client.ts';
 import type { EditorStore } from '../store/editor.store.ts';
 
+/**
+ * What each store was last given, as JSON beside the object it got: a refetch with the same answer
+ * (every socket connect refetches both, right after a big graph's first render) leaves the store as
+ * it is, instead of a new catalog or report that makes every canvas node resolve its view again and
+ * the whole graph validate again. Applied only while the store still holds that object.
+ */
+const lastApplied = new WeakMap<EditorStore, { catalog?: [string, unknown]; services?: [string, unknown] }>();
+
+function isRepeat(store: EditorStore, kind: 'catalog' | 'services', text: string): boolean {
+  const last = lastApplied.get(store)?.[kind];
+  return last !== undefined && last[0] === text && last[1] === store.getState()[kind];
+}
+
+function remember(store: EditorStore, kind: 'catalog' | 'services', text: string): void {
+  const entry = lastApplied.get(store) ?? {};
+  entry[kind] = [text, store.getState()[kind]];
+  lastApplied.set(store, entry);
+}
+
 /** `prefetched`: the answer of a request already sent (the boot's, src/app/bootRequests.ts). */
 export async function loadCatalog(store: EditorStore, prefetched?: Promise<unknown>): Promise<void> {
   try {
@@ -18,7 +37,11 @@ export async function loadCatalog(store: EditorStore, prefetched?: Promise<unkno
         ? (raw as { schemas: unknown[] }).schemas
         : [];
     const specs = list.filter((x): x is NodeSpecInput => NodeSpecSchema.safeParse(x).success);
-    if (specs.length) store.getState().setCatalog(specs);
+    const text = JSON.stringify(specs);
+    if (specs.length && !isRepeat(store, 'catalog', text)) {
+      store.getState().setCatalog(specs);
+      remember(store, 'catalog', text);
+    }
   } catch (e) {
     store
       .getState()
@@ -40,7 +63,10 @@ export function applyServicesReport(raw: unknown, store: EditorStore, origin: st
       );
     return null;
   }
+  const text = JSON.stringify(r.data);
+  if (isRepeat(store, 'services', text)) return store.getState().services;
   store.getState().setServices(r.data);
+  remember(store, 'services', text);
   return r.data;
 }
 
