@@ -19,7 +19,10 @@ export interface ServerHandle {
   hasGraph(id: string): boolean;
 }
 
-export const test = base.extend<{ server: ServerHandle; noLiveRun: void }, { workerServer: ServerHandle }>({
+export const test = base.extend<
+  { server: ServerHandle; noLiveRun: void; pageDiagnostics: void },
+  { workerServer: ServerHandle }
+>({
   workerServer: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -53,6 +56,22 @@ export const test = base.extend<{ server: ServerHandle; noLiveRun: void }, { wor
       });
       if (!res.ok) throw new Error(`could not stop the previous test's run: HTTP ${res.status}`);
       await use();
+    },
+    { auto: true },
+  ],
+  // A failed test prints what the page itself reported (uncaught errors, console errors, a renderer
+  // crash): an element that vanished from the page says nothing about why on its own.
+  pageDiagnostics: [
+    async ({ page }, use, testInfo) => {
+      const lines: string[] = [];
+      page.on('pageerror', (e) => lines.push(`pageerror: ${e.stack ?? e.message}`));
+      page.on('crash', () => lines.push('the page crashed (its renderer is gone)'));
+      page.on('console', (m) => {
+        if (m.type() === 'error') lines.push(`console.error: ${m.text()}`);
+      });
+      await use();
+      if (testInfo.status !== testInfo.expectedStatus && lines.length > 0)
+        console.log(`page diagnostics of "${testInfo.title}":\n${lines.slice(-40).join('\n')}`);
     },
     { auto: true },
   ],
