@@ -6,6 +6,7 @@
 // the boxes, edges meet the full nodes' handles, also for nodes first drawn then (culled while they
 // were boxes). Also: the minimap comes after the first render and then shows every node.
 import { expect, test } from './fixtures.ts';
+import { layeredGraph } from './layeredGraph.ts';
 import { EditorPage } from './pages/EditorPage.ts';
 
 type EdgeCheck = (
@@ -17,27 +18,7 @@ const ROWS = 25;
 const COLS = 24;
 
 function bigGraph(rows = ROWS, cols = COLS) {
-  const nodes = [];
-  const edges = [];
-  for (let i = 0; i < rows * cols; i++) {
-    const col = Math.floor(i / rows);
-    const type = col % 2 === 0 ? 'llmCall' : 'textParse';
-    nodes.push({
-      id: `n${i}`,
-      type,
-      label: `n${i}`,
-      position: { x: col * 280, y: (i % rows) * 160 },
-      config: {},
-    });
-    if (col > 0)
-      edges.push({
-        id: `e${i}`,
-        source: `n${i - rows}`,
-        target: `n${i}`,
-        sourceHandle: (col - 1) % 2 === 0 ? 'response' : 'value',
-        targetHandle: type === 'llmCall' ? 'prompt' : 'text',
-      });
-  }
+  const { nodes, edges } = layeredGraph(rows, cols);
   // A container and grants, so the boxes' bottom state anchors are drawn too.
   const containers = [{ id: 'mem', label: 'Mem', position: { x: 0, y: rows * 160 + 200 }, states: {} }];
   const access_grants = [0, 100, 200, 300].map((i) => ({

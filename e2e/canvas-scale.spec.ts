@@ -4,32 +4,13 @@
 import type { Page } from '@playwright/test';
 import { EditorPage } from './pages/EditorPage.ts';
 import { expect, test } from './fixtures.ts';
+import { layeredGraph } from './layeredGraph.ts';
 
 const ROWS = 25;
 const COLS = 24;
 
 function bigGraph() {
-  const nodes = [];
-  const edges = [];
-  for (let i = 0; i < ROWS * COLS; i++) {
-    const col = Math.floor(i / ROWS);
-    const type = col % 2 === 0 ? 'llmCall' : 'textParse';
-    nodes.push({
-      id: `n${i}`,
-      type,
-      label: `n${i}`,
-      position: { x: col * 280, y: (i % ROWS) * 160 },
-      config: {},
-    });
-    if (col > 0)
-      edges.push({
-        id: `e${i}`,
-        source: `n${i - ROWS}`,
-        target: `n${i}`,
-        sourceHandle: (col - 1) % 2 === 0 ? 'response' : 'value',
-        targetHandle: type === 'llmCall' ? 'prompt' : 'text',
-      });
-  }
+  const { nodes, edges } = layeredGraph(ROWS, COLS);
   return { name: 'scale', description: '', nodes, edges, containers: [], access_grants: [] };
 }
 
