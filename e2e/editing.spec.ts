@@ -69,9 +69,14 @@ test('palette, cheatsheet, loop pairs, container shortcut, duplicate and State t
 test('group a selection into a composite, drill in, come back, ungroup', async ({ page }) => {
   const editor = new EditorPage(page);
   await editor.open();
+  // Each drop is checked where it happens: a lost drop then fails here, naming the node, instead of
+  // a minute later as a handle that never appears (CI saw that once, 1 run in ~50).
   await editor.dragFromLibrary('llmCall', 150, 100);
+  await expect(editor.node('llmCall_1')).toBeVisible();
   await editor.dragFromLibrary('textParse', 450, 100);
+  await expect(editor.node('textParse_1')).toBeVisible();
   await editor.dragFromLibrary('textViewer', 750, 100);
+  await expect(editor.node('textViewer_1')).toBeVisible();
   await editor.connect('llmCall_1', 'response', 'textParse_1', 'text');
   await editor.connect('textParse_1', 'value', 'textViewer_1', 'text');
 

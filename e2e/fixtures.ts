@@ -60,7 +60,8 @@ export const test = base.extend<
     { auto: true },
   ],
   // A failed test prints what the page itself reported (uncaught errors, console errors, a renderer
-  // crash): an element that vanished from the page says nothing about why on its own.
+  // crash) and what its canvas held: an element that vanished or never came says nothing about why
+  // on its own.
   pageDiagnostics: [
     async ({ page }, use, testInfo) => {
       const lines: string[] = [];
@@ -70,8 +71,24 @@ export const test = base.extend<
         if (m.type() === 'error') lines.push(`console.error: ${m.text()}`);
       });
       await use();
-      if (testInfo.status !== testInfo.expectedStatus && lines.length > 0)
-        console.log(`page diagnostics of "${testInfo.title}":\n${lines.slice(-40).join('\n')}`);
+      if (testInfo.status === testInfo.expectedStatus) return;
+      // What the canvas held when the test failed: its viewport, each node with its handle count
+      // (a node drawn as a zoomed-out box, or culled, has none) and any toast on screen.
+      const canvas = await page
+        .evaluate(() => {
+          const vp = document.querySelector<HTMLElement>('.react-flow__viewport')?.style.transform;
+          const nodes = [...document.querySelectorAll<HTMLElement>('.react-flow__node')].map(
+            (n) =>
+              `${n.dataset.id}@${n.style.transform}:${n.querySelectorAll('.react-flow__handle').length}h`,
+          );
+          const toasts = [
+            ...document.querySelectorAll('[data-testid="toast"], [data-testid="connection-refusal"]'),
+          ].map((t) => t.textContent);
+          return `viewport ${vp ?? 'none'}; ${nodes.length} nodes ${nodes.slice(0, 30).join(' ')}; toasts ${JSON.stringify(toasts)}`;
+        })
+        .catch((e: Error) => `(canvas not readable: ${e.message})`);
+      lines.push(`canvas: ${canvas}`);
+      console.log(`page diagnostics of "${testInfo.title}":\n${lines.slice(-40).join('\n')}`);
     },
     { auto: true },
   ],
