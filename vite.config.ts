@@ -1,7 +1,7 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { resolve } from 'node:path';
 import type { ModuleInfo } from 'rolldown';
-import { defineConfig, type ProxyOptions } from 'vite';
+import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
@@ -68,11 +68,34 @@ function startChunk(id: string, ctx: { getModuleInfo(id: string): ModuleInfo | n
   return closures.editor.has(id) ? 'editor' : null;
 }
 
+/**
+ * The editor chunk is fetched by the entry's dynamic import, that is only once the entry and its
+ * boot chunk have been fetched and run. A modulepreload link in the page's head starts its download
+ * (and the browser's off-thread compile) beside the entry's instead.
+ */
+const preloadEditorChunk: Plugin = {
+  name: 'preload-editor-chunk',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, ctx) {
+      const editor = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.name === 'editor');
+      if (editor?.type !== 'chunk') return [];
+      // Its own static imports too (the bundler's runtime chunk), unless the page links them already.
+      const files = [editor.fileName, ...editor.imports].filter((f) => !html.includes(f));
+      return files.map((f) => ({
+        tag: 'link',
+        attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` },
+        injectTo: 'head' as const,
+      }));
+    },
+  },
+};
+
 /** A new build (watch mode) computes the closures again. */
 const resetStartChunks = { name: 'reset-start-chunks', buildStart: () => void (closures = null) };
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), resetStartChunks],
+  plugins: [react(), tailwindcss(), resetStartChunks, preloadEditorChunk],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,5 +1,6 @@
-// Data edge: the plain bezier wire, plus for a routed edge (condition and/or effect) a label chip with
-// the condition at the curve's middle. The chip grows with the node titles when zoomed out
+// Data edge: the plain bezier wire, plus for an edge of a routed port (flowMapping.ts) its route mark
+// and, for an edge with a condition and/or effect, a label chip with the condition at the curve's
+// middle. The chip grows with the node titles when zoomed out
 // (--sw-label-scale, LabelScale.tsx) as far as the room between the edge's ends allows, and is
 // never wider than that room, so it does not cover the handles; the full text is its tooltip. During a run (or inspecting a step) the
 // edge a routing node took flashes, and where the port had a choice it stays bright while the port's
@@ -78,7 +79,31 @@ function RouteChip({
   );
 }
 
-function DataEdgeView({
+/**
+ * An edge of a port that does not route: the bezier from its props alone. A graph's edges are
+ * nearly all of this kind, and a thousand edges each subscribing to the editor and run stores cost
+ * the first render more than drawing them.
+ */
+function PlainEdgeView({
+  id,
+  sourceX,
+  sourceY,
+  targetX,
+  targetY,
+  sourcePosition = Position.Right,
+  targetPosition = Position.Left,
+  style,
+  markerEnd,
+  interactionWidth,
+}: EdgeProps<FlowEdge>) {
+  const [path] = getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
+  return (
+    <BaseEdge id={id} path={path} style={style} markerEnd={markerEnd} interactionWidth={interactionWidth} />
+  );
+}
+
+/** An edge of a routed port: its route mark (taken, untaken, failed) and its condition chip. */
+function RoutedEdgeView({
   id,
   source,
   sourceX,
@@ -133,6 +158,10 @@ function DataEdgeView({
       )}
     </>
   );
+}
+
+function DataEdgeView(props: EdgeProps<FlowEdge>) {
+  return props.data?.routedPort ? <RoutedEdgeView {...props} /> : <PlainEdgeView {...props} />;
 }
 
 export const DataEdge = memo(DataEdgeView);

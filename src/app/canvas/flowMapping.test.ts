@@ -34,6 +34,35 @@ describe('flow mapping', () => {
     expect(fromFlowEdgeId('g:g1')).toEqual({ kind: 'grant', id: 'g1' });
   });
 
+  it('marks the edges of routed ports only, and remaps an edge whose port starts to route', () => {
+    const x = g();
+    x.nodes.push({ id: 'c', type: 'textParse', label: '', position: { x: 20, y: 0 }, config: {} });
+    x.edges.push(
+      { id: 'e2', source: 'a', target: 'c', sourceHandle: 'response', targetHandle: 'text' },
+      { id: 'e3', source: 'b', target: 'c', sourceHandle: 'value', targetHandle: 'text' },
+    );
+    const plain = buildFlowEdges(x, [], false, new Set());
+    expect(plain.map((e) => e.data?.routedPort ?? false)).toEqual([false, false, false]);
+    // A condition on e2 makes a.response a routed port: e1 (its unconditional sibling, which a
+    // route can take) is marked too, e3 on another port is not and keeps its flow object.
+    const routedLevel = {
+      ...x,
+      edges: x.edges.map((e) => (e.id === 'e2' ? { ...e, condition: { feature: 'phase', eq: 'go' } } : e)),
+    } as GraphDef;
+    const routed = buildFlowEdges(routedLevel, plain, false, new Set());
+    expect(routed.map((e) => [e.id, e.data?.routedPort ?? false])).toEqual([
+      ['e:e1', true],
+      ['e:e2', true],
+      ['e:e3', false],
+    ]);
+    expect(routed[2]).toBe(plain[2]);
+    expect(buildFlowEdges(x, routed, false, new Set()).map((e) => e.data?.routedPort ?? false)).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+
   it('reuses unchanged flow objects and replaces moved or selected ones', () => {
     const first = buildFlowNodes(g(), [], true, new Set());
     const moved = g();

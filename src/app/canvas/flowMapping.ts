@@ -8,7 +8,12 @@ import type { NodeEstimate } from './nodeEstimate.ts';
 
 export type FlowNodeData = { kind: 'node' | 'container'; defId: string };
 export type FlowNode = Node<FlowNodeData>;
-export type FlowEdgeData = { kind: 'edge' | 'grant'; defId: string };
+/**
+ * `routedPort`: a data edge leaving a routed port (one whose edges carry a condition or an effect).
+ * Only those can show a route mark or a chip, so only those subscribe to the stores (DataEdge.tsx);
+ * the others are drawn from their props alone.
+ */
+export type FlowEdgeData = { kind: 'edge' | 'grant'; defId: string; routedPort?: true };
 export type FlowEdge = Edge<FlowEdgeData>;
 
 const CONTAINER_PREFIX = 'c:';
@@ -102,6 +107,16 @@ export function buildFlowNodes(
 const DATA_EDGE_STYLE = { stroke: '#71717a', strokeWidth: 1.5 };
 const ERROR_EDGE_STYLE = { stroke: '#ef4444', strokeWidth: 2 };
 
+const portKey = (node: string, handle: string | null | undefined) => `${node}\u0000${handle || ''}`;
+
+/** The level's output ports that route: some edge leaving them has a condition or an effect. */
+function routedPortKeys(level: GraphDef): Set<string> {
+  const keys = new Set<string>();
+  for (const e of level.edges)
+    if (e.condition !== undefined || e.effect !== undefined) keys.add(portKey(e.source, e.sourceHandle));
+  return keys;
+}
+
 /** `errors` holds edge ids (graph ids) that validation marks as errors; they are drawn red. */
 export function buildFlowEdges(
   level: GraphDef,
@@ -112,11 +127,13 @@ export function buildFlowEdges(
 ): FlowEdge[] {
   const prevById = new Map(prev.map((e) => [e.id, e]));
   const out: FlowEdge[] = [];
+  const routed = routedPortKeys(level);
   for (const e of level.edges) {
     const id = edgeFlowId(e.id);
     const p = prevById.get(id);
     const isSel = selected.has(id);
     const style = errors.has(e.id) ? ERROR_EDGE_STYLE : DATA_EDGE_STYLE;
+    const onRoutedPort = routed.has(portKey(e.source, e.sourceHandle));
     if (
       p &&
       p.source === e.source &&
@@ -124,7 +141,8 @@ export function buildFlowEdges(
       p.sourceHandle === (e.sourceHandle || null) &&
       p.targetHandle === (e.targetHandle || null) &&
       (p.selected ?? false) === isSel &&
-      p.style === style
+      p.style === style &&
+      (p.data?.routedPort ?? false) === onRoutedPort
     ) {
       out.push(p);
       continue;
@@ -138,7 +156,7 @@ export function buildFlowEdges(
       type: 'data',
       style,
       selected: isSel,
-      data: { kind: 'edge', defId: e.id },
+      data: onRoutedPort ? { kind: 'edge', defId: e.id, routedPort: true } : { kind: 'edge', defId: e.id },
     });
   }
   if (stateVisible) {
