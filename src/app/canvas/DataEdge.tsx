@@ -79,57 +79,45 @@ function RouteChip({
   );
 }
 
+/** The edge's bezier and its middle, from React Flow's props (handles on the left and right). */
+function bezierOf(p: EdgeProps<FlowEdge>): [path: string, labelX: number, labelY: number] {
+  const [path, labelX, labelY] = getBezierPath({
+    sourceX: p.sourceX,
+    sourceY: p.sourceY,
+    sourcePosition: p.sourcePosition ?? Position.Right,
+    targetX: p.targetX,
+    targetY: p.targetY,
+    targetPosition: p.targetPosition ?? Position.Left,
+  });
+  return [path, labelX, labelY];
+}
+
 /**
  * An edge of a port that does not route: the bezier from its props alone. A graph's edges are
  * nearly all of this kind, and a thousand edges each subscribing to the editor and run stores cost
  * the first render more than drawing them.
  */
-function PlainEdgeView({
-  id,
-  sourceX,
-  sourceY,
-  targetX,
-  targetY,
-  sourcePosition = Position.Right,
-  targetPosition = Position.Left,
-  style,
-  markerEnd,
-  interactionWidth,
-}: EdgeProps<FlowEdge>) {
-  const [path] = getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
+function PlainEdgeView(props: EdgeProps<FlowEdge>) {
+  const { id, style, markerEnd, interactionWidth } = props;
   return (
-    <BaseEdge id={id} path={path} style={style} markerEnd={markerEnd} interactionWidth={interactionWidth} />
+    <BaseEdge
+      id={id}
+      path={bezierOf(props)[0]}
+      style={style}
+      markerEnd={markerEnd}
+      interactionWidth={interactionWidth}
+    />
   );
 }
 
 /** An edge of a routed port: its route mark (taken, untaken, failed) and its condition chip. */
-function RoutedEdgeView({
-  id,
-  source,
-  sourceX,
-  sourceY,
-  targetX,
-  targetY,
-  sourcePosition = Position.Right,
-  targetPosition = Position.Left,
-  sourceHandleId,
-  style,
-  markerEnd,
-  interactionWidth,
-  selected,
-  data,
-}: EdgeProps<FlowEdge>) {
+function RoutedEdgeView(props: EdgeProps<FlowEdge>) {
+  const { id, source, sourceX, sourceY, targetX, targetY, sourceHandleId, style, markerEnd } = props;
+  const { interactionWidth, selected, data } = props;
   const defId = data?.defId ?? '';
   const routed = useEditor((s) => routedEdgeOf(currentLevel(s), defId));
   const mark = useRouteMark(source, sourceHandleId ?? '', defId, routed?.condition !== undefined);
-  const [path, labelX, labelY] = getBezierPath({
-    sourceX,
-    sourceY,
-    sourcePosition,
-    targetX,
-    targetY,
-    targetPosition,
-  });
+  const [path, labelX, labelY] = bezierOf(props);
   const markStyle =
     mark.kind === 'failed' ? FAILED_STYLE : mark.kind === 'taken' && mark.choice ? TAKEN_STYLE : null;
   return (
