@@ -16,7 +16,6 @@ import {
   SelectionMode,
   useReactFlow,
   useStore,
-  useStoreApi,
   type ReactFlowState,
   type Connection,
   type EdgeChange,
@@ -41,7 +40,7 @@ import {
 } from './flowMapping.ts';
 import { edgeTypes, nodeTypes } from './flowTypes.ts';
 import { LOW_DETAIL_ZOOM, LowDetailContext, wiredHandles } from './detail.ts';
-import { estimatedViewport, FIT_OPTIONS, MAX_ZOOM, MIN_ZOOM } from './initialViewport.ts';
+import { estimatedViewport, FIT_OPTIONS, MIN_ZOOM } from './initialViewport.ts';
 import { boxEstimate, dropMeasuredEstimates, dropBoxHandles, type NodeEstimate } from './nodeEstimate.ts';
 import { GRAPH_DRAG_MIME, NODE_DRAG_MIME } from '../ui/dragMime.ts';
 import { motionMs } from '../ui/motion.ts';
@@ -144,57 +143,12 @@ function CanvasSized() {
   }, []);
   return (
     <div ref={wrapper} className="h-full w-full">
-      {size && <CanvasFlow size={size} />}
+      {size && <CanvasInner size={size} />}
     </div>
   );
 }
 
-type PaneSize = { width: number; height: number };
-/** What a flow instance starts from, computed once as it mounts. */
-type FlowStart = ReturnType<typeof canvasStart> & {
-  fitOnInit: boolean;
-  nodes: FlowNode[];
-  edges: FlowEdge[];
-};
-
-/**
- * The flow instance of a tab's level. Its React Flow store is created with the level's nodes, edges
- * and pane size, and the viewport the canvas starts at is set in it before anything reads it, so
- * the first render draws the nodes and edges in view. A store created empty gets them from
- * <ReactFlow>'s props only in an effect after mounting: the first render then drew nothing and a
- * second one everything, and with culling on it had to wait for the pane's size as well.
- */
-function CanvasFlow({ size }: { size: PaneSize }) {
-  const [start] = useState((): FlowStart => {
-    const s = editorStore.getState();
-    const level = currentLevel(s);
-    const stateVisible = activeTab(s)?.stateVisible ?? false;
-    const selected = selectedFlowIds(s.selection);
-    const view = canvasStart(level, size, stateVisible);
-    return {
-      ...view,
-      // Fit only a graph that has something to fit: on an empty canvas React Flow would otherwise
-      // re-centre the view on the first node the user drops.
-      fitOnInit: level.nodes.length + level.containers.length > 0,
-      nodes: buildFlowNodes(level, [], stateVisible, selected, view.estimates),
-      edges: buildFlowEdges(level, [], stateVisible, selected, edgeErrorIds(s)),
-    };
-  });
-  return (
-    <ReactFlowProvider
-      initialNodes={start.nodes}
-      initialEdges={start.edges}
-      initialWidth={size.width}
-      initialHeight={size.height}
-      initialMinZoom={MIN_ZOOM}
-      initialMaxZoom={MAX_ZOOM}
-    >
-      <CanvasInner start={start} />
-    </ReactFlowProvider>
-  );
-}
-
-function CanvasInner({ start }: { start: FlowStart }) {
+function CanvasInner({ size }: { size: { width: number; height: number } }) {
   const level = useEditor(currentLevel);
   const stateVisible = useEditor((s) => activeTab(s)?.stateVisible ?? false);
   const selection = useEditor((s) => s.selection);
@@ -207,13 +161,11 @@ function CanvasInner({ start }: { start: FlowStart }) {
   /** The refusal shown at the cursor while dragging (ConnectionFeedback), toasted if dropped there. */
   const hintRefusal = useRef<string | null>(null);
 
-  const flowStore = useStoreApi<FlowNode, FlowEdge>();
-  // The start viewport goes into the store before any of React Flow's components reads it (they
-  // render below this one); its pan-zoom, set up after mounting, starts there too (defaultViewport).
-  useState(() => {
-    const v = start.viewport;
-    if (v) flowStore.setState({ transform: [v.x, v.y, v.zoom] });
-  });
+  // Fit only a graph that has something to fit: on an empty canvas React Flow would otherwise
+  // re-centre the view on the first node the user drops.
+  const [fitOnInit] = useState(() => level.nodes.length + level.containers.length > 0);
+  const [start] = useState(() => canvasStart(level, size, stateVisible));
+  // Until React Flow has set up its viewport the store holds zoom 1, not the zoom we start at.
   const zoomLow = useStore(isLowDetail);
   const lowDetail = zoomLow ?? start.low;
   // Read by the mapping effect without re-running it on every zoom across the threshold.
@@ -222,10 +174,14 @@ function CanvasInner({ start }: { start: FlowStart }) {
   useDelegatedHover(wrapper);
   // The minimap comes after the first paint (useAfterFirstPaint.ts).
   const minimapOn = useAfterFirstPaint();
-  const [nodes, setNodes] = useState<FlowNode[]>(start.nodes);
+  const [nodes, setNodes] = useState<FlowNode[]>(() =>
+    buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection), start.estimates),
+  );
   const edgeErrors = useEditor(edgeErrorIds);
   const [tracker] = useState(() => createSelectionTracker((sel) => editorStore.getState().setSelection(sel)));
-  const [edges, setEdges] = useState<FlowEdge[]>(start.edges);
+  const [edges, setEdges] = useState<FlowEdge[]>(() =>
+    buildFlowEdges(level, [], stateVisible, selectedFlowIds(selection), edgeErrors),
+  );
 
   useEffect(() => {
     const sel = selectedFlowIds(selection);
@@ -404,11 +360,11 @@ function CanvasInner({ start }: { start: FlowStart }) {
           selectionOnDrag={false}
           snapToGrid={snap}
           snapGrid={SNAP_GRID}
-          fitView={start.fitOnInit}
+          fitView={fitOnInit}
           defaultViewport={start.viewport}
           fitViewOptions={FIT_OPTIONS}
           minZoom={MIN_ZOOM}
-          maxZoom={MAX_ZOOM}
+          maxZoom={4}
           colorMode="dark"
           proOptions={PRO_OPTIONS}
           zoomOnDoubleClick={false}
@@ -441,5 +397,9 @@ export function Canvas() {
     const t = activeTab(s);
     return t ? `${t.id}|${t.path.join('/')}` : 'none';
   });
-  return <CanvasSized key={key} />;
+  return (
+    <ReactFlowProvider key={key}>
+      <CanvasSized />
+    </ReactFlowProvider>
+  );
 }

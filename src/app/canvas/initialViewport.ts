@@ -12,7 +12,6 @@ import type { GraphDef } from '../../domain/graph/graph.schema.ts';
  */
 export const FIT_OPTIONS = { padding: 0.08, maxZoom: 1.2, includeHiddenNodes: true };
 export const MIN_ZOOM = 0.05;
-export const MAX_ZOOM = 4;
 /** A node whose size is not known yet is counted this big (about a full-detail node). */
 const GUESS = { width: 200, height: 160 };
 
