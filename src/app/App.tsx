@@ -1,5 +1,6 @@
 // The editor shell: top bar; left sidebar (graphs explorer + node library); canvas with the
-// breadcrumb; right inspector; bottom drawer; overlays (palette, cheatsheet, dialogs, toast).
+// breadcrumb; right inspector; bottom drawer; overlays (palette, cheatsheet, dialogs, toast). Each
+// panel has its own error boundary, so one panel's render error does not blank the editor.
 import { Suspense } from 'react';
 import { Breadcrumb } from './Breadcrumb.tsx';
 import { Canvas } from './canvas/Canvas.tsx';
@@ -9,6 +10,7 @@ import { GraphsExplorer } from './panels/explorer/GraphsExplorer.tsx';
 import { Inspector } from './panels/inspector/Inspector.tsx';
 import { NodeLibrary } from './panels/library/NodeLibrary.tsx';
 import { TopBar } from './TopBar.tsx';
+import { PanelBoundary } from './ui/PanelBoundary.tsx';
 import { Toast } from './ui/Toast.tsx';
 import { lazyNamed } from './ui/lazyNamed.ts';
 
@@ -24,23 +26,35 @@ export function App() {
       <TopBar />
       <div className="flex min-h-0 flex-1">
         <aside className="flex w-56 shrink-0 flex-col border-r border-zinc-800 bg-zinc-925">
-          <GraphsExplorer />
-          <NodeLibrary />
+          <PanelBoundary name="Graphs">
+            <GraphsExplorer />
+          </PanelBoundary>
+          <PanelBoundary name="Library">
+            <NodeLibrary />
+          </PanelBoundary>
         </aside>
         <main className="flex min-w-0 flex-1 flex-col">
           <div className="relative min-h-0 flex-1">
-            <Breadcrumb />
-            <Canvas />
+            <PanelBoundary name="Canvas">
+              <Breadcrumb />
+              <Canvas />
+            </PanelBoundary>
           </div>
-          <Drawer />
+          <PanelBoundary name="Drawer">
+            <Drawer />
+          </PanelBoundary>
         </main>
-        <Inspector />
+        <PanelBoundary name="Inspector">
+          <Inspector />
+        </PanelBoundary>
       </div>
-      <Suspense fallback={null}>
-        <CommandPalette />
-        <Cheatsheet />
-        <Dialogs />
-      </Suspense>
+      <PanelBoundary name="Dialogs">
+        <Suspense fallback={null}>
+          <CommandPalette />
+          <Cheatsheet />
+          <Dialogs />
+        </Suspense>
+      </PanelBoundary>
       <Toast />
     </div>
   );
