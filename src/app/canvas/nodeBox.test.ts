@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   anchorTop,
-  BOX_TOP_BORDER_PX,
   boxFontPx,
   boxHeight,
   HEADER_PX,
@@ -14,15 +13,16 @@ const port = (name: string) => ({ name, wire_type: 'TEXT', optional: true, descr
 describe('node box geometry', () => {
   it('is as tall as the full node header and its longer port column', () => {
     const ports = { inputs: [port('a'), port('b'), port('c')], outputs: [port('x')] };
-    expect(boxHeight(ports)).toBe(HEADER_PX + 8 + 3 * ROW_PX);
+    expect(boxHeight(ports)).toBe(2 + HEADER_PX + 8 + 3 * ROW_PX);
     // A node without ports still gets one row, so its label has room.
-    expect(boxHeight({ inputs: [], outputs: [] })).toBe(HEADER_PX + 8 + ROW_PX);
+    expect(boxHeight({ inputs: [], outputs: [] })).toBe(2 + HEADER_PX + 8 + ROW_PX);
   });
 
-  it('places row anchors at the full-detail row centres, inside the colour bar', () => {
-    expect(rowCentreY(0)).toBe(HEADER_PX + 4 + ROW_PX / 2);
+  it('places row anchors at the full-detail row centres', () => {
+    expect(rowCentreY(0)).toBe(1 + HEADER_PX + 4 + ROW_PX / 2);
     expect(rowCentreY(2) - rowCentreY(1)).toBe(ROW_PX);
-    expect(anchorTop(1)).toBe(rowCentreY(1) - BOX_TOP_BORDER_PX);
+    // The anchors' containing block is the node wrapper, whose top is the box's outer top.
+    expect(anchorTop(1)).toBe(rowCentreY(1));
   });
 
   it('label font keeps ~9 screen px when zoomed out, in 4 px steps, capped', () => {

@@ -4,14 +4,17 @@
 // at most (React Flow re-measures the full node and redraws its edges).
 import type { NodePorts } from '../store/derived.ts';
 
-/** Full-detail header height (3 px colour bar, 4 px padding twice, one 11 px line) plus borders. */
+/**
+ * Full-detail header height: canvas.css gives .sw-node-head exactly this height (3 px colour bar,
+ * 4 px padding twice, a 16 px line, 1 px border), so the rows below it do not move with the font.
+ */
 export const HEADER_PX = 28;
+/** The full node's own border (border, 1 px): its header and rows start below it. */
+export const NODE_BORDER_PX = 1;
 /** Vertical padding of the port grid, top and bottom. */
 export const PORTS_PAD_PX = 4;
 /** One port row (h-5). */
 export const ROW_PX = 20;
-/** The box's colour bar (canvas.css .sw-node-box border-top-width): absolute tops start below it. */
-export const BOX_TOP_BORDER_PX = 6;
 /** Full-detail nodes are at least this wide (min-w-[170px]); the box uses the same width. */
 export const BOX_WIDTH_PX = 170;
 /** A box anchor's side (canvas.css .sw-box-anchor: 1 px, centred on its spot by React Flow's CSS). */
@@ -24,17 +27,20 @@ export function portRows(ports: Pick<NodePorts, 'inputs' | 'outputs'>): number {
 
 /** Height of the box: the full node's header and port grid (extra rows such as a viewer line excluded). */
 export function boxHeight(ports: Pick<NodePorts, 'inputs' | 'outputs'>): number {
-  return HEADER_PX + 2 * PORTS_PAD_PX + Math.max(1, portRows(ports)) * ROW_PX;
+  return 2 * NODE_BORDER_PX + HEADER_PX + 2 * PORTS_PAD_PX + Math.max(1, portRows(ports)) * ROW_PX;
 }
 
 /** Centre of port row `index` from the node's top edge, as at full detail. */
 export function rowCentreY(index: number): number {
-  return HEADER_PX + PORTS_PAD_PX + index * ROW_PX + ROW_PX / 2;
+  return NODE_BORDER_PX + HEADER_PX + PORTS_PAD_PX + index * ROW_PX + ROW_PX / 2;
 }
 
-/** CSS top of a box anchor for row `index` (absolute positions start inside the top border). */
+/**
+ * CSS top of a box anchor for row `index`. The anchors are positioned in React Flow's node wrapper
+ * (the box is not positioned), whose top is the box's outer top, so this is the row centre itself.
+ */
 export function anchorTop(index: number): number {
-  return rowCentreY(index) - BOX_TOP_BORDER_PX;
+  return rowCentreY(index);
 }
 
 /**
