@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  anchorTop,
-  boxFontPx,
-  boxHeight,
-  HEADER_PX,
-  ROW_PX,
-  rowCentreY,
-} from './nodeBox.ts';
+import { anchorTop, boxFontPx, boxHeight, HEADER_PX, ROW_PX, rowCentreY } from './nodeBox.ts';
 
 const port = (name: string) => ({ name, wire_type: 'TEXT', optional: true, description: '' });
 
