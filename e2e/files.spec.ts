@@ -75,6 +75,7 @@ test('crash recovery: unsaved work survives closing the page', async ({ page, co
   const editor = new EditorPage(page);
   await editor.open();
   await editor.dragFromLibrary('llmCall', 200, 100);
+  await expect(editor.node('llmCall_1')).toBeVisible();
   await editor.dragFromLibrary('__container__', 200, 320);
   await expect(editor.container('container_1')).toBeVisible();
   await editor.waitJournal();

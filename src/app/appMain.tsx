@@ -1,5 +1,6 @@
 // The editor (loaded by main.tsx once the boot requests are on their way): boot (catalog, journal
 // restore, deep link), and render the shell.
+import { useEffect, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { boot } from './boot.ts';
@@ -15,10 +16,31 @@ import { editorStore } from './store/editor.store.ts';
  */
 const FIRST_RENDER_WAIT_MS = 300;
 
+/** Resolves once React has committed the editor (the canvas included) for the first time. */
+function FirstCommit({ onCommit, children }: { onCommit: () => void; children: ReactNode }) {
+  useEffect(onCommit, [onCommit]);
+  return children;
+}
+
 const booted = boot();
 const waited = new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS));
-void Promise.race([booted.catch(() => {}), waited]).then(() =>
-  createRoot(document.getElementById('root')!).render(<App />),
+const rendered = new Promise<void>((resolve) => {
+  void Promise.race([booted.catch(() => {}), waited]).then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <FirstCommit onCommit={resolve}>
+        <App />
+      </FirstCommit>,
+    ),
+  );
+});
+// `html[data-ready]` says the editor takes input: boot is done (catalog, tabs, deep link) AND the
+// editor is on screen. Set at the end of boot alone, it could come before React had rendered
+// anything (boot usually wins the race above), and a first drag from the library then met a page
+// still mounting its canvas.
+void Promise.all([booted, rendered]).then(() =>
+  requestAnimationFrame(() => {
+    document.documentElement.dataset.ready = 'true';
+  }),
 );
 // The URL follows the active tab only after its own deep links (?graph, ?run) were honoured.
 void booted.then(() => openRunFromLocation()).then(() => startUrlSync(editorStore));

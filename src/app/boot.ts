@@ -61,5 +61,4 @@ export async function boot(store: EditorStore = editorStore): Promise<void> {
   if (store.getState().tabs.length === 0) store.getState().newTab();
   startJournal(store);
   await catalog;
-  document.documentElement.dataset.ready = 'true';
 }
