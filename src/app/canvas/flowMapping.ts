@@ -4,6 +4,7 @@
 import type { Edge, Node } from '@xyflow/react';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import { CONTAINER_HANDLE, STATE_HANDLE } from '../../domain/graph/graph.ops.ts';
+import { routedPorts } from '../../domain/routing/routing.ports.ts';
 import type { NodeEstimate } from './nodeEstimate.ts';
 
 export type FlowNodeData = { kind: 'node' | 'container'; defId: string };
@@ -107,16 +108,6 @@ export function buildFlowNodes(
 const DATA_EDGE_STYLE = { stroke: '#71717a', strokeWidth: 1.5 };
 const ERROR_EDGE_STYLE = { stroke: '#ef4444', strokeWidth: 2 };
 
-const portKey = (node: string, handle: string | null | undefined) => `${node}\u0000${handle || ''}`;
-
-/** The level's output ports that route: some edge leaving them has a condition or an effect. */
-function routedPortKeys(level: GraphDef): Set<string> {
-  const keys = new Set<string>();
-  for (const e of level.edges)
-    if (e.condition !== undefined || e.effect !== undefined) keys.add(portKey(e.source, e.sourceHandle));
-  return keys;
-}
-
 /** `errors` holds edge ids (graph ids) that validation marks as errors; they are drawn red. */
 export function buildFlowEdges(
   level: GraphDef,
@@ -127,13 +118,14 @@ export function buildFlowEdges(
 ): FlowEdge[] {
   const prevById = new Map(prev.map((e) => [e.id, e]));
   const out: FlowEdge[] = [];
-  const routed = routedPortKeys(level);
+  // The engine's and the validator's own grouping (a port's "" and "default" are one port).
+  const routed = new Set(routedPorts(level.edges).flatMap((p) => p.edges.map((e) => e.id)));
   for (const e of level.edges) {
     const id = edgeFlowId(e.id);
     const p = prevById.get(id);
     const isSel = selected.has(id);
     const style = errors.has(e.id) ? ERROR_EDGE_STYLE : DATA_EDGE_STYLE;
-    const onRoutedPort = routed.has(portKey(e.source, e.sourceHandle));
+    const onRoutedPort = routed.has(e.id);
     if (
       p &&
       p.source === e.source &&

@@ -100,7 +100,6 @@ export class PlainEncoder {
         if (events.length > 0) {
           const lo = events[0]!.seq;
           const hi = events[events.length - 1]!.seq;
-          const plain = new Set(events.map((e) => e.seq));
           const rows = this.eventRange.all(rid, lo, hi);
           this.deleteEvents.run(rid, lo, hi);
           for (const r of rows)
@@ -111,7 +110,7 @@ export class PlainEncoder {
               r.ts,
               r.step,
               r.enc,
-              plain.has(r.seq) ? this.encode(r.data) : r.data,
+              r.enc === 1 && isPlainRoot(r.data) ? this.encode(r.data) : r.data,
             );
         }
         if (cps.length > 0) {
