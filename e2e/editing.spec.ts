@@ -108,9 +108,7 @@ test('group a selection into a composite, drill in, come back, ungroup', async (
 test('a saved graph node drops in as a composite with its containers and grants', async ({ page }) => {
   const editor = new EditorPage(page);
   await editor.open();
-  await page
-    .getByTestId('explorer-node-memory_block')
-    .dragTo(editor.canvas, { targetPosition: { x: 300, y: 200 } });
+  await editor.dropOnCanvas(page.getByTestId('explorer-node-memory_block'), 300, 200);
   await expect(editor.node('memory_block_1')).toBeVisible();
   await expect(page.getByTestId('handle-in-memory_block_1-question')).toBeAttached();
   await expect(page.getByTestId('handle-out-memory_block_1-answer')).toBeAttached();

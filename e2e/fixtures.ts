@@ -84,7 +84,8 @@ export const test = base.extend<
           const toasts = [
             ...document.querySelectorAll('[data-testid="toast"], [data-testid="connection-refusal"]'),
           ].map((t) => t.textContent);
-          return `viewport ${vp ?? 'none'}; ${nodes.length} nodes ${nodes.slice(0, 30).join(' ')}; toasts ${JSON.stringify(toasts)}`;
+          const drops = (window as { __canvasDrops?: number }).__canvasDrops;
+          return `viewport ${vp ?? 'none'}; drops on the canvas ${drops ?? 'not counted'}; ${nodes.length} nodes ${nodes.slice(0, 30).join(' ')}; toasts ${JSON.stringify(toasts)}`;
         })
         .catch((e: Error) => `(canvas not readable: ${e.message})`);
       lines.push(`canvas: ${canvas}`);

@@ -17,11 +17,13 @@ export function ConnectionStatus() {
   const attempt = useConnection((s) => s.attempt);
   const reason = useConnection((s) => s.reason);
   const v = VIEW[state];
+  // A fixed width (the longest text's) keeps the run toolbar beside it from jumping sideways when
+  // "connecting…" turns into "connected" right after load.
   return (
     <span
       data-testid="connection-status"
       data-state={state}
-      className={`ml-2 flex shrink-0 items-center gap-1 text-[10px] ${v.tone}`}
+      className={`ml-2 flex w-[88px] shrink-0 items-center justify-end gap-1 text-[10px] ${v.tone}`}
       title={`live connection to the run server: ${v.text}${attempt ? ` (attempt ${attempt})` : ''}${reason ? ` — ${reason}` : ''}; after a reconnect the run view catches up from the last event it had`}
     >
       <span className={`h-1.5 w-1.5 rounded-full ${v.dot}`} />
