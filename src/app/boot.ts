@@ -4,6 +4,7 @@
 import { api } from './api/client.ts';
 import { takeBootRequest } from './bootRequests.ts';
 import { openSavedGraph } from './files/documents.ts';
+import { loadGraphList } from './files/graphList.ts';
 import { readJournal, startJournal, type JournalEntry } from './files/journal.ts';
 import { makeTab } from './store/doc.slice.ts';
 import { editorStore, type EditorStore } from './store/editor.store.ts';
@@ -47,6 +48,8 @@ export async function boot(store: EditorStore = editorStore): Promise<void> {
   const catalog = loadCatalog(store, takeBootRequest('catalog'));
   // Node services: their health in the library, their types in the catalog (kept current by notices).
   const services = loadServices(store, takeBootRequest('services'));
+  // The explorer's list, in before boot ends so the sidebar does not change height after it.
+  const graphs = loadGraphList(takeBootRequest('graphs'));
   startServicesSync(store, liveClient());
   const restored = await restoreJournal(store, takeBootRequest('journal'));
   // The deep-linked graph opens with the server's catalog and services report in place (both were
@@ -54,11 +57,10 @@ export async function boot(store: EditorStore = editorStore): Promise<void> {
   // lands (new ports, service issues), right after its first render.
   if (wanted) await Promise.all([catalog, services]).then(() => openSavedGraph(wanted, store, prefetched));
   else if (!restored) {
-    const list = await api.listGraphs().catch(() => []);
-    if (Array.isArray(list) && list.some((g) => g._id === DEMO_GRAPH_ID))
-      await openSavedGraph(DEMO_GRAPH_ID, store);
+    const list = await graphs;
+    if (list.some((g) => g._id === DEMO_GRAPH_ID)) await openSavedGraph(DEMO_GRAPH_ID, store);
   }
   if (store.getState().tabs.length === 0) store.getState().newTab();
   startJournal(store);
-  await catalog;
+  await Promise.all([catalog, graphs]);
 }

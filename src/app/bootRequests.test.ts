@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { startBootRequests, takeBootRequest } from './bootRequests.ts';
 
 describe('boot requests', () => {
-  it('sends the deep link graph, the catalog and the services report, each answer taken once', async () => {
+  it('sends the deep link graph, the catalog, the services report and the graph list, each answer taken once', async () => {
     startBootRequests('?graph=flows/big%20one');
     const graph = takeBootRequest('graph', 'flows/big one');
     const catalog = takeBootRequest('catalog');
     const services = takeBootRequest('services');
     const journal = takeBootRequest('journal');
+    const graphs = takeBootRequest('graphs');
+    expect(graphs).toBeInstanceOf(Promise);
     expect(graph).toBeInstanceOf(Promise);
     expect(journal).toBeInstanceOf(Promise);
     expect(catalog).toBeInstanceOf(Promise);
@@ -18,10 +20,12 @@ describe('boot requests', () => {
     expect(takeBootRequest('catalog')).toBeUndefined();
     expect(takeBootRequest('services')).toBeUndefined();
     expect(takeBootRequest('journal')).toBeUndefined();
+    expect(takeBootRequest('graphs')).toBeUndefined();
     // No server behind happy-dom's page: the answers are the client's own errors, kept for the taker.
     await expect(graph).rejects.toThrow(/server unreachable|GET \/api\/graphs\/flows\/big%20one/);
     await expect(catalog).rejects.toThrow();
     await expect(services).rejects.toThrow();
+    await expect(graphs).rejects.toThrow();
     // happy-dom has no IndexedDB: the journal reads as empty (readJournal never throws).
     await expect(journal).resolves.toEqual([]);
   });
@@ -32,6 +36,7 @@ describe('boot requests', () => {
     expect(takeBootRequest('graph', 'other')).toBeUndefined();
     takeBootRequest('catalog')?.catch(() => {});
     takeBootRequest('services')?.catch(() => {});
+    takeBootRequest('graphs')?.catch(() => {});
     void takeBootRequest('journal');
   });
 });

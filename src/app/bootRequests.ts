@@ -7,7 +7,7 @@
 import { api } from './api/client.ts';
 import { readJournal } from './files/journal.ts';
 
-export type BootRequestKind = 'graph' | 'catalog' | 'services' | 'journal';
+export type BootRequestKind = 'graph' | 'graphs' | 'catalog' | 'services' | 'journal';
 
 const pending = new Map<string, Promise<unknown>>();
 
@@ -20,14 +20,15 @@ function send(kind: BootRequestKind, arg: string, request: () => Promise<unknown
 }
 
 /**
- * Sends the deep link's graph (`?graph=<id>`), the node catalog and the node-services report, and
- * starts reading the local journal.
+ * Sends the deep link's graph (`?graph=<id>`), the node catalog, the node-services report and the
+ * saved-graph list, and starts reading the local journal.
  */
 export function startBootRequests(search: string = window.location.search): void {
   const graphId = new URLSearchParams(search).get('graph');
   if (graphId) send('graph', graphId, () => api.getGraph(graphId));
   send('catalog', '', () => api.nodeSchemas());
   send('services', '', () => api.services());
+  send('graphs', '', () => api.listGraphs());
   send('journal', '', readJournal);
 }
 

@@ -1,31 +1,30 @@
 // Graphs explorer: saved graphs from GET /api/graphs grouped by folder. Double-click (or Enter)
 // opens one in a tab (an already-open graph focuses its tab); the bin deletes after a confirm.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Folder, RefreshCw, Trash2 } from 'lucide-react';
-import { api, type GraphListEntry } from '../../api/client.ts';
+import type { GraphListEntry } from '../../api/client.ts';
 import { deleteSaved, GRAPHS_CHANGED_EVENT, openSavedGraph } from '../../files/documents.ts';
+import { loadGraphList, useGraphList } from '../../files/graphList.ts';
 import { editorStore, useEditor } from '../../store/editor.store.ts';
 import { GRAPH_DRAG_MIME } from '../../ui/dragMime.ts';
 
 export function GraphsExplorer() {
-  const [list, setList] = useState<GraphListEntry[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  // Refetch whenever any tab gets saved (its savedId/diskText changes).
+  // Loaded by boot before the editor shows (graphList.ts); refetched here when files change.
+  const list = useGraphList((s) => s.list);
+  const error = useGraphList((s) => s.error);
+  const loaded = useGraphList((s) => s.loaded);
+  const refresh = useCallback(() => void loadGraphList(), []);
+  // Refetch whenever any tab gets saved (its savedId/diskText changes), not at mount: boot has
+  // just loaded the list (a graph opened by boot is a tab already on disk).
   const savedKey = useEditor((s) =>
     s.tabs.map((t) => `${t.savedId ?? ''}:${t.diskText?.length ?? 0}`).join('|'),
   );
-  const refresh = useCallback(() => {
-    api
-      .listGraphs()
-      .then((l) => {
-        setList(Array.isArray(l) ? l : []);
-        setError(null);
-      })
-      .catch((e: Error) => setError(e.message));
-  }, []);
+  const lastKey = useRef(savedKey);
   useEffect(() => {
+    if (lastKey.current === savedKey && loaded) return;
+    lastKey.current = savedKey;
     refresh();
-  }, [refresh, savedKey]);
+  }, [refresh, savedKey, loaded]);
   // Rename/delete/save-as change the files without (only) changing a tab: refetch then too.
   useEffect(() => {
     window.addEventListener(GRAPHS_CHANGED_EVENT, refresh);
@@ -68,7 +67,7 @@ export function GraphsExplorer() {
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto px-1 pb-1">
         {error && <div className="px-1 text-[11px] text-red-400">{error}</div>}
-        {!error && list.length === 0 && (
+        {!error && loaded && list.length === 0 && (
           <div className="px-1 text-[11px] text-zinc-500 italic">No saved graphs</div>
         )}
         {folders.map(([folder, graphs]) => (
