@@ -16,6 +16,7 @@ import {
   SelectionMode,
   useReactFlow,
   useStore,
+  useStoreApi,
   type ReactFlowState,
   type Connection,
   type EdgeChange,
@@ -53,6 +54,7 @@ import { useDelegatedHover } from './useDelegatedHover.ts';
 import { useAfterFirstPaint } from './useAfterFirstPaint.ts';
 import { createSelectionTracker } from './selectionSync.ts';
 import { shouldCull } from './culling.ts';
+import { skipConfirmedEstimates } from './exactEstimates.ts';
 import { RouteFailurePanel } from './RouteFailurePanel.tsx';
 
 const SNAP_GRID: [number, number] = [20, 20];
@@ -156,6 +158,9 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   const focusRequest = useEditor((s) => s.focusRequest);
   const fitNonce = useEditor((s) => s.fitNonce);
   const flow = useReactFlow<FlowNode, FlowEdge>();
+  // Before React Flow renders its nodes (its ResizeObserver keeps the function it finds then).
+  const flowStore = useStoreApi();
+  useState(() => skipConfirmedEstimates(flowStore));
   const wrapper = useRef<HTMLDivElement>(null);
   const refusal = useRef<string | null>(null);
   /** The refusal shown at the cursor while dragging (ConnectionFeedback), toasted if dropped there. */
