@@ -78,7 +78,8 @@ export interface GraphListEntry {
 }
 
 export const api = {
-  listGraphs: () => request<GraphListEntry[]>('GET', '/api/graphs'),
+  /** The explorer's list: ids, folders, names, kinds and descriptions, no graphs. */
+  listGraphs: () => request<GraphListEntry[]>('GET', '/api/graphs?view=summary'),
   getGraph: (id: string) => request<unknown>('GET', `/api/graphs/${enc(id)}`),
   /** With `etag`, the server refuses (409) if the file changed since that version was read. */
   putGraph: (id: string, graph: unknown, etag?: string) =>

@@ -32,6 +32,13 @@ export const FolderDeleteQuerySchema = z.object({
   recursive: Bool.default(false),
 });
 
+/**
+ * `GET /api/graphs?view=summary`: each file's id, folder, name, kind and description only (what the
+ * explorer lists) instead of the reference's whole normalised graphs, which for big graphs are
+ * megabytes to read, validate and send.
+ */
+export const GraphListQuerySchema = z.object({ view: z.enum(['full', 'summary']).default('full') });
+
 export const LayoutBodySchema = z
   .object({
     dimensions: z

@@ -51,6 +51,47 @@ describe('/api/graphs CRUD', () => {
     expect(demo._etag).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  it('?view=summary lists every file with id, folder, name, kind and description, no graph', async () => {
+    mkdirSync(join(ws.dir, 'graphs', 'sum'), { recursive: true });
+    const file = join(ws.dir, 'graphs', 'sum', 'one.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ name: 'One', kind: 'node', description: 'd', nodes: [{ id: 'x' }] }),
+    );
+    writeFileSync(join(ws.dir, 'graphs', 'sum', 'broken.json'), '{ "name": ');
+    const list = async () => {
+      const res = await inject('GET', '/api/graphs?view=summary');
+      expect(res.statusCode).toBe(200);
+      return res.json() as Record<string, unknown>[];
+    };
+    const first = await list();
+    const one = first.find((g) => g._id === 'sum/one');
+    expect(one).toEqual({
+      _id: 'sum/one',
+      folder: 'sum',
+      name: 'One',
+      kind: 'node',
+      description: 'd',
+      _mtime: expect.any(Number),
+    });
+    const demo = first.find((g) => g._id === 'grid_navigator');
+    expect(demo).toMatchObject({ name: 'Grid Navigator', kind: 'graph', folder: '' });
+    expect(demo).not.toHaveProperty('nodes');
+    // A file that is not JSON is listed with the reason, as in the full list.
+    expect(first.find((g) => g._id === 'sum/broken')?._error).toMatch(/JSON|line/i);
+    // The same ids in the same order as the full list.
+    const full = (await inject('GET', '/api/graphs')).json() as { _id: string }[];
+    expect(first.map((g) => g._id)).toEqual(full.map((g) => g._id));
+    // A changed file is read again (its size changed), a deleted one leaves the list.
+    writeFileSync(file, JSON.stringify({ name: 'One renamed', nodes: [] }));
+    const second = await list();
+    expect(second.find((g) => g._id === 'sum/one')).toMatchObject({ name: 'One renamed', kind: 'graph' });
+    await inject('DELETE', '/api/graphs/sum/broken');
+    expect((await list()).some((g) => g._id === 'sum/broken')).toBe(false);
+    expect((await inject('GET', '/api/graphs?view=everything')).statusCode).toBe(400);
+    await inject('DELETE', '/api/graphs/sum/one');
+  });
+
   it('creates with a slug file name, refuses to overwrite (409) unless overwrite: true', async () => {
     const first = await inject('POST', '/api/graphs', { name: 'My Graph-One', folder: 'team/a', nodes: [] });
     expect(first.statusCode).toBe(201);

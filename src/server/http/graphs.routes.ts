@@ -6,6 +6,7 @@ import {
   FolderCreateBodySchema,
   FolderDeleteQuerySchema,
   FolderRenameBodySchema,
+  GraphListQuerySchema,
   GraphMoveBodySchema,
   GraphSaveControlSchema,
   SAVE_CONTROL_KEYS,
@@ -41,7 +42,11 @@ export function registerGraphRoutes(app: FastifyInstance, files: GraphFiles, onC
     return v;
   };
 
-  app.get('/api/graphs', async () => files.list());
+  app.get('/api/graphs', async (req) =>
+    parseOr400(GraphListQuerySchema, req.query, 'query').view === 'summary'
+      ? files.summaries()
+      : files.list(),
+  );
 
   app.get('/api/graphs/folders', async () => ({ folders: files.folders() }));
   app.post('/api/graphs/folders', async (req) =>

@@ -24,6 +24,18 @@ export interface GraphFileMeta {
 }
 export type ListedGraph = GraphDef & GraphFileMeta & { _error?: string };
 
+/** A listed file without its graph (`GET /api/graphs?view=summary`). */
+export interface GraphSummary {
+  _id: string;
+  folder: string;
+  name: string;
+  kind: 'graph' | 'node';
+  description: string;
+  _mtime: number;
+  /** Why the file does not read as a graph (it is listed all the same, as the full list does). */
+  _error?: string;
+}
+
 export interface SavedRef {
   id: string;
   path: string;
@@ -55,10 +67,15 @@ export class GraphFiles {
     return resolveInside(this.root, `${segs.join('/')}.json`);
   }
 
-  private metaOf(abs: string, text: string): GraphFileMeta {
+  /** A file's id (its path under the root without `.json`) and folder. */
+  private idOf(abs: string): { _id: string; folder: string } {
     const rel = toPosix(relative(this.root, abs)).replace(/\.json$/, '');
     const slash = rel.lastIndexOf('/');
-    return { _id: rel, _path: abs, folder: slash < 0 ? '' : rel.slice(0, slash), _etag: etagOf(text), _mtime: statSync(abs).mtimeMs };
+    return { _id: rel, folder: slash < 0 ? '' : rel.slice(0, slash) };
+  }
+
+  private metaOf(abs: string, text: string): GraphFileMeta {
+    return { ...this.idOf(abs), _path: abs, _etag: etagOf(text), _mtime: statSync(abs).mtimeMs };
   }
 
   private readAbs(abs: string): ListedGraph {
@@ -71,18 +88,67 @@ export class GraphFiles {
     return { ...r.graph, ...meta };
   }
 
-  list(): ListedGraph[] {
-    const out: ListedGraph[] = [];
+  /** Every graph file under the root, folders walked in name order (hidden and test files skipped). */
+  private graphPaths(): string[] {
+    const out: string[] = [];
     const walk = (dir: string) => {
       for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
         if (e.name.startsWith('.')) continue;
         const abs = join(dir, e.name);
         if (e.isDirectory()) walk(abs);
-        else if (e.isFile() && e.name.endsWith('.json') && !e.name.endsWith(GRAPH_TEST_SUFFIX)) out.push(this.readAbs(abs));
+        else if (e.isFile() && e.name.endsWith('.json') && !e.name.endsWith(GRAPH_TEST_SUFFIX)) out.push(abs);
       }
     };
     walk(this.root);
     return out;
+  }
+
+  list(): ListedGraph[] {
+    return this.graphPaths().map((abs) => this.readAbs(abs));
+  }
+
+  /**
+   * The list without the graphs. A file is read again only when its size or mtime changed (the
+   * explorer refetches the list after every save), and only JSON-parsed: the full validation runs
+   * just to explain a file that is not JSON at all.
+   */
+  summaries(): GraphSummary[] {
+    const seen = new Set<string>();
+    const out = this.graphPaths().map((abs) => {
+      seen.add(abs);
+      const st = statSync(abs);
+      const hit = this.summaryCache.get(abs);
+      if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.summary;
+      const summary = this.summarize(abs, readFileSync(abs, 'utf8'), st.mtimeMs);
+      this.summaryCache.set(abs, { mtimeMs: st.mtimeMs, size: st.size, summary });
+      return summary;
+    });
+    for (const abs of this.summaryCache.keys()) if (!seen.has(abs)) this.summaryCache.delete(abs);
+    return out;
+  }
+
+  private readonly summaryCache = new Map<string, { mtimeMs: number; size: number; summary: GraphSummary }>();
+
+  private summarize(abs: string, text: string, mtimeMs: number): GraphSummary {
+    const { _id, folder } = this.idOf(abs);
+    const base = { _id, folder, name: '', kind: 'graph' as const, description: '', _mtime: mtimeMs };
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      const r = parseGraphText(text, _id);
+      return { ...base, _error: r.ok ? 'not a graph' : describeErrors(r.errors) };
+    }
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+      return { ...base, _error: 'the file is JSON but not a graph object' };
+    // The defaults of the graph schema (GraphSchema): no name is '', no kind is a graph.
+    const rec = doc as Record<string, unknown>;
+    return {
+      ...base,
+      name: typeof rec.name === 'string' ? rec.name : '',
+      kind: rec.kind === 'node' ? 'node' : 'graph',
+      description: typeof rec.description === 'string' ? rec.description : '',
+    };
   }
 
   get(id: string): ListedGraph {
