@@ -35,7 +35,7 @@ test('build, save, reload and undo/redo the demo graph', async ({ page, server }
   // A state container from the library, renamed, with one slot of each reducer and lifetime.
   await editor.dragFromLibrary('__container__', 480, 300);
   await expect(editor.container('container_1')).toBeVisible();
-  await editor.container('container_1').click();
+  await editor.selectContainer('container_1');
   await inspector.commit('container-id', 'memory');
   await inspector.commit('container-label', 'Memory');
   await expect(editor.container('memory')).toContainText('Memory');
@@ -136,7 +136,7 @@ test('undo/redo walks back through the whole build sequence', async ({ page }) =
   await editor.dragFromLibrary('textParse', 480, 80);
   await editor.connect('llmCall_1', 'response', 'textParse_1', 'text');
   await editor.dragFromLibrary('__container__', 480, 300);
-  await editor.container('container_1').click();
+  await editor.selectContainer('container_1');
   await inspector.addSlot({ name: 'notes', reducer: 'accumulator', lifetime: 'episode' });
   await editor.grant('llmCall_1', 'container_1');
   await expect(page.locator('.react-flow__edge-grant')).toHaveCount(1);

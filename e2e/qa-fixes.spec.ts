@@ -35,7 +35,7 @@ test('demo: State drawer, keyed trail, value-type suggestions and refusals, node
 
   // 3. The slot editor's value type: suggestions with descriptions; an unknown type is refused as
   // it is typed and not committed.
-  await editor.container('memory').click();
+  await editor.selectContainer('memory');
   const vt = page.getByTestId('slot-trail-value-type');
   await expect(vt).toHaveValue('POSE');
   await vt.click();

@@ -24,6 +24,15 @@ export class EditorPage {
     return this.page.getByTestId(`container-${id}`);
   }
 
+  /**
+   * Selects a container by its title bar, as a user does: its middle may hold a slot's live value,
+   * a button that opens the value viewer instead (whether it is there depends on when the latest
+   * run's values arrive).
+   */
+  async selectContainer(id: string) {
+    await this.page.getByTestId(`container-title-${id}`).click();
+  }
+
   get canvas(): Locator {
     return this.page.getByTestId('canvas');
   }

@@ -42,7 +42,10 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
         className="!h-3 !w-3 !border-zinc-900 !bg-violet-500"
         title="drop a node's state handle here to grant access"
       />
-      <div className="flex items-center gap-1.5 border-b border-violet-500/20 px-2 py-1">
+      <div
+        data-testid={`container-title-${id}`}
+        className="flex items-center gap-1.5 border-b border-violet-500/20 px-2 py-1"
+      >
         <Database size={12} className={id === GRAPH_STATE_ID ? 'text-amber-400' : 'text-violet-400'} />
         <span className="font-semibold text-violet-300">
           {c.label || (id === GRAPH_STATE_ID ? 'Graph State' : 'State Container')}
