@@ -180,7 +180,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
         className={`sw-node-box min-w-[170px] rounded-md border bg-zinc-900 text-zinc-200 ${marks}`}
         style={boxStyle(ports, color)}
       >
-        <NodeBoxBody label={label} ports={ports} wired={wired} stateVisible={stateVisible} />
+        <NodeBoxBody nodeId={id} label={label} ports={ports} wired={wired} stateVisible={stateVisible} />
       </div>
     );
   return (

@@ -1,22 +1,29 @@
-// The zoomed-out body of a graph node (level of detail): ONE box with the label and only the handles
+// The zoomed-out body of a graph node (level of detail): ONE box with the label and only the anchors
 // that edges and grants attach to, placed at the height of their full-detail rows (nodeBox.ts) so
 // edges meet the box where they will meet the port rows after zooming in.
-import { Handle, Position } from '@xyflow/react';
+//
+// The anchors are plain elements with React Flow's handle classes and data attributes, not
+// <Handle>s. At this zoom a handle is under two screen pixels and invisible: nothing to start a
+// connection from (connecting is done zoomed in, on the port rows). React Flow reads a box's handle
+// geometry from its estimate (nodeEstimate.ts), or, if the box's size came out different, measures
+// these elements exactly as it measures handles (by class and data-handleid / data-handlepos). A
+// <Handle> would add, per anchor, a component with two store subscriptions, run on every store
+// update (every frame of a pan), for a connection no one can start.
+import { Position } from '@xyflow/react';
 import { STATE_HANDLE } from '../../domain/graph/graph.ops.ts';
 import type { NodePorts } from '../store/derived.ts';
 import { anchorTop, boxAnchors, boxHeight } from './nodeBox.ts';
 
-/** Handles in the box are invisible anchors: at this zoom a dot would be under a pixel. */
-const ANCHOR = 'sw-box-anchor';
-
 const SIDE = { left: Position.Left, right: Position.Right, bottom: Position.Bottom } as const;
 
 export function NodeBoxBody({
+  nodeId,
   label,
   ports,
   wired,
   stateVisible,
 }: {
+  nodeId: string;
   label: string;
   ports: NodePorts;
   /** Wired handle keys (detail.ts wiredHandles): `*` = every handle. */
@@ -27,12 +34,12 @@ export function NodeBoxBody({
     <>
       {label}
       {boxAnchors(ports, wired, stateVisible, STATE_HANDLE).map((a) => (
-        <Handle
+        <div
           key={a.key}
-          type={a.type}
-          position={SIDE[a.side]}
-          id={a.id}
-          className={ANCHOR}
+          data-handleid={a.id}
+          data-nodeid={nodeId}
+          data-handlepos={SIDE[a.side]}
+          className={`react-flow__handle react-flow__handle-${SIDE[a.side]} ${a.type} sw-box-anchor`}
           style={a.side === 'bottom' ? undefined : { top: anchorTop(a.row) }}
         />
       ))}
