@@ -70,3 +70,55 @@ test('grant edges: solid with the dashes’ ink zoomed out, dashed "6 4" zoomed 
   await expect(grant).toHaveCSS('stroke-dasharray', 'none');
   expect(await strokeOf(grant)).toEqual(solid);
 });
+
+test('zoomed out, hiding and showing State puts every grant back on its box’s state anchor', async ({
+  page,
+  server,
+}) => {
+  server.writeGraph('granted_toggle', grantedGraph());
+  const editor = new EditorPage(page);
+  await editor.open('?graph=granted_toggle');
+  await expect(editor.canvas).toHaveAttribute('data-detail', 'low');
+  await expect(page.locator('.react-flow__edge-grant')).toHaveCount(COLS);
+  // The boxes lose their state anchor with State hidden and get it back when it is shown: the
+  // geometry React Flow holds for them must follow, or the grants lose their start.
+  // Both ways: from a canvas that first drew its boxes with State shown, and from one that first
+  // drew them with State hidden (the tab reopened as it was left: the journal keeps the toggle).
+  await page.getByTestId('state-toggle').click();
+  await expect(page.locator('.react-flow__edge-grant')).toHaveCount(0);
+  await page.getByTestId('state-toggle').click();
+  await expect(page.locator('.react-flow__edge-grant')).toHaveCount(COLS);
+  await page.getByTestId('state-toggle').click();
+  await expect(page.locator('.react-flow__edge-grant')).toHaveCount(0);
+  await editor.waitJournal();
+  await editor.open();
+  await expect(editor.canvas).toHaveAttribute('data-detail', 'low');
+  await expect(editor.canvas).toHaveAttribute('data-state-visible', 'false');
+  await page.getByTestId('state-toggle').click();
+  await expect(page.locator('.react-flow__edge-grant')).toHaveCount(COLS);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const off = await page.evaluate(() => {
+    const vp = document.querySelector<HTMLElement>('.react-flow__viewport')!;
+    const m = /translate\(([-\d.e]+)px, ?([-\d.e]+)px\) scale\(([-\d.e]+)\)/.exec(vp.style.transform)!;
+    const [tx, ty, k] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const pane = document.querySelector('.react-flow')!.getBoundingClientRect();
+    const far: string[] = [];
+    for (const edge of document.querySelectorAll<SVGGElement>('.react-flow__edge-grant')) {
+      const path = edge.querySelector<SVGPathElement>('path.react-flow__edge-path')!;
+      const start = path.getPointAtLength(0);
+      const nodeId = /^n\d+$/.exec(
+        edge.getAttribute('data-id')!.replace(/^g:g(\d+)$/, (_, c) => `n${Number(c) * 25 + 12}`),
+      )![0];
+      const anchor = document
+        .querySelector(`.react-flow__node[data-id="${nodeId}"]`)!
+        .querySelector('.react-flow__handle-bottom')!
+        .getBoundingClientRect();
+      const ax = (anchor.left + anchor.width / 2 - pane.left - tx) / k;
+      const ay = (anchor.top + anchor.height / 2 - pane.top - ty) / k;
+      if (Math.hypot(ax - start.x, ay - start.y) > 2)
+        far.push(`${nodeId}: path starts ${start.x},${start.y}, anchor ${ax},${ay}`);
+    }
+    return far;
+  });
+  expect(off).toEqual([]);
+});

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyGraph, type GraphDef } from '../../domain/graph/graph.schema.ts';
+import { Position } from '@xyflow/react';
 import { buildFlowEdges, buildFlowNodes, fromFlowEdgeId, fromFlowNodeId } from './flowMapping.ts';
+import type { NodeEstimate } from './nodeEstimate.ts';
 
 function g(): GraphDef {
   const x = emptyGraph('t');
@@ -77,5 +79,39 @@ describe('flow mapping', () => {
     const marked = buildFlowEdges(g(), edges, true, new Set(), new Set(['e1']));
     expect(marked[0]).not.toBe(edges[0]);
     expect(marked[0]!.style).toMatchObject({ stroke: '#ef4444' });
+  });
+
+  it('replaces a box estimate that changed (State toggled, a port wired) and keeps one that did not', () => {
+    const estimateOf = (withState: boolean) => (): NodeEstimate => ({
+      initialWidth: 170,
+      initialHeight: 60,
+      measured: { width: 170, height: 60 },
+      handles: [
+        { id: 'prompt', type: 'target', position: Position.Left, x: 0, y: 30, width: 1, height: 1 },
+        ...(withState
+          ? [
+              {
+                id: '__state__',
+                type: 'source' as const,
+                position: Position.Bottom,
+                x: 85,
+                y: 60,
+                width: 1,
+                height: 1,
+              },
+            ]
+          : []),
+      ],
+    });
+    const first = buildFlowNodes(g(), [], false, new Set(), estimateOf(false));
+    expect(first[0]!.handles).toHaveLength(1);
+    // Same estimate again: the same objects (nothing for React Flow to re-read).
+    expect(buildFlowNodes(g(), first, false, new Set(), estimateOf(false))).toBe(first);
+    const shown = buildFlowNodes(g(), first, true, new Set(), estimateOf(true));
+    expect(shown[0]).not.toBe(first[0]);
+    expect(shown[0]!.handles!.map((h) => h.id)).toEqual(['prompt', '__state__']);
+    // A node React Flow measured (no estimate left on it) keeps what it measured.
+    const measured = first.map((n) => ({ ...n, handles: undefined }));
+    expect(buildFlowNodes(g(), measured, false, new Set(), estimateOf(true))[0]).toBe(measured[0]);
   });
 });

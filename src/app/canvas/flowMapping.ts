@@ -58,7 +58,8 @@ function nodeType(type: string, hasSubgraph: boolean): string {
 
 /**
  * `estimate` gives a graph node's known geometry (nodeEstimate.ts), or undefined when it is not
- * known; it is asked only for flow nodes made here, a reused one keeps what React Flow measured.
+ * known; it is asked for flow nodes made here and for reused ones that carry an estimate (a box),
+ * whose estimate is replaced when it changed; other reused nodes keep what React Flow measured.
  */
 export function buildFlowNodes(
   level: GraphDef,
@@ -79,9 +80,15 @@ export function buildFlowNodes(
   ): FlowNode => {
     const p = prevById.get(id);
     const isSel = selected.has(id);
-    if (p && p.type === type && p.position.x === x && p.position.y === y && (p.selected ?? false) === isSel)
-      return p;
-    if (p && p.type === type) return { ...p, position: { x, y }, selected: isSel };
+    if (p && p.type === type) {
+      // A box keeps its estimate only while it is right: its anchors change with its wired ports
+      // and the State toggle, and React Flow takes a box's handles from the estimate (it does not
+      // re-measure a box whose size the estimate got right, exactEstimates.ts).
+      const est = p.handles && estimate ? estimate(defId) : undefined;
+      const stale = est !== undefined && !sameHandles(p.handles, est.handles);
+      if (!stale && p.position.x === x && p.position.y === y && (p.selected ?? false) === isSel) return p;
+      return { ...p, ...(stale ? est : {}), position: { x, y }, selected: isSel };
+    }
     const known = kind === 'node' && type !== 'note' ? estimate?.(defId) : undefined;
     return { ...known, id, type, position: { x, y }, data: { kind, defId }, selected: isSel };
   };
@@ -102,6 +109,24 @@ export function buildFlowNodes(
       out.push(reuse(containerFlowId(c.id), 'container', c.position.x, c.position.y, 'container', c.id));
   }
   return sameItems(out, prev);
+}
+
+/** Same handles in the same order: ids, kinds, sides and rectangles. */
+function sameHandles(a: FlowNode['handles'], b: FlowNode['handles']): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((h, i) => {
+    const o = b[i]!;
+    return (
+      h.id === o.id &&
+      h.type === o.type &&
+      h.position === o.position &&
+      h.x === o.x &&
+      h.y === o.y &&
+      h.width === o.width &&
+      h.height === o.height
+    );
+  });
 }
 
 // Module-scope styles keep edge objects stable and cheap (no per-edge objects).
