@@ -8,8 +8,17 @@ import { skipConfirmedEstimates, updatesToMeasure } from './exactEstimates.ts';
 
 type Updates = Parameters<ReactFlowState['updateNodeInternals']>[0];
 
-const element = (width: number, height: number) =>
-  ({ offsetWidth: width, offsetHeight: height }) as HTMLDivElement;
+/** A laid-out node element: its size and its anchors (React Flow handle classes, data-handleid). */
+const element = (width: number, height: number, anchors: [string, string][] = [['source', 'a']]) =>
+  ({
+    offsetWidth: width,
+    offsetHeight: height,
+    querySelectorAll: () =>
+      anchors.map(([type, id]) => ({
+        classList: { contains: (c: string) => c === type },
+        getAttribute: () => id,
+      })),
+  }) as unknown as HTMLDivElement;
 
 function node(id: string, opts: { estimated: boolean; width: number; height: number }): InternalNode {
   const handles = opts.estimated
@@ -45,6 +54,27 @@ describe('updatesToMeasure', () => {
       lookup,
     );
     expect([...kept.keys()]).toEqual(['tall', 'full', 'unknown']);
+  });
+
+  it('keeps a box of the estimated size whose anchors differ from the estimate', () => {
+    const renamed = new Map([
+      ['box', { id: 'box', nodeElement: element(180, 64, [['source', 'b']]), force: true }],
+    ]);
+    expect([...updatesToMeasure(renamed, lookup).keys()]).toEqual(['box']);
+    const extra = new Map([
+      [
+        'box',
+        {
+          id: 'box',
+          nodeElement: element(180, 64, [
+            ['source', 'a'],
+            ['target', 'x'],
+          ]),
+          force: true,
+        },
+      ],
+    ]);
+    expect([...updatesToMeasure(extra, lookup).keys()]).toEqual(['box']);
   });
 
   it('returns the same map when nothing is confirmed', () => {

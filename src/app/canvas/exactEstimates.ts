@@ -6,12 +6,12 @@
 // known exactly before it is drawn (nodeBox.ts, nodeEstimate.ts) and React Flow already holds them.
 //
 // So the flow store's updateNodeInternals is wrapped to leave out the nodes whose estimate the DOM
-// confirms: the node still carries its estimated `handles` and its laid-out size (offsetWidth /
-// offsetHeight, React Flow's own reading) is the estimated one. The box's anchors are computed from
-// the same geometry as its size, so equal sizes mean equal anchors. Anything else is measured as
+// confirms: the node still carries its estimated `handles`, its laid-out size (offsetWidth /
+// offsetHeight, React Flow's own reading) is the estimated one and it holds exactly the estimated
+// anchors (kind and id). The anchors' places are computed from the same geometry as the size. Anything else is measured as
 // before: a box whose size came out different (an extra line, late CSS), every full node, every
 // container, and every later size change.
-import type { InternalNode, ReactFlowState } from '@xyflow/react';
+import type { InternalNode, NodeHandle, ReactFlowState } from '@xyflow/react';
 
 type UpdateNodeInternals = ReactFlowState['updateNodeInternals'];
 type Updates = Parameters<UpdateNodeInternals>[0];
@@ -26,10 +26,29 @@ export function updatesToMeasure(updates: Updates, lookup: ReadonlyMap<string, I
       node.internals.userNode.handles !== undefined &&
       node.internals.handleBounds !== undefined &&
       node.measured.width === u.nodeElement.offsetWidth &&
-      node.measured.height === u.nodeElement.offsetHeight;
+      node.measured.height === u.nodeElement.offsetHeight &&
+      anchorsMatch(u.nodeElement, node.internals.userNode.handles);
     if (!confirmed) kept.set(id, u);
   }
   return kept.size === updates.size ? updates : kept;
+}
+
+/**
+ * The element holds exactly the estimated anchors (kind and id): a box whose ports changed without
+ * changing its size (a renamed port) is measured, not left on anchors it no longer draws.
+ */
+function anchorsMatch(el: HTMLElement, handles: readonly NodeHandle[]): boolean {
+  const found = el.querySelectorAll('.react-flow__handle');
+  if (found.length !== handles.length) return false;
+  const want = new Set(handles.map((h) => `${h.type}:${h.id ?? ''}`));
+  for (const a of found)
+    if (
+      !want.has(
+        `${a.classList.contains('source') ? 'source' : 'target'}:${a.getAttribute('data-handleid') ?? ''}`,
+      )
+    )
+      return false;
+  return true;
 }
 
 interface FlowStoreApi {
