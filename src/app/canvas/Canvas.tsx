@@ -7,8 +7,6 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type DragEve
 import {
   applyEdgeChanges,
   applyNodeChanges,
-  Background,
-  BackgroundVariant,
   Controls,
   MiniMap,
   ReactFlow,
@@ -40,6 +38,7 @@ import {
   type FlowNode,
 } from './flowMapping.ts';
 import { edgeTypes, nodeTypes } from './flowTypes.ts';
+import { CanvasGrid } from './CanvasGrid.tsx';
 import { LOW_DETAIL_ZOOM, LowDetailContext, wiredHandles } from './detail.ts';
 import { estimatedViewport, FIT_OPTIONS, MIN_ZOOM } from './initialViewport.ts';
 import { boxEstimate, dropMeasuredEstimates, dropBoxHandles, type NodeEstimate } from './nodeEstimate.ts';
@@ -375,7 +374,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           zoomOnDoubleClick={false}
           onlyRenderVisibleElements={shouldCull(nodes.length, edges.length)}
         >
-          <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#3f3f46" />
+          <CanvasGrid />
           {minimapOn && (
             <MiniMap
               pannable
