@@ -27,6 +27,7 @@ import type { GraphDef, Position } from '../../domain/graph/graph.schema.ts';
 import { addNodeOfType, commitMove, connectHandles } from '../store/actions.ts';
 import { activeTab } from '../store/doc.slice.ts';
 import { currentLevel, editorStore, useEditor, type EditorState } from '../store/editor.store.ts';
+import { provideViewCentre } from '../store/viewCentre.ts';
 import { issuesOf, portsOf } from '../store/derived.ts';
 import { importFileIntoNewTab } from '../files/importExport.ts';
 import {
@@ -319,18 +320,15 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
     [flow],
   );
 
-  const onMoveEnd = useCallback(() => {
-    const el = wrapper.current;
-    if (!el) return;
-    const r = el.getBoundingClientRect();
-    editorStore
-      .getState()
-      .setViewCenter(flow.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 }));
-  }, [flow]);
-
-  const onInit = useCallback(() => {
-    requestAnimationFrame(onMoveEnd);
-  }, [onMoveEnd]);
+  // Things added without a drop position go to the centre of this canvas, computed when asked.
+  useEffect(
+    () =>
+      provideViewCentre(() => {
+        const r = wrapper.current?.getBoundingClientRect();
+        return r ? flow.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 }) : null;
+      }),
+    [flow],
+  );
 
   return (
     <div
@@ -355,8 +353,6 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           onNodeDoubleClick={onNodeDoubleClick}
           onDragOver={onDragOver}
           onDrop={onDrop}
-          onMoveEnd={onMoveEnd}
-          onInit={onInit}
           deleteKeyCode={null}
           panActivationKeyCode={null}
           multiSelectionKeyCode={MULTI_KEYS}

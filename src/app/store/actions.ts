@@ -15,6 +15,7 @@ import type { ContainerDef, GraphDef, NodeDef, Position, StateDef } from '../../
 import { activeTab } from './doc.slice.ts';
 import { currentLevel, editorStore, type EditorStore } from './editor.store.ts';
 import { edgeId, freshId, grantId, usedIds } from './ids.ts';
+import { viewCentre } from './viewCentre.ts';
 import * as slots from './ops/slot.ops.ts';
 
 const GRID = 20;
@@ -72,7 +73,7 @@ export function freeSpot(level: GraphDef, at: Position): Position {
 /** Adds at the centre of the view (palette, library double-click, shortcut), avoiding overlaps. */
 export function addAtViewCentre(type: string, store: EditorStore = editorStore) {
   const s = store.getState();
-  return addNodeOfType(type, freeSpot(currentLevel(s), s.viewCenter), store);
+  return addNodeOfType(type, freeSpot(currentLevel(s), viewCentre()), store);
 }
 
 export function addContainerAt(

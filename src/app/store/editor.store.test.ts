@@ -150,3 +150,24 @@ describe('freeSpot', () => {
     expect(freeSpot(g, { x: 600, y: 90 })).toEqual({ x: 600, y: 90 });
   });
 });
+
+describe('adding at the view centre', () => {
+  it('asks the canvas on screen for its centre when the node is added, and uses the origin without one', async () => {
+    const { addAtViewCentre } = await import('./actions.ts');
+    const { provideViewCentre } = await import('./viewCentre.ts');
+    const store = fresh();
+    let centre = { x: 400, y: 300 };
+    const unregister = provideViewCentre(() => centre);
+    addAtViewCentre('note', store);
+    // the view moved after the canvas registered: the add reads the centre at that moment
+    centre = { x: 1200, y: -50 };
+    addAtViewCentre('note', store);
+    unregister();
+    addAtViewCentre('note', store);
+    expect(currentLevel(store.getState()).nodes.map((n) => n.position)).toEqual([
+      { x: 400, y: 300 },
+      { x: 1200, y: -50 },
+      { x: 0, y: 0 },
+    ]);
+  });
+});

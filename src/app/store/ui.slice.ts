@@ -47,8 +47,6 @@ export interface UiSlice {
   overlay: Overlay;
   toast: Toast | null;
   log: LogEntry[];
-  /** Flow-space centre of the visible canvas, for things added without a drop position. */
-  viewCenter: Position;
   fitNonce: number;
   snapToGrid: boolean;
   dialog: Dialog | null;
@@ -62,7 +60,6 @@ export interface UiSlice {
   showToast(message: string, kind?: Toast['kind'], at?: Position): void;
   dismissToast(): void;
   addLog(level: LogEntry['level'], message: string): void;
-  setViewCenter(p: Position): void;
   requestFit(): void;
   toggleSnap(): void;
 }
@@ -79,7 +76,6 @@ export const createUiSlice: StateCreator<EditorState, [], [], UiSlice> = (set, g
   overlay: null,
   toast: null,
   log: [],
-  viewCenter: { x: 0, y: 0 },
   fitNonce: 0,
   snapToGrid: false,
   dialog: null,
@@ -126,9 +122,6 @@ export const createUiSlice: StateCreator<EditorState, [], [], UiSlice> = (set, g
   },
   addLog(level, message) {
     set((s) => ({ log: [...s.log.slice(-499), { ts: Date.now(), level, message }] }));
-  },
-  setViewCenter(p) {
-    set({ viewCenter: p });
   },
   requestFit() {
     set((s) => ({ fitNonce: s.fitNonce + 1 }));
