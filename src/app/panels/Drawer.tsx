@@ -2,6 +2,7 @@
 import { useEditor } from '../store/editor.store.ts';
 import type { DrawerTab } from '../store/ui.slice.ts';
 import { IssuesPanel, useIssueCount } from './issues/IssuesPanel.tsx';
+import { StatePanel } from './state/StatePanel.tsx';
 import { TIMELINE_TAB } from '../run/timelineTab.ts';
 import { Suspense, useEffect } from 'react';
 import { loadBreakpoints, useBreakpoints } from '../debug/breakpoints.store.ts';
@@ -9,8 +10,8 @@ import { useRun } from '../run/run.store.ts';
 import { BATCHES_TAB } from '../batches/batchesTab.ts';
 import { lazyNamed } from '../ui/lazyNamed.ts';
 
-// Tabs other than Issues (whose count is on its tab button) are loaded when first shown.
-const StatePanel = lazyNamed(() => import('./state/StatePanel.tsx'), 'StatePanel');
+// State (the tab a graph opens on) and Issues (whose count is on its tab button) are part of the
+// editor's first paint; the other tabs are loaded when first shown.
 const LogPanel = lazyNamed(() => import('./log/LogPanel.tsx'), 'LogPanel');
 const TimelinePanel = lazyNamed(() => import('../run/TimelinePanel.tsx'), 'TimelinePanel');
 const BreakpointsPanel = lazyNamed(() => import('./breakpoints/BreakpointsPanel.tsx'), 'BreakpointsPanel');
