@@ -188,14 +188,21 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
     buildFlowEdges(level, [], stateVisible, selectedFlowIds(selection), edgeErrors),
   );
 
+  // What the mapping below last ran for: a box's geometry follows the graph and the State toggle
+  // only, so a selection or an edge's error mark alone recomputes no box estimate.
+  const mappedFor = useRef({ level, stateVisible });
   useEffect(() => {
     const sel = selectedFlowIds(selection);
     tracker.reset(
       [...sel].filter((f) => !f.startsWith('e:') && !f.startsWith('g:')),
       [...sel].filter((f) => f.startsWith('e:') || f.startsWith('g:')),
     );
-    // Nodes new to the flow (added, pasted) get their box geometry too while zoomed out.
-    const estimate = lowDetailRef.current ? boxEstimator(stateVisible) : undefined;
+    // Nodes new to the flow (added, pasted) get their box geometry too while zoomed out, and boxes
+    // whose ports or State anchor changed get it again.
+    const geometryMayChange =
+      mappedFor.current.level !== level || mappedFor.current.stateVisible !== stateVisible;
+    mappedFor.current = { level, stateVisible };
+    const estimate = lowDetailRef.current && geometryMayChange ? boxEstimator(stateVisible) : undefined;
     setNodes((prev) => buildFlowNodes(level, prev, stateVisible, sel, estimate));
     setEdges((prev) => buildFlowEdges(level, prev, stateVisible, sel, edgeErrors));
   }, [level, stateVisible, selection, edgeErrors, tracker]);
