@@ -59,7 +59,12 @@ export function generateGraph(n = 1000, variant: Variant = 'plain'): Record<stri
   const access_grants: Record<string, unknown>[] = [];
   const cols = Math.ceil(n / ROWS);
   for (let i = 0; i < n; i++) {
-    const { col, row, type } = nodeAt(i);
+    const { col, row, type: plainType } = nodeAt(i);
+    // The two pages of the dashed-vs-solid figure must differ in their edges only: a textParse
+    // node's `text` input is required, so without its data edge (the dashed page) it is an error,
+    // and 500 error outlines plus the Issues list the page then opens on cost more per pan frame
+    // than the edges themselves. llmCall's `prompt` is optional: both pages are valid graphs.
+    const type = variant === 'plain' ? plainType : 'llmCall';
     nodes.push({ id: `n${i}`, type, label: `n${i}`, position: { x: col * 280, y: row * 160 }, config: {} });
     if (variant === 'plain' && col > 0) {
       const srcType = nodeAt(i - ROWS).type;

@@ -124,7 +124,9 @@ test('zoomed-out boxes start with their real size and handles; the minimap follo
   const editor = new EditorPage(page);
   await editor.open('?graph=estimate');
   await expect(editor.canvas).toHaveAttribute('data-detail', 'low');
-  await expect(page.locator('[data-lod="box"]')).toHaveCount(ROWS * COLS);
+  // Every graph node is a box (and the graph's one container is a container box).
+  await expect(page.locator('.react-flow__node-graphNode [data-lod="box"]')).toHaveCount(ROWS * COLS);
+  await expect(page.locator('.react-flow__node-container [data-lod="box"]')).toHaveCount(1);
   // Let React Flow measure everything and settle (two frames after the last change is plenty).
   await page.waitForTimeout(500);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -140,7 +142,9 @@ test('zoomed-out boxes start with their real size and handles; the minimap follo
     const check = (window as unknown as { __edgeCheck: EdgeCheck }).__edgeCheck;
     const { mismatched, checked: dataEdges } = check(25, true);
     const badSize: string[] = [];
-    for (const box of document.querySelectorAll<HTMLElement>('[data-lod="box"]')) {
+    for (const box of document.querySelectorAll<HTMLElement>(
+      '.react-flow__node-graphNode [data-lod="box"]',
+    )) {
       const wrapper = box.closest<HTMLElement>('.react-flow__node')!;
       const want = `${170}x${parseFloat(box.style.height)}`;
       const got = `${wrapper.offsetWidth}x${wrapper.offsetHeight}`;

@@ -143,3 +143,69 @@ test('a zoomed-out box is as tall as its full node and its anchors sit on the po
   expect(compared).toBeGreaterThan(2);
   expect(heights).toBeGreaterThan(1);
 });
+
+/** Each container's height and the screen point where each of its grants ends, in flow px. */
+const containerGeometry = (page: Page) =>
+  page.evaluate(() => {
+    const vp = document.querySelector<HTMLElement>('.react-flow__viewport')!.style.transform;
+    const zoom = Number(/scale\(([\d.e-]+)\)/.exec(vp)![1]);
+    const out: Record<string, { lod: string; height: number; top: number[]; grantEnds: number[][] }> = {};
+    for (const n of document.querySelectorAll<HTMLElement>('.react-flow__node-container')) {
+      const r = n.getBoundingClientRect();
+      const body = n.querySelector<HTMLElement>('[data-lod]')!;
+      const top = n.querySelector<HTMLElement>('.react-flow__handle-top.target')!.getBoundingClientRect();
+      // The grants drawn to this container: their paths end on its top anchor.
+      const grantEnds = [
+        ...document.querySelectorAll<SVGPathElement>('.react-flow__edge-grant path.grant-edge'),
+      ]
+        .filter((p) => p.closest('[aria-label]')?.getAttribute('aria-label')?.endsWith(`to ${n.dataset.id}`))
+        .map((p) => {
+          const end = p.getPointAtLength(p.getTotalLength());
+          const m = p.getScreenCTM()!;
+          return [end.x * m.a + m.e, end.y * m.d + m.f];
+        });
+      out[body.dataset.testid!] = {
+        lod: body.dataset.lod!,
+        height: r.height / zoom,
+        top: [top.left + top.width / 2, top.top + top.height / 2],
+        grantEnds,
+      };
+    }
+    return out;
+  });
+
+test('a zoomed-out state container is one box as tall as the full one, its grants end on its anchor', async ({
+  page,
+}) => {
+  const editor = new EditorPage(page);
+  await editor.open('?graph=smoke_demo');
+  await expect(editor.canvas).toHaveAttribute('data-detail', 'full');
+  const full = await containerGeometry(page);
+  expect(full['container-memory']!.lod).toBe('full');
+  const c = (await editor.canvas.boundingBox())!;
+  await page.mouse.move(c.x + c.width / 2, c.y + c.height / 2);
+  for (let i = 0; i < 20; i++) await page.mouse.wheel(0, 200);
+  await expect(editor.canvas).toHaveAttribute('data-detail', 'low');
+  const memory = page.getByTestId('container-memory');
+  await expect(memory).toHaveAttribute('data-lod', 'box');
+  // One element with the label: no slot rows, badges or live values at this zoom.
+  await expect(memory).toHaveText('Memory');
+  await expect(page.locator('[data-testid^="slot-row-memory-"]')).toHaveCount(0);
+  // Edges are drawn to the anchors React Flow measured once the box replaced the full body.
+  await expect
+    .poll(async () => {
+      const g = (await containerGeometry(page))['container-memory']!;
+      return g.grantEnds.every(([x, y]) => Math.hypot(x! - g.top[0]!, y! - g.top[1]!) < 1.5);
+    })
+    .toBe(true);
+  const boxes = await containerGeometry(page);
+  for (const id of ['container-memory', 'container-graph_state']) {
+    expect(boxes[id]!.lod).toBe('box');
+    expect(boxes[id]!.height, `height of ${id}`).toBeCloseTo(full[id]!.height, 0);
+  }
+  expect(boxes['container-memory']!.grantEnds.length).toBe(2);
+  // Zooming back in brings the whole container back.
+  for (let i = 0; i < 20; i++) await page.mouse.wheel(0, -200);
+  await expect(editor.canvas).toHaveAttribute('data-detail', 'full');
+  await expect(page.locator('[data-testid^="slot-row-memory-"]')).toHaveCount(3);
+});

@@ -1,8 +1,9 @@
 // A state container on the canvas (REFERENCE.md 5.1): dashed violet box, database icon, label, one
 // row per slot with reducer badge, lifetime badge (hidden for forever, hint tooltip), value type and
 // a live value line that live runs fill in later. Top target / bottom source handles named "state".
-import { memo } from 'react';
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+// Zoomed far out it is one box with the label (ContainerBox.tsx), like a graph node.
+import { memo, use, useEffect, useRef } from 'react';
+import { Handle, Position, useStoreApi, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
 import { Database } from 'lucide-react';
 import { CONTAINER_HANDLE } from '../../domain/graph/graph.ops.ts';
 import { GRAPH_STATE_ID } from '../../domain/graph/graph.schema.ts';
@@ -16,21 +17,47 @@ import { SlotBreakpointDot } from '../debug/SlotBreakpointDot.tsx';
 import type { FlowNode } from './flowMapping.ts';
 import { sameNodeView } from './nodeMemo.ts';
 import { ContainerDropTarget } from './ContainerDropTarget.tsx';
+import { ContainerBox } from './ContainerBox.tsx';
+import { LowDetailContext, queueInternalsUpdate } from './detail.ts';
 
-function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
+function ContainerNodeView({ id: flowId, data, selected }: NodeProps<FlowNode>) {
   const id = data.defId;
+  const box = use(LowDetailContext);
   const c = useEditor((s) => selectContainer(s, id));
   const mark = useEditor((s) => issueMark(s, id));
   // The slot a breakpoint hit is paused on (highlighted until the run goes on).
   const hitSlot = useRun((s) => (s.breakpointHit?.container === id ? (s.breakpointHit.slot ?? null) : null));
+  // Between box and full body the handles are other elements: React Flow re-measures them (not on
+  // mount, where it measures anyway), batched with the graph nodes that switch in the same commit.
+  const updateNodeInternals = useUpdateNodeInternals();
+  const flowKey = useStoreApi().getState;
+  const lastBox = useRef(box);
+  useEffect(() => {
+    if (lastBox.current === box) return;
+    lastBox.current = box;
+    queueInternalsUpdate(flowKey, updateNodeInternals, flowId);
+  }, [box, flowId, flowKey, updateNodeInternals]);
   if (!c) return null;
   const slots = Object.entries(c.states);
+  const label = c.label || (id === GRAPH_STATE_ID ? 'Graph State' : 'State Container');
   // Hover relations arrive as data-related (useDelegatedHover.ts); CSS colours a plain border.
   const border = selected ? 'border-violet-400' : 'sw-plain-container border-violet-500/40';
   const issueOutline = issueOutlineClass(mark);
+  if (box)
+    return (
+      <ContainerBox
+        flowId={flowId}
+        containerId={id}
+        label={label}
+        slots={slots.length}
+        className={`${border} ${issueOutline}`}
+        mark={mark}
+      />
+    );
   return (
     <div
       data-testid={`container-${id}`}
+      data-lod="full"
       data-related="false"
       data-issue={mark ?? ''}
       className={`relative min-w-[180px] rounded-lg border-2 border-dashed bg-zinc-900/90 text-[11px] ${border} ${issueOutline}`}
@@ -47,9 +74,7 @@ function ContainerNodeView({ data, selected }: NodeProps<FlowNode>) {
         className="flex items-center gap-1.5 border-b border-violet-500/20 px-2 py-1"
       >
         <Database size={12} className={id === GRAPH_STATE_ID ? 'text-amber-400' : 'text-violet-400'} />
-        <span className="font-semibold text-violet-300">
-          {c.label || (id === GRAPH_STATE_ID ? 'Graph State' : 'State Container')}
-        </span>
+        <span className="font-semibold text-violet-300">{label}</span>
         <span className="ml-auto text-[10px] text-zinc-500">{id}</span>
       </div>
       <div className="px-2 py-1">

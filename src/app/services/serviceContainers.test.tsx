@@ -98,3 +98,27 @@ describe('service-owned containers', () => {
     expect(screen.queryByTestId('live-container-gw_memory')).toBeNull();
   });
 });
+
+describe('State panel', () => {
+  it('shows an empty container as its title line alone, a container with slots as a table', () => {
+    const g = emptyGraph('g');
+    g.containers = [
+      { id: 'empty', label: 'Empty', position: { x: 0, y: 0 }, states: {} },
+      {
+        id: 'mem',
+        label: 'Mem',
+        position: { x: 0, y: 0 },
+        states: {
+          notes: { type: 'accumulator', value_type: 'TEXT', config: {}, lifetime: 'forever', reset_on: [] },
+        },
+      },
+    ];
+    editorStore.setState({ tabs: [], activeTabId: null });
+    editorStore.getState().openTab({ graph: g });
+    render(<StatePanel />);
+    const panel = screen.getByTestId('state-panel');
+    expect(panel.textContent).toContain('Empty0 states');
+    expect(panel.querySelectorAll('table')).toHaveLength(1);
+    expect(screen.getByTestId('state-row-mem-notes').textContent).toContain('accumulator');
+  });
+});

@@ -60,62 +60,65 @@ export function StatePanel() {
             <span className="font-semibold text-zinc-200">{c.label || c.id}</span>
             <span className="text-zinc-500">{Object.keys(c.states).length} states · home</span>
           </button>
-          <table className="mt-0.5 w-full table-fixed">
-            <thead>
-              <tr className="text-left text-[10px] text-zinc-500">
-                {/* Fixed narrow columns so the live value (and its "cleared by" badge) gets the rest. */}
-                <th className="w-12 px-1 font-normal">Owner</th>
-                <th className="w-[18%] px-1 font-normal">Name</th>
-                <th className="w-20 px-1 font-normal">Type</th>
-                <th className="w-20 px-1 font-normal">Lifetime</th>
-                <th className="w-24 px-1 font-normal">Value Type</th>
-                <th className="px-1 font-normal">Value</th>
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(c.states).map(([name, st]) => (
-                <tr
-                  key={name}
-                  data-testid={`state-row-${c.id}-${name}`}
-                  data-hit={hit?.container === c.id && hit.slot === name ? 'true' : 'false'}
-                  className={`border-t border-zinc-800/60 ${hit?.container === c.id && hit.slot === name ? 'bg-amber-500/15' : ''}`}
-                >
-                  <td className="px-1">
-                    <span
-                      className="rounded bg-amber-500/10 px-1 text-amber-300"
-                      title="graph / executor process"
-                    >
-                      home
-                    </span>
-                  </td>
-                  <td className="truncate px-1 text-zinc-200" title={name}>
-                    <span className="inline-flex items-center gap-1">
-                      <SlotBreakpointDot container={c.id} slot={name} />
-                      {name}
-                      <PlotSlotButton container={c.id} slot={name} />
-                    </span>
-                  </td>
-                  <td className="px-1">
-                    <span className={`rounded px-1 text-[10px] ${reducerBadge(st.type)}`}>{st.type}</span>
-                  </td>
-                  <td className="px-1">
-                    <span
-                      title={lifetimeHint(st.lifetime, st.reset_on)}
-                      className={`rounded px-1 text-[10px] ${PILL[st.lifetime] ?? PILL.forever}`}
-                    >
-                      {st.lifetime}
-                    </span>
-                  </td>
-                  <td className="truncate px-1 text-zinc-400" title={st.value_type}>
-                    {st.value_type}
-                  </td>
-                  <td className="px-1 font-mono text-[11px] text-zinc-500">
-                    <LiveSlotValue containerId={c.id} slot={name} placeholder="—" />
-                  </td>
+          {/* An empty container is its title line alone: no table of column names without rows. */}
+          {Object.keys(c.states).length > 0 && (
+            <table className="mt-0.5 w-full table-fixed">
+              <thead>
+                <tr className="text-left text-[10px] text-zinc-500">
+                  {/* Fixed narrow columns so the live value (and its "cleared by" badge) gets the rest. */}
+                  <th className="w-12 px-1 font-normal">Owner</th>
+                  <th className="w-[18%] px-1 font-normal">Name</th>
+                  <th className="w-20 px-1 font-normal">Type</th>
+                  <th className="w-20 px-1 font-normal">Lifetime</th>
+                  <th className="w-24 px-1 font-normal">Value Type</th>
+                  <th className="px-1 font-normal">Value</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {Object.entries(c.states).map(([name, st]) => (
+                  <tr
+                    key={name}
+                    data-testid={`state-row-${c.id}-${name}`}
+                    data-hit={hit?.container === c.id && hit.slot === name ? 'true' : 'false'}
+                    className={`border-t border-zinc-800/60 ${hit?.container === c.id && hit.slot === name ? 'bg-amber-500/15' : ''}`}
+                  >
+                    <td className="px-1">
+                      <span
+                        className="rounded bg-amber-500/10 px-1 text-amber-300"
+                        title="graph / executor process"
+                      >
+                        home
+                      </span>
+                    </td>
+                    <td className="truncate px-1 text-zinc-200" title={name}>
+                      <span className="inline-flex items-center gap-1">
+                        <SlotBreakpointDot container={c.id} slot={name} />
+                        {name}
+                        <PlotSlotButton container={c.id} slot={name} />
+                      </span>
+                    </td>
+                    <td className="px-1">
+                      <span className={`rounded px-1 text-[10px] ${reducerBadge(st.type)}`}>{st.type}</span>
+                    </td>
+                    <td className="px-1">
+                      <span
+                        title={lifetimeHint(st.lifetime, st.reset_on)}
+                        className={`rounded px-1 text-[10px] ${PILL[st.lifetime] ?? PILL.forever}`}
+                      >
+                        {st.lifetime}
+                      </span>
+                    </td>
+                    <td className="truncate px-1 text-zinc-400" title={st.value_type}>
+                      {st.value_type}
+                    </td>
+                    <td className="px-1 font-mono text-[11px] text-zinc-500">
+                      <LiveSlotValue containerId={c.id} slot={name} placeholder="—" />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </div>
       ))}
       <FeaturesGroup />
