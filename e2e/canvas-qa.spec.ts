@@ -63,6 +63,8 @@ const counts = (page: Page) =>
 test('grouping two viewers and a Graph Out, then ungrouping, loses nothing', async ({ page, server }) => {
   const editor = await openDemo(page, server, 'qa_group');
   await page.getByTestId('drawer-tab-issues').click();
+  // The panel loads on first show: count its rows once it is there.
+  await expect(page.getByTestId('issues-list').or(page.getByTestId('issues-empty'))).toBeVisible();
   const issues = page.getByTestId('issue-row');
   const issuesBefore = await issues.count();
   const before = await counts(page);

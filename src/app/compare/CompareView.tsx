@@ -10,7 +10,7 @@ import type { ChangeStatus, KeyDiff, SlotWriter } from '../../domain/debug/state
 import { Button } from '../ui/Button.tsx';
 import { formatValue } from '../run/slotLine.ts';
 import { mountOverlay } from '../viewer/overlayRoot.tsx';
-import { showValue } from '../viewer/ValueViewer.tsx';
+import { showValue } from '../viewer/openViewer.tsx';
 import {
   closeCompare,
   openCompare,

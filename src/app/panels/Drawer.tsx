@@ -1,7 +1,7 @@
 // Bottom drawer with the State / Issues / Log / Timeline / Breakpoints / Batches tabs.
 import { useEditor } from '../store/editor.store.ts';
 import type { DrawerTab } from '../store/ui.slice.ts';
-import { IssuesPanel, useIssueCount } from './issues/IssuesPanel.tsx';
+import { useIssueCount } from './issues/issueCount.ts';
 import { StatePanel } from './state/StatePanel.tsx';
 import { TIMELINE_TAB } from '../run/timelineTab.ts';
 import { Suspense, useEffect } from 'react';
@@ -10,8 +10,9 @@ import { useRun } from '../run/run.store.ts';
 import { BATCHES_TAB } from '../batches/batchesTab.ts';
 import { lazyNamed } from '../ui/lazyNamed.ts';
 
-// State (the tab a graph opens on) and Issues (whose count is on its tab button) are part of the
-// editor's first paint; the other tabs are loaded when first shown.
+// State (the tab a graph opens on) and the Issues count on its tab button are part of the editor's
+// first paint; the panels of the other tabs, Issues included, are loaded when first shown.
+const IssuesPanel = lazyNamed(() => import('./issues/IssuesPanel.tsx'), 'IssuesPanel');
 const LogPanel = lazyNamed(() => import('./log/LogPanel.tsx'), 'LogPanel');
 const TimelinePanel = lazyNamed(() => import('../run/TimelinePanel.tsx'), 'TimelinePanel');
 const BreakpointsPanel = lazyNamed(() => import('./breakpoints/BreakpointsPanel.tsx'), 'BreakpointsPanel');

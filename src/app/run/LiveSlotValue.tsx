@@ -4,7 +4,7 @@
 // the value, or its ⤢ button (on hover), opens the full value in the value viewer.
 import { useEffect, useState } from 'react';
 import { Maximize2 } from 'lucide-react';
-import { showSlot } from '../viewer/ValueViewer.tsx';
+import { showSlot } from '../viewer/openViewer.tsx';
 import { useEditor } from '../store/editor.store.ts';
 import { clearKey, useRun, viewContainers } from './run.store.ts';
 import { slotLine } from './slotLine.ts';

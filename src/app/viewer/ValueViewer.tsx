@@ -19,8 +19,7 @@ import {
   valueAt,
   type TreeRow,
 } from './jsonTree.ts';
-import { mountOverlay } from './overlayRoot.tsx';
-import { closeViewer, openSlot, openValue, useViewer } from './viewer.store.ts';
+import { closeViewer, useViewer } from './viewer.store.ts';
 
 const ROW_H = 18;
 const ND_ROW_H = 32;
@@ -356,16 +355,4 @@ export function ValueViewer() {
       {status === 'ready' && <Tree key={serial} value={value} />}
     </DebugDialog>
   );
-}
-
-/** Opens a container slot's full value at the shown step (mounting the viewer on first use). */
-export function showSlot(containerId: string, slot: string): void {
-  mountOverlay('value-viewer', <ValueViewer />);
-  void openSlot(containerId, slot);
-}
-
-/** Opens a complete value (mounting the viewer on first use). */
-export function showValue(title: string, value: unknown, note = ''): void {
-  mountOverlay('value-viewer', <ValueViewer />);
-  openValue(title, value, note);
 }

@@ -2,7 +2,7 @@
 // nodes are visited, so a 100,000-item list costs its visible rows plus one pass), JSON paths
 // (`$.a.b[3]`, the same as the Compare view's), and search (matching keys or leaf text; the parents
 // of every match are expanded). Pure, so it is tested without a DOM.
-import { childPath } from '../../domain/debug/stateDiff.ts';
+import { childPath } from '../../domain/debug/jsonPath.ts';
 import { ndInfoOf } from '../ui/ndarray.ts';
 
 export interface TreeRow {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContainerSnapshot } from '../protocol/protocol.ts';
-import { childPath, diffLines, diffNodeStates, diffStates, type SlotWriter } from './stateDiff.ts';
+import { diffLines, diffNodeStates, diffStates, type SlotWriter } from './stateDiff.ts';
+import { childPath } from './jsonPath.ts';
 
 const slot = (value: unknown, extra: Record<string, unknown> = {}) => ({
   type: 'lastWrite',

@@ -4,6 +4,7 @@
 // walked into flat change lines with JSON paths (`$.a.b[3]`) the UI lists. Pure: no I/O.
 import { create, type Delta } from 'jsondiffpatch';
 import type { ContainerSnapshot, SlotSnapshot } from '../protocol/protocol.ts';
+import { childPath } from './jsonPath.ts';
 
 export type ChangeStatus = 'added' | 'removed' | 'changed' | 'same';
 
@@ -77,14 +78,6 @@ const patcher = create({
   arrays: { detectMove: true, includeValueOnMove: false },
   cloneDiffValues: false,
 });
-
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** `$` + `.name`, `["odd key"]` or `[3]` per segment. */
-export function childPath(parent: string, key: string | number): string {
-  if (typeof key === 'number') return `${parent}[${key}]`;
-  return IDENT.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
-}
 
 /** The structural diff of two JSON values as flat leaf lines (empty when equal). */
 export function diffLines(oldValue: unknown, newValue: unknown, root = '$'): DiffLine[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Issue } from '../../store/graphIo.ts';
-import { countSeverity } from './IssuesPanel.tsx';
+import { countSeverity } from './issueCount.ts';
 
 const issue = (severity: Issue['severity']): Issue => ({ code: 'x', severity, path: '$', message: 'm' });
 

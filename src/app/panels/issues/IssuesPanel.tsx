@@ -78,7 +78,12 @@ export function IssuesPanel() {
   );
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useRowVirtualizer(rows.length, scroller, ROW_H);
-  if (rows.length === 0) return <div className="p-2 text-xs text-zinc-500">No issues.</div>;
+  if (rows.length === 0)
+    return (
+      <div data-testid="issues-empty" className="p-2 text-xs text-zinc-500">
+        No issues.
+      </div>
+    );
   return (
     <div
       ref={scroller}
@@ -103,22 +108,4 @@ export function IssuesPanel() {
       </div>
     </div>
   );
-}
-
-/** Issues of one severity, live and on-load alike (load issues may be errors, warnings or infos). */
-export function countSeverity(severity: Issue['severity'], ...lists: readonly Issue[][]): number {
-  let n = 0;
-  for (const list of lists) for (const i of list) if (i.severity === severity) n += 1;
-  return n;
-}
-
-/** The drawer tab's badge: errors and warnings; infos are listed in the panel but not counted. */
-export function useIssueCount(): { errors: number; warnings: number } {
-  const errors = useEditor((s) =>
-    countSeverity('error', issuesOf(s).all, activeTab(s)?.loadWarnings ?? EMPTY),
-  );
-  const warnings = useEditor((s) =>
-    countSeverity('warning', issuesOf(s).all, activeTab(s)?.loadWarnings ?? EMPTY),
-  );
-  return { errors, warnings };
 }
