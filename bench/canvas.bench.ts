@@ -25,11 +25,11 @@ const SIZES = (process.env.CANVAS_BENCH_SIZES ?? '1000,3000').split(',').map(Num
 const REPS = Number(process.env.CANVAS_BENCH_REPS ?? 3);
 /**
  * Page loads per side for the first-render figures: the REPS loads that also measure gestures, then
- * loads that measure only the first render. A first render is one sample per load and varies
+ * loads that measure only the first render (9 in all). A first render is one sample per load and varies
  * ±8% between loads of the same page, so its median takes more loads than the gesture figures
  * (each of those already averages many inputs per load).
  */
-const FIRST_RENDER_REPS = Math.max(REPS, Number(process.env.CANVAS_BENCH_FIRST_RENDER_REPS ?? 7));
+const FIRST_RENDER_REPS = Math.max(REPS, Number(process.env.CANVAS_BENCH_FIRST_RENDER_REPS ?? 9));
 const ONLY = process.env.CANVAS_BENCH_ONLY ?? '';
 /** Inputs per measured gesture; each is followed by two animation frames. */
 const INPUTS = 8;

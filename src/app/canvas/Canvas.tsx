@@ -33,6 +33,8 @@ import { importFileIntoNewTab } from '../files/importExport.ts';
 import {
   buildFlowEdges,
   buildFlowNodes,
+  containerFlowId,
+  type Estimator,
   flowIdForElement,
   fromFlowNodeId,
   type FlowEdge,
@@ -42,7 +44,13 @@ import { edgeTypes, nodeTypes } from './flowTypes.ts';
 import { CanvasGrid } from './CanvasGrid.tsx';
 import { LOW_DETAIL_ZOOM, LowDetailContext, wiredHandles } from './detail.ts';
 import { estimatedViewport, FIT_OPTIONS, MIN_ZOOM } from './initialViewport.ts';
-import { boxEstimate, dropMeasuredEstimates, dropBoxHandles, type NodeEstimate } from './nodeEstimate.ts';
+import {
+  boxEstimate,
+  containerBoxEstimate,
+  dropMeasuredEstimates,
+  dropBoxHandles,
+  type NodeEstimate,
+} from './nodeEstimate.ts';
 import { GRAPH_DRAG_MIME, NODE_DRAG_MIME } from '../ui/dragMime.ts';
 import { motionMs } from '../ui/motion.ts';
 import { dropGraphNode } from '../commands/graphNodes.ts';
@@ -112,22 +120,32 @@ function canvasStart(level: GraphDef, size: { width: number; height: number }, s
   const first = estimatedViewport(level, size.width, size.height, stateVisible);
   const low = first ? first.zoom < LOW_DETAIL_ZOOM : false;
   if (!low) return { viewport: first, low, estimates: undefined };
+  // Keyed by flow id: a container may share its id with a graph node.
   const estimates = new Map<string, NodeEstimate | undefined>();
   const estimate = boxEstimator(stateVisible);
-  for (const n of level.nodes) estimates.set(n.id, estimate(n.id));
-  const sizeOf = (id: string) => {
-    const e = estimates.get(id);
+  for (const n of level.nodes) estimates.set(n.id, estimate('node', n.id));
+  if (stateVisible)
+    for (const c of level.containers) estimates.set(containerFlowId(c.id), estimate('container', c.id));
+  const sizeOf = (flowId: string) => {
+    const e = estimates.get(flowId);
     return e && { width: e.initialWidth, height: e.initialHeight };
   };
   const viewport = estimatedViewport(level, size.width, size.height, stateVisible, sizeOf);
-  return { viewport, low, estimates: (id: string) => estimates.get(id) };
+  const byKind: Estimator = (kind, id) => estimates.get(kind === 'node' ? id : containerFlowId(id));
+  return { viewport, low, estimates: byKind };
 }
 
-/** A node's box geometry from the store (its ports, its wired handles), as GraphNode will draw it. */
-function boxEstimator(stateVisible: boolean) {
+/** A box's geometry from the store, as GraphNode (its ports, its wired handles) or ContainerNode draws it. */
+function boxEstimator(stateVisible: boolean): Estimator {
   const s = editorStore.getState();
-  const wired = wiredHandles(currentLevel(s));
-  return (id: string): NodeEstimate | undefined => {
+  const level = currentLevel(s);
+  const wired = wiredHandles(level);
+  const containers = new Map(level.containers.map((c) => [c.id, c]));
+  return (kind, id) => {
+    if (kind === 'container') {
+      const c = containers.get(id);
+      return c && containerBoxEstimate(Object.keys(c.states).length);
+    }
     const ports = portsOf(s, id);
     return ports && boxEstimate(ports, wired.get(id) ?? '', stateVisible);
   };

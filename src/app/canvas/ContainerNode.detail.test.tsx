@@ -8,6 +8,7 @@ import { LowDetailContext } from './detail.ts';
 import type { FlowNode } from './flowMapping.ts';
 import { ContainerNode } from './ContainerNode.tsx';
 import { containerBoxHeight } from './containerBox.ts';
+import { containerBoxEstimate } from './nodeEstimate.ts';
 
 afterEach(cleanup);
 
@@ -71,10 +72,32 @@ describe('ContainerNode level of detail', () => {
     expect(container.querySelectorAll('.react-flow__handle.connectable')).toHaveLength(2);
   });
 
+  it('is given to React Flow up front as what it renders: its size and its two anchors', () => {
+    openGraph();
+    render(view(true));
+    const box = screen.getByTestId('container-memory');
+    const est = containerBoxEstimate(2);
+    expect(`${est.measured.height}px`).toBe(box.style.height);
+    expect(est.measured).toEqual({ width: est.initialWidth, height: est.initialHeight });
+    // The anchors as the box draws them (kind, handle id, side), centred on the top and bottom edges.
+    const drawn = [...box.querySelectorAll('.react-flow__handle')].map((a) => [
+      a.classList.contains('source') ? 'source' : 'target',
+      a.getAttribute('data-handleid'),
+      a.getAttribute('data-handlepos'),
+    ]);
+    expect(est.handles.map((h) => [h.type, h.id, h.position])).toEqual(drawn);
+    expect(est.handles.map((h) => [h.x + (h.width ?? 0) / 2, h.y + (h.height ?? 0) / 2])).toEqual([
+      [est.initialWidth / 2, 0],
+      [est.initialWidth / 2, est.initialHeight],
+    ]);
+  });
+
   // The heights Chromium lays full containers out at (e2e/canvas-scale.spec.ts compares the two live).
   it('the box is as tall as the full container before a run: the empty line, or a line per slot', () => {
     expect(containerBoxHeight(0)).toBe(54);
     expect(containerBoxHeight(1)).toBe(58);
     expect(containerBoxHeight(3)).toBe(99);
+    // Two rows are 78.5 px: the box rounds up to the whole pixel a browser reports.
+    expect(containerBoxHeight(2)).toBe(79);
   });
 });

@@ -16,8 +16,11 @@ const EMPTY_LINE_PX = 16.5;
 /** Full-detail containers are at least this wide (min-w-[180px]); the box uses the same width. */
 export const CONTAINER_BOX_WIDTH_PX = 180;
 
-/** Height of a container box with `slots` slots: the full container's, before a run. */
+/**
+ * Height of a container box with `slots` slots: the full container's before a run, rounded up to a
+ * whole pixel (the laid-out size React Flow reads is whole, and the box's estimate must equal it).
+ */
 export function containerBoxHeight(slots: number): number {
   const body = slots === 0 ? EMPTY_LINE_PX : slots * SLOT_ROW_PX;
-  return 2 * BORDER_PX + TITLE_PX + 2 * BODY_PAD_PX + body;
+  return Math.ceil(2 * BORDER_PX + TITLE_PX + 2 * BODY_PAD_PX + body);
 }

@@ -56,8 +56,11 @@ function nodeType(type: string, hasSubgraph: boolean): string {
   return 'graphNode';
 }
 
+/** A graph node's or a state container's known geometry (nodeEstimate.ts), if it is known. */
+export type Estimator = (kind: 'node' | 'container', defId: string) => NodeEstimate | undefined;
+
 /**
- * `estimate` gives a graph node's known geometry (nodeEstimate.ts), or undefined when it is not
+ * `estimate` gives a graph node's or container's known geometry (a box), or undefined when it is not
  * known; it is asked for flow nodes made here and for reused ones that carry an estimate (a box),
  * whose estimate is replaced when it changed; other reused nodes keep what React Flow measured.
  */
@@ -66,7 +69,7 @@ export function buildFlowNodes(
   prev: readonly FlowNode[],
   stateVisible: boolean,
   selected: ReadonlySet<string>,
-  estimate?: (id: string) => NodeEstimate | undefined,
+  estimate?: Estimator,
 ): FlowNode[] {
   const prevById = new Map(prev.map((n) => [n.id, n]));
   const out: FlowNode[] = [];
@@ -84,12 +87,12 @@ export function buildFlowNodes(
       // A box keeps its estimate only while it is right: its anchors change with its wired ports
       // and the State toggle, and React Flow takes a box's handles from the estimate (it does not
       // re-measure a box whose size the estimate got right, exactEstimates.ts).
-      const est = p.handles && estimate ? estimate(defId) : undefined;
+      const est = p.handles && estimate ? estimate(kind, defId) : undefined;
       const stale = est !== undefined && !sameHandles(p.handles, est.handles);
       if (!stale && p.position.x === x && p.position.y === y && (p.selected ?? false) === isSel) return p;
       return { ...p, ...(stale ? est : {}), position: { x, y }, selected: isSel };
     }
-    const known = kind === 'node' && type !== 'note' ? estimate?.(defId) : undefined;
+    const known = type !== 'note' ? estimate?.(kind, defId) : undefined;
     return { ...known, id, type, position: { x, y }, data: { kind, defId }, selected: isSel };
   };
   for (const n of level.nodes) {

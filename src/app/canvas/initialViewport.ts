@@ -3,6 +3,7 @@
 // and React Flow's own fitView, once nodes are measured, has nothing or little left to move.
 import { getViewportForBounds, type Viewport } from '@xyflow/react';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import { containerFlowId } from './flowMapping.ts';
 
 /**
  * fitView's options, shared with the canvas so the estimate fits the way React Flow will. The canvas
@@ -15,7 +16,8 @@ export const MIN_ZOOM = 0.05;
 /** A node whose size is not known yet is counted this big (about a full-detail node). */
 const GUESS = { width: 200, height: 160 };
 
-export type SizeOf = (id: string) => { width: number; height: number } | undefined;
+/** By flow id (a graph node's id, a container's `c:` id). */
+export type SizeOf = (flowId: string) => { width: number; height: number } | undefined;
 
 /**
  * Fits the level's flow nodes (its containers only while State is shown) into width × height as
@@ -31,7 +33,10 @@ export function estimatedViewport(
 ): Viewport | undefined {
   const rects = [
     ...level.nodes.map((n) => ({ ...n.position, ...(sizeOf(n.id) ?? GUESS) })),
-    ...(withContainers ? level.containers : []).map((c) => ({ ...c.position, ...GUESS })),
+    ...(withContainers ? level.containers : []).map((c) => ({
+      ...c.position,
+      ...(sizeOf(containerFlowId(c.id)) ?? GUESS),
+    })),
   ];
   if (rects.length === 0) return undefined;
   let x0 = Infinity;

@@ -1,4 +1,5 @@
-// Sizes and handle positions React Flow is given before it has measured a node. Without them React
+// Sizes and handle positions React Flow is given before it has measured a node (a zoomed-out graph
+// node or state container). Without them React
 // Flow mounts every new node hidden, measures it (ResizeObserver), then renders it again visible —
 // and its culling mounts every unmeasured node, on screen or not, and draws no edge until both ends
 // are measured. A zoomed-out graph node is a box whose whole geometry is known (nodeBox.ts), so its
@@ -10,10 +11,11 @@
 // gets its real size, as any node). The `handles` leave a node when a size change shows the estimate
 // was wrong (dropMeasuredEstimates) and when the canvas zooms in past the boxes (dropBoxHandles).
 import { Position, type NodeChange, type NodeHandle } from '@xyflow/react';
-import { STATE_HANDLE } from '../../domain/graph/graph.ops.ts';
+import { CONTAINER_HANDLE, STATE_HANDLE } from '../../domain/graph/graph.ops.ts';
 import type { NodePorts } from '../store/derived.ts';
+import { CONTAINER_BOX_WIDTH_PX, containerBoxHeight } from './containerBox.ts';
 import type { FlowNode } from './flowMapping.ts';
-import { anchorRect, boxAnchors, boxHeight, BOX_WIDTH_PX } from './nodeBox.ts';
+import { ANCHOR_PX, anchorRect, boxAnchors, boxHeight, BOX_WIDTH_PX } from './nodeBox.ts';
 
 /** What a flow node carries before its first measurement. */
 export type NodeEstimate = Required<
@@ -37,6 +39,22 @@ export function boxEstimate(ports: NodePorts, wired: string, stateVisible: boole
     handles,
     measured: { width: BOX_WIDTH_PX, height },
   };
+}
+
+/**
+ * The exact geometry of a state container drawn as a box (ContainerBox.tsx): its size, and its two
+ * anchors centred on the top and bottom edges by React Flow's handle CSS (hence the half pixels).
+ */
+export function containerBoxEstimate(slots: number): NodeEstimate {
+  const width = CONTAINER_BOX_WIDTH_PX;
+  const height = containerBoxHeight(slots);
+  const half = ANCHOR_PX / 2;
+  const at = (y: number) => ({ x: width / 2 - half, y, width: ANCHOR_PX, height: ANCHOR_PX });
+  const handles: NodeHandle[] = [
+    { id: CONTAINER_HANDLE, type: 'target', position: Position.Top, ...at(-half) },
+    { id: CONTAINER_HANDLE, type: 'source', position: Position.Bottom, ...at(height - half) },
+  ];
+  return { initialWidth: width, initialHeight: height, handles, measured: { width, height } };
 }
 
 /**
