@@ -52,7 +52,8 @@ beforeAll(async () => {
   ws = tempWorkspace();
   mkdirSync(join(ws.dir, 'nodes'), { recursive: true });
   writeFileSync(join(ws.dir, 'nodes', 'hookStep.mjs'), PLUGIN);
-  server = await createServer({ workspace: ws.dir, distDir: join(ws.dir, 'no-dist') });
+  // Port 0: the default port may be taken (a running `npm start`).
+  server = await createServer({ workspace: ws.dir, distDir: join(ws.dir, 'no-dist'), port: 0 });
   url = (await server.listen()).url;
 });
 afterAll(async () => {
