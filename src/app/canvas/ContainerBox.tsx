@@ -1,12 +1,13 @@
 // The zoomed-out body of a state container (level of detail, detail.ts): ONE dashed box with the
 // label, instead of the title bar, the slot rows with their badges, breakpoint dots and live values,
 // two <Handle>s and the grant drop target. At this zoom all of that is under three screen pixels.
-// The two anchors (top: grants drawn to the container, bottom: grants dragged from it) are plain
-// elements with React Flow's handle classes, as in NodeBox.tsx: React Flow measures them like
+// The two anchors (top: grants drawn to the container, bottom: grants dragged from it) are NodeBox's
+// plain anchor elements with React Flow's handle classes: React Flow measures them like
 // handles, and nothing subscribes to its store per container on every frame of a pan.
 import { Position } from '@xyflow/react';
 import { CONTAINER_HANDLE } from '../../domain/graph/graph.ops.ts';
 import { containerBoxHeight } from './containerBox.ts';
+import { BoxAnchor } from './NodeBox.tsx';
 
 const ANCHORS = [
   { type: 'target', side: Position.Top },
@@ -41,13 +42,7 @@ export function ContainerBox({
     >
       {label}
       {ANCHORS.map((a) => (
-        <div
-          key={a.type}
-          data-handleid={CONTAINER_HANDLE}
-          data-nodeid={flowId}
-          data-handlepos={a.side}
-          className={`react-flow__handle react-flow__handle-${a.side} ${a.type} sw-box-anchor`}
-        />
+        <BoxAnchor key={a.type} nodeId={flowId} handleId={CONTAINER_HANDLE} type={a.type} side={a.side} />
       ))}
     </div>
   );

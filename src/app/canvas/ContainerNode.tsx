@@ -2,8 +2,8 @@
 // row per slot with reducer badge, lifetime badge (hidden for forever, hint tooltip), value type and
 // a live value line that live runs fill in later. Top target / bottom source handles named "state".
 // Zoomed far out it is one box with the label (ContainerBox.tsx), like a graph node.
-import { memo, use, useEffect, useRef } from 'react';
-import { Handle, Position, useStoreApi, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
+import { memo, use } from 'react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { Database } from 'lucide-react';
 import { CONTAINER_HANDLE } from '../../domain/graph/graph.ops.ts';
 import { GRAPH_STATE_ID } from '../../domain/graph/graph.schema.ts';
@@ -18,7 +18,8 @@ import type { FlowNode } from './flowMapping.ts';
 import { sameNodeView } from './nodeMemo.ts';
 import { ContainerDropTarget } from './ContainerDropTarget.tsx';
 import { ContainerBox } from './ContainerBox.tsx';
-import { LowDetailContext, queueInternalsUpdate } from './detail.ts';
+import { LowDetailContext } from './detail.ts';
+import { useRemeasureOnChange } from './useRemeasure.ts';
 
 function ContainerNodeView({ id: flowId, data, selected }: NodeProps<FlowNode>) {
   const id = data.defId;
@@ -27,16 +28,8 @@ function ContainerNodeView({ id: flowId, data, selected }: NodeProps<FlowNode>) 
   const mark = useEditor((s) => issueMark(s, id));
   // The slot a breakpoint hit is paused on (highlighted until the run goes on).
   const hitSlot = useRun((s) => (s.breakpointHit?.container === id ? (s.breakpointHit.slot ?? null) : null));
-  // Between box and full body the handles are other elements: React Flow re-measures them (not on
-  // mount, where it measures anyway), batched with the graph nodes that switch in the same commit.
-  const updateNodeInternals = useUpdateNodeInternals();
-  const flowKey = useStoreApi().getState;
-  const lastBox = useRef(box);
-  useEffect(() => {
-    if (lastBox.current === box) return;
-    lastBox.current = box;
-    queueInternalsUpdate(flowKey, updateNodeInternals, flowId);
-  }, [box, flowId, flowKey, updateNodeInternals]);
+  // Between box and full body the handles are other elements.
+  useRemeasureOnChange(flowId, box ? 'box' : 'full');
   if (!c) return null;
   const slots = Object.entries(c.states);
   const label = c.label || (id === GRAPH_STATE_ID ? 'Graph State' : 'State Container');

@@ -7,9 +7,9 @@
 // other nodes' changes do not invalidate (hover relations are attributes: useDelegatedHover.ts),
 // and its live run status and latest viewer line by id from the run store, so a streaming run
 // re-renders only the nodes whose status changed.
-import { memo, useContext, useEffect, useRef } from 'react';
+import { memo, useContext, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { Handle, Position, useStoreApi, useUpdateNodeInternals, type NodeProps } from '@xyflow/react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { STATE_HANDLE } from '../../domain/graph/graph.ops.ts';
 import { wireColor } from '../../domain/flow/wireTypes.ts';
 import { activeTab } from '../store/doc.slice.ts';
@@ -17,7 +17,8 @@ import type { NodeDef } from '../../domain/graph/graph.schema.ts';
 import { currentLevel, selectNode, useEditor, type EditorState } from '../store/editor.store.ts';
 import { issueMark, portsOf, type NodePorts } from '../store/derived.ts';
 import { issueOutlineClass } from './issueOutline.ts';
-import { LowDetailContext, queueInternalsUpdate, wiredHandles } from './detail.ts';
+import { LowDetailContext, wiredHandles } from './detail.ts';
+import { useRemeasureOnChange } from './useRemeasure.ts';
 import { useNodeRun } from '../run/useNodeRunStatus.ts';
 import type { NodeRunStatus } from '../run/run.store.ts';
 import type { FlowNode } from './flowMapping.ts';
@@ -131,18 +132,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   const box = useContext(LowDetailContext);
   const { node, ports, color, stateVisible, mark, wired, service } = useNodeView(id, box);
   const { status: run, viewer, atBreakpoint } = useNodeRun(id);
-  const updateNodeInternals = useUpdateNodeInternals();
-  // useStoreApi() gives each caller its own wrapper object; its getState is the flow store's own.
-  const flowKey = useStoreApi().getState;
-  // Re-measure handles only when they change after mount; calling it on mount would make React
-  // Flow run its initial fitView before the other nodes are measured.
-  const handleKey = `${ports?.key}|${stateVisible}|${box ? `box:${wired}` : 'full'}`;
-  const lastKey = useRef(handleKey);
-  useEffect(() => {
-    if (lastKey.current === handleKey) return;
-    lastKey.current = handleKey;
-    queueInternalsUpdate(flowKey, updateNodeInternals, id);
-  }, [id, handleKey, updateNodeInternals, flowKey]);
+  useRemeasureOnChange(id, `${ports?.key}|${stateVisible}|${box ? `box:${wired}` : 'full'}`);
 
   if (!node || !ports) return null;
   const composite = Boolean(node.subgraph && node.subgraph.nodes.length);

@@ -34,16 +34,45 @@ export function NodeBoxBody({
     <>
       {label}
       {boxAnchors(ports, wired, stateVisible, STATE_HANDLE).map((a) => (
-        <div
+        <BoxAnchor
           key={a.key}
-          data-handleid={a.id}
-          data-nodeid={nodeId}
-          data-handlepos={SIDE[a.side]}
-          className={`react-flow__handle react-flow__handle-${SIDE[a.side]} ${a.type} sw-box-anchor`}
-          style={a.side === 'bottom' ? undefined : { top: anchorTop(a.row) }}
+          nodeId={nodeId}
+          handleId={a.id}
+          type={a.type}
+          side={SIDE[a.side]}
+          top={a.side === 'bottom' ? undefined : anchorTop(a.row)}
         />
       ))}
     </>
+  );
+}
+
+/**
+ * One anchor of a zoomed-out box (a graph node's or a container's): React Flow's handle classes and
+ * data attributes, by which it measures handles (and exactEstimates.ts checks them), on a plain
+ * element. `top`: flow px below the box's top edge for a side anchor; a top/bottom one sits on its edge.
+ */
+export function BoxAnchor({
+  nodeId,
+  handleId,
+  type,
+  side,
+  top,
+}: {
+  nodeId: string;
+  handleId: string;
+  type: 'source' | 'target';
+  side: Position;
+  top?: number;
+}) {
+  return (
+    <div
+      data-handleid={handleId}
+      data-nodeid={nodeId}
+      data-handlepos={side}
+      className={`react-flow__handle react-flow__handle-${side} ${type} sw-box-anchor`}
+      style={top === undefined ? undefined : { top }}
+    />
   );
 }
 

@@ -1,15 +1,15 @@
 // Sizes and handle positions React Flow is given before it has measured a node (a zoomed-out graph
-// node or state container). Without them React
-// Flow mounts every new node hidden, measures it (ResizeObserver), then renders it again visible —
-// and its culling mounts every unmeasured node, on screen or not, and draws no edge until both ends
-// are measured. A zoomed-out graph node is a box whose whole geometry is known (nodeBox.ts), so its
-// flow node carries it as React Flow's own `measured` size and `handles`: it is visible from its
-// first render, edges attach from frame one, culling skips it when it is off screen, and React
-// Flow's first ResizeObserver pass finds the size it already has, so it dispatches no size change
-// (before, it dispatched one per node and every node was rendered again). React Flow still
-// measures every node it mounts (handle bounds from the DOM, and a box whose laid-out size differs
-// gets its real size, as any node). The `handles` leave a node when a size change shows the estimate
-// was wrong (dropMeasuredEstimates) and when the canvas zooms in past the boxes (dropBoxHandles).
+// node or state container). Without them React Flow mounts every new node hidden, measures it
+// (ResizeObserver), then renders it again visible — and its culling mounts every unmeasured node,
+// on screen or not, and draws no edge until both ends are measured. A zoomed-out graph node is a
+// box whose whole geometry is known (nodeBox.ts), so its flow node carries it as React Flow's own
+// `measured` size and `handles`: it is visible from its first render, edges attach from frame one,
+// culling skips it when it is off screen, and React Flow's first ResizeObserver pass finds the size
+// it already has, so it dispatches no size change (before, it dispatched one per node and every
+// node was rendered again). React Flow still measures every node it mounts (handle bounds from the
+// DOM, and a box whose laid-out size differs gets its real size, as any node). The `handles` leave
+// a node when a size change shows the estimate was wrong (dropMeasuredEstimates) and when the
+// canvas zooms in past the boxes (dropBoxHandles).
 import { Position, type NodeChange, type NodeHandle } from '@xyflow/react';
 import { CONTAINER_HANDLE, STATE_HANDLE } from '../../domain/graph/graph.ops.ts';
 import type { NodePorts } from '../store/derived.ts';
