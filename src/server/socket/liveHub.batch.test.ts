@@ -2,7 +2,8 @@
 // clients, SQLite log): a batch client (`batch: true`, what the app asks for) and a per-event client
 // subscribe in the middle of a run that keeps committing, replay the log and hand over to live.
 // Each must get seq 1…N exactly once and in order; the batch client only `events` arrays (one per
-// committed group once live), the per-event client only one message per envelope.
+// committed group once live, or a few when the group is big), the per-event client only one message
+// per envelope.
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -133,6 +134,31 @@ describe('LiveHub batch and per-event clients', () => {
     }
     expect(seqs(batch)).toEqual(oneToN(200));
     expect(batch.batches).toBe(10);
+  });
+
+  it('a committed group bigger than a packet arrives as several messages: same events, same order', async () => {
+    const batch = await viewer();
+    await batch.socket.timeout(5000).emitWithAck('subscribe', { runId: RUN, batch: true });
+    const frames: number[] = [];
+    batch.socket.io.engine.on('packet', (p: { type: string; data?: unknown }) => {
+      if (p.type === 'message' && typeof p.data === 'string') frames.push(p.data.length);
+    });
+    const events: EventEnvelope[] = [];
+    for (let i = 0; i < 2000; i++)
+      events.push({
+        type: 'exec_log',
+        runId: RUN,
+        seq: ++seq,
+        ts: '2026-01-01T00:00:00.000Z',
+        data: { step: i, note: 'n'.repeat(100) },
+      });
+    store.commit(RUN, { events });
+    hub.publish(events); // ~330 KB of JSON in one group
+    await waitFor(() => batch.got.length >= seq, 10_000, 'the group');
+    expect(batch.got).toEqual(events);
+    expect(batch.batches).toBeGreaterThan(3);
+    // Each frame stays far below V8's large-object size (~128 KB), where framing gets slow.
+    expect(Math.max(...frames)).toBeLessThan(100 * 1024);
   });
 
   it('a batch client resubscribing with afterSeq gets exactly the rest', async () => {

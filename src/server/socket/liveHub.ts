@@ -26,6 +26,7 @@ import { SubscribeMessageSchema, type EventEnvelope } from '../../domain/protoco
 import { jsonPath } from '../../domain/validate/issues.ts';
 import type { RunStore } from '../db/runStore.ts';
 import { compactSlice, withoutFullValues } from './compact.ts';
+import { EventPacketer } from './eventPackets.ts';
 import { LoopLoad } from './loopLoad.ts';
 import { Pacer, type TurnResult } from './pacer.ts';
 import { RunFeed } from './runFeed.ts';
@@ -141,6 +142,14 @@ export class LiveHub {
   private readonly stripped = new WeakMap<EventEnvelope, EventEnvelope>();
   /** Payloads sent more than once (to several groups or sockets): encoded once (installSharedEncoding). */
   private readonly shareable = new WeakSet<object>();
+  /** Shareable payload → the JSON of [name, payload] as socket.io writes it (everything after the packet id). */
+  private readonly encoded = new WeakMap<object, { name: unknown; json: string }>();
+  private readonly packeters: Record<Variant, EventPacketer> = {
+    pe: new EventPacketer(),
+    pb: new EventPacketer(),
+    fe: new EventPacketer(),
+    fb: new EventPacketer(),
+  };
   private readonly payloads = new Map<string, EventEnvelope[]>();
   private lastPublishAt = -Infinity;
   private remote?: RemoteRunSource;
@@ -154,8 +163,9 @@ export class LiveHub {
     opts: HubOptions = {},
   ) {
     this.highWater = opts.highWater ?? 128;
-    // A batch packet carries up to a page of events: a few of them already make a backlog.
-    this.batchHighWater = Math.max(2, Math.ceil(this.highWater / 32));
+    // A batch packet carries ~64 KB of live events (eventPackets.ts) or a replay page: 16 of them
+    // (by default; ~1 MB live) make a backlog.
+    this.batchHighWater = Math.max(2, Math.ceil(this.highWater / 8));
     this.maxQueue = opts.maxQueue ?? 4096;
     this.page = opts.replayPage ?? 500;
     this.rate = opts.replayRate ?? 50_000;
@@ -181,13 +191,13 @@ export class LiveHub {
    * same replay page or event goes to many groups of clients at different moments, so its encoding is
    * kept with the payload object (payloads the hub marked shareable only; anything else, e.g. binary,
    * goes through socket.io's own encoder untouched — and so does the first encoding of a shared one).
+   * A live batch packet comes with its encoding already written (eventPackets.ts).
    */
   private installSharedEncoding(): void {
     const encoder = (this.io as unknown as { encoder?: PacketEncoder }).encoder;
     if (!encoder || typeof encoder.encode !== 'function') return;
     const plain = encoder.encode.bind(encoder);
-    // payload → the JSON of [name, payload] as socket.io wrote it (everything after the packet id).
-    const cache = new WeakMap<object, { name: unknown; json: string }>();
+    const cache = this.encoded;
     encoder.encode = (packet) => {
       const d = packet.data;
       const payload: unknown = Array.isArray(d) && d.length === 2 ? d[1] : undefined;
@@ -467,12 +477,13 @@ export class LiveHub {
         continue;
       }
       const target = this.here.to(rooms.filter((r) => (this.rooms.get(r)?.size ?? 0) > 0));
-      // A live batch goes out once (one broadcast), so its envelopes are not marked shareable.
+      // A live batch goes out as packets written from the log's texts (eventPackets.ts), in order.
       if (isBatch(v))
-        target.emit(
-          'events',
-          events.map((e) => this.view(e, isFull(v))),
-        );
+        for (const packet of this.packeters[v].packets(events.map((e) => this.view(e, isFull(v))))) {
+          this.shareable.add(packet.events);
+          this.encoded.set(packet.events, { name: 'events', json: packet.json });
+          target.emit('events', packet.events);
+        }
       else for (const e of events) target.emit(e.type, this.out(e, isFull(v)));
     }
     feed.append(events, now);
