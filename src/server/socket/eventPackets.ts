@@ -22,7 +22,7 @@ export interface EventPacket {
   json: string;
 }
 
-/** Cuts batches into packets; one per delivery variant (their events differ in size). */
+/** Cuts batches into packets; one per kind of payload (previews, full values: their events differ in size). */
 export class EventPacketer {
   /** Characters per event in the last packet written. */
   private perEvent = 256;

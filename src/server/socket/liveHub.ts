@@ -5,7 +5,7 @@
 //
 // Fan-out: a client that is caught up sits in a socket.io room (one per run and delivery variant, one
 // per variant for "all runs"); `publish` sends each committed batch to the room once — one encode, the
-// same frame written to every member. Every send is `io.local`: this hub's runs live in this
+// same frame written to every member (a big batch as a few packets of ~64 KB: eventPackets.ts). Every send is `io.local`: this hub's runs live in this
 // instance's SQLite, so a cross-instance adapter (distributed mode) must not carry them. A client
 // that is behind (replaying, or fallen behind while live) is outside the room with a cursor into
 // the log, served page by page by the pacer (pacer.ts): bounded pages, a per-client rate cap, a
@@ -144,12 +144,8 @@ export class LiveHub {
   private readonly shareable = new WeakSet<object>();
   /** Shareable payload → the JSON of [name, payload] as socket.io writes it (everything after the packet id). */
   private readonly encoded = new WeakMap<object, { name: unknown; json: string }>();
-  private readonly packeters: Record<Variant, EventPacketer> = {
-    pe: new EventPacketer(),
-    pb: new EventPacketer(),
-    fe: new EventPacketer(),
-    fb: new EventPacketer(),
-  };
+  /** Live batch packets, previews and full values apart (their events differ in size). */
+  private readonly packeters = { previews: new EventPacketer(), full: new EventPacketer() };
   private readonly payloads = new Map<string, EventEnvelope[]>();
   private lastPublishAt = -Infinity;
   private remote?: RemoteRunSource;
@@ -479,7 +475,9 @@ export class LiveHub {
       const target = this.here.to(rooms.filter((r) => (this.rooms.get(r)?.size ?? 0) > 0));
       // A live batch goes out as packets written from the log's texts (eventPackets.ts), in order.
       if (isBatch(v))
-        for (const packet of this.packeters[v].packets(events.map((e) => this.view(e, isFull(v))))) {
+        for (const packet of this.packeters[isFull(v) ? 'full' : 'previews'].packets(
+          events.map((e) => this.view(e, isFull(v))),
+        )) {
           this.shareable.add(packet.events);
           this.encoded.set(packet.events, { name: 'events', json: packet.json });
           target.emit('events', packet.events);
