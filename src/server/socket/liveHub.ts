@@ -3,16 +3,16 @@
 // reconnecting client misses nothing and gets nothing twice. Without `runId` the client follows every
 // run (live only, plus a replay of the current run when `afterSeq` is given).
 //
-// Fan-out: a client that is caught up sits in a socket.io room (one per run and delivery variant, one
-// per variant for "all runs"); `publish` sends each committed batch to the room once — one encode, the
-// same frame written to every member (a big batch as a few packets of ~64 KB: eventPackets.ts). Every send is `io.local`: this hub's runs live in this
-// instance's SQLite, so a cross-instance adapter (distributed mode) must not carry them. A client
-// that is behind (replaying, or fallen behind while live) is outside the room with a cursor into
-// the log, served page by page by the pacer (pacer.ts): bounded pages, a per-client rate cap, a
-// bounded share of the event loop (small only while a run really needs the CPU: loopLoad.ts),
-// acknowledged batches (at most MAX_INFLIGHT unacknowledged per batch client), and one SQLite read
-// and one encoding per page shared by every client at that position (runFeed.ts,
-// installSharedEncoding).
+// Fan-out: a client that is caught up sits in a socket.io room (one per run and delivery variant,
+// one per variant for "all runs"); `publish` sends each committed batch to the room once — one
+// encode, the same frame written to every member (a big batch as a few packets of ~64 KB:
+// eventPackets.ts). Every send is `io.local`: this hub's runs live in this instance's SQLite, so a
+// cross-instance adapter (distributed mode) must not carry them. A client that is behind
+// (replaying, or fallen behind while live) is outside the room with a cursor into the log, served
+// page by page by the pacer (pacer.ts): bounded pages, a per-client rate cap, a bounded share of
+// the event loop (small only while a run really needs the CPU: loopLoad.ts), acknowledged batches
+// (at most MAX_INFLIGHT unacknowledged per batch client), and one SQLite read and one encoding per
+// page shared by every client at that position (runFeed.ts, installSharedEncoding).
 // Ordering argument: the run manager commits a batch to SQLite and calls `publish` in the same tick;
 // the pacer runs in its own ticks. A client is either in the room (gets every published batch) or
 // has a cursor (gets the log after it); it moves from cursor to room in the same synchronous step in
