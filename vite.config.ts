@@ -87,17 +87,14 @@ const preloadEditorChunk: Plugin = {
       // back by ~70 ms after its code was ready. A preload (not a stylesheet link, which would hold
       // back the entry script until it loaded) fetches it early, and the helper's link finds it cached.
       const styles = [...(editor.viteMetadata?.importedCss ?? [])].filter((f) => !html.includes(f));
+      const link = (f: string, attrs: Record<string, string>) => ({
+        tag: 'link',
+        attrs: { ...attrs, crossorigin: true, href: `/${f}` },
+        injectTo: 'head' as const,
+      });
       return [
-        ...files.map((f) => ({
-          tag: 'link',
-          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` },
-          injectTo: 'head' as const,
-        })),
-        ...styles.map((f) => ({
-          tag: 'link',
-          attrs: { rel: 'preload', as: 'style', crossorigin: true, href: `/${f}` },
-          injectTo: 'head' as const,
-        })),
+        ...files.map((f) => link(f, { rel: 'modulepreload' })),
+        ...styles.map((f) => link(f, { rel: 'preload', as: 'style' })),
       ];
     },
   },

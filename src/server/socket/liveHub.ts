@@ -193,7 +193,6 @@ export class LiveHub {
     const encoder = (this.io as unknown as { encoder?: PacketEncoder }).encoder;
     if (!encoder || typeof encoder.encode !== 'function') return;
     const plain = encoder.encode.bind(encoder);
-    const cache = this.encoded;
     encoder.encode = (packet) => {
       const d = packet.data;
       const payload: unknown = Array.isArray(d) && d.length === 2 ? d[1] : undefined;
@@ -207,14 +206,20 @@ export class LiveHub {
         return plain(packet);
       const name = (d as unknown[])[0];
       const prefix = `2${packet.id ?? ''}`;
-      const hit = cache.get(payload);
+      const hit = this.encoded.get(payload);
       if (hit && hit.name === name) return [prefix + hit.json];
       const out = plain(packet);
       const text = out[0];
       if (out.length === 1 && typeof text === 'string' && text.startsWith(prefix))
-        cache.set(payload, { name, json: text.slice(prefix.length) });
+        this.encoded.set(payload, { name, json: text.slice(prefix.length) });
       return out;
     };
+  }
+
+  /** A payload whose encoding is already written: the shared encoder sends `json` as it is. */
+  private preEncoded(payload: object, name: string, json: string): void {
+    this.shareable.add(payload);
+    this.encoded.set(payload, { name, json });
   }
 
   private attach(socket: Socket): void {
@@ -473,13 +478,12 @@ export class LiveHub {
         continue;
       }
       const target = this.here.to(rooms.filter((r) => (this.rooms.get(r)?.size ?? 0) > 0));
-      // A live batch goes out as packets written from the log's texts (eventPackets.ts), in order.
+      // A live batch goes out as ~64 KB packets whose JSON the packeter wrote (eventPackets.ts), in order.
       if (isBatch(v))
         for (const packet of this.packeters[isFull(v) ? 'full' : 'previews'].packets(
           events.map((e) => this.view(e, isFull(v))),
         )) {
-          this.shareable.add(packet.events);
-          this.encoded.set(packet.events, { name: 'events', json: packet.json });
+          this.preEncoded(packet.events, 'events', packet.json);
           target.emit('events', packet.events);
         }
       else for (const e of events) target.emit(e.type, this.out(e, isFull(v)));
