@@ -3,7 +3,7 @@
 // the node-services report (GET /api/services at boot and after every reconnect, `services_changed`
 // notices when a service starts, dies or is reloaded). "Reload services" POSTs the reload and applies
 // its answer at once; the notices that follow carry the same report, so applying twice is harmless.
-import { NodeSpecSchema, type NodeSpecInput } from '../../domain/catalog/catalog.schema.ts';
+import { parseCatalog } from '../../domain/catalog/catalog.schema.ts';
 import { ServicesReportSchema, type ServicesReport } from '../../domain/services/manifest.ts';
 import { api, ApiError } from '../api/client.ts';
 import type { EditorStore } from '../store/editor.store.ts';
@@ -36,10 +36,13 @@ export async function loadCatalog(store: EditorStore, prefetched?: Promise<unkno
       : Array.isArray((raw as { schemas?: unknown })?.schemas)
         ? (raw as { schemas: unknown[] }).schemas
         : [];
-    const specs = list.filter((x): x is NodeSpecInput => NodeSpecSchema.safeParse(x).success);
-    const text = JSON.stringify(specs);
-    if (specs.length && !isRepeat(store, 'catalog', text)) {
-      store.getState().setCatalog(specs);
+    // The answer's text decides first: the same answer again (every socket connect) is not parsed
+    // again. A new one is parsed once, each entry on its own (a bad entry is left out).
+    const text = JSON.stringify(list);
+    if (isRepeat(store, 'catalog', text)) return;
+    const { catalog } = parseCatalog(list);
+    if (catalog.size) {
+      store.getState().setCatalog(catalog);
       remember(store, 'catalog', text);
     }
   } catch (e) {

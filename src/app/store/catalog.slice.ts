@@ -17,7 +17,8 @@ export interface CatalogSlice {
   catalog: Catalog;
   specs: NodeSpec[];
   catalogSource: 'builtin' | 'server';
-  setCatalog(specs: readonly NodeSpecInput[]): void;
+  /** Specs to parse (built-in style inputs), or a catalog already parsed (servicesSync.ts). */
+  setCatalog(specs: readonly NodeSpecInput[] | Catalog): void;
   /** Null until the server answered (an offline editor knows nothing about services). */
   services: ServicesReport | null;
   setServices(report: ServicesReport): void;
@@ -28,7 +29,7 @@ export const createCatalogSlice: StateCreator<EditorState, [], [], CatalogSlice>
   specs: [...BUILTIN_CATALOG.values()],
   catalogSource: 'builtin',
   setCatalog(input) {
-    const catalog = makeCatalog(input);
+    const catalog = input instanceof Map ? input : makeCatalog(input as readonly NodeSpecInput[]);
     set({ catalog, specs: [...catalog.values()], catalogSource: 'server' });
   },
   services: null,

@@ -50,3 +50,21 @@ export function makeCatalog(specs: readonly NodeSpecInput[]): Map<string, NodeSp
     }),
   );
 }
+
+/**
+ * A catalog from entries that arrived from elsewhere (the server's answer), each parsed once: an
+ * entry that does not parse is left out and counted, never thrown.
+ */
+export function parseCatalog(entries: readonly unknown[]): {
+  catalog: Map<string, NodeSpec>;
+  rejected: number;
+} {
+  const catalog = new Map<string, NodeSpec>();
+  let rejected = 0;
+  for (const entry of entries) {
+    const r = NodeSpecSchema.safeParse(entry);
+    if (r.success) catalog.set(r.data.type, r.data);
+    else rejected++;
+  }
+  return { catalog, rejected };
+}
