@@ -119,7 +119,7 @@ function selectedFlowIds(sel: ReturnType<typeof editorStore.getState>['selection
 function canvasStart(level: GraphDef, size: { width: number; height: number }, stateVisible: boolean) {
   const first = estimatedViewport(level, size.width, size.height, stateVisible);
   const low = first ? first.zoom < LOW_DETAIL_ZOOM : false;
-  if (!low) return { viewport: first, low, estimates: undefined };
+  if (!low) return { viewport: first, low, exact: false, estimates: undefined };
   // Keyed by flow id: a container may share its id with a graph node.
   const estimates = new Map<string, NodeEstimate | undefined>();
   const estimate = boxEstimator(stateVisible);
@@ -132,7 +132,9 @@ function canvasStart(level: GraphDef, size: { width: number; height: number }, s
   };
   const viewport = estimatedViewport(level, size.width, size.height, stateVisible, sizeOf);
   const byKind: Estimator = (kind, id) => estimates.get(kind === 'node' ? id : containerFlowId(id));
-  return { viewport, low, estimates: byKind };
+  // Every box's size known: the viewport is the one React Flow's fit would compute.
+  const exact = [...estimates.values()].every((e) => e !== undefined);
+  return { viewport, low, exact, estimates: byKind };
 }
 
 /** A box's geometry from the store, as GraphNode (its ports, its wired handles) or ContainerNode draws it. */
@@ -184,10 +186,12 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   /** The refusal shown at the cursor while dragging (ConnectionFeedback), toasted if dropped there. */
   const hintRefusal = useRef<string | null>(null);
 
-  // Fit only a graph that has something to fit: on an empty canvas React Flow would otherwise
-  // re-centre the view on the first node the user drops.
-  const [fitOnInit] = useState(() => level.nodes.length + level.containers.length > 0);
   const [start] = useState(() => canvasStart(level, size, stateVisible));
+  // Fit only a graph that has something to fit: on an empty canvas React Flow would otherwise
+  // re-centre the view on the first node the user drops. A start fitted to every box's exact size
+  // needs no fit either: React Flow's, once its nodes are measured, would set the same viewport
+  // again, and on a thousand boxes that costs a pass over every node in the first frame.
+  const [fitOnInit] = useState(() => level.nodes.length + level.containers.length > 0 && !start.exact);
   // Until React Flow has set up its viewport the store holds zoom 1, not the zoom we start at.
   const zoomLow = useStore(isLowDetail);
   const lowDetail = zoomLow ?? start.low;
