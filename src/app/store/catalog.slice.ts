@@ -3,12 +3,7 @@
 // services) once loaded. `services` is the server's node-services report (GET /api/services and the
 // `services_changed` notice): the library's health dots and the "service is down" messages read it.
 import type { StateCreator } from 'zustand';
-import {
-  makeCatalog,
-  type Catalog,
-  type NodeSpec,
-  type NodeSpecInput,
-} from '../../domain/catalog/catalog.schema.ts';
+import type { Catalog, NodeSpec } from '../../domain/catalog/catalog.schema.ts';
 import { BUILTIN_CATALOG } from '../../domain/catalog/catalog.builtins.ts';
 import type { ServicesReport } from '../../domain/services/manifest.ts';
 import type { EditorState } from './editor.store.ts';
@@ -17,8 +12,8 @@ export interface CatalogSlice {
   catalog: Catalog;
   specs: NodeSpec[];
   catalogSource: 'builtin' | 'server';
-  /** Specs to parse (built-in style inputs), or a catalog already parsed (servicesSync.ts). */
-  setCatalog(specs: readonly NodeSpecInput[] | Catalog): void;
+  /** The server's catalog, already parsed (parseCatalog in servicesSync.ts). */
+  setCatalog(catalog: Catalog): void;
   /** Null until the server answered (an offline editor knows nothing about services). */
   services: ServicesReport | null;
   setServices(report: ServicesReport): void;
@@ -28,8 +23,7 @@ export const createCatalogSlice: StateCreator<EditorState, [], [], CatalogSlice>
   catalog: BUILTIN_CATALOG,
   specs: [...BUILTIN_CATALOG.values()],
   catalogSource: 'builtin',
-  setCatalog(input) {
-    const catalog = input instanceof Map ? input : makeCatalog(input as readonly NodeSpecInput[]);
+  setCatalog(catalog) {
     set({ catalog, specs: [...catalog.values()], catalogSource: 'server' });
   },
   services: null,

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { BUILTIN_NODE_SPECS } from '../../../domain/catalog/catalog.builtins.ts';
+import { makeCatalog } from '../../../domain/catalog/catalog.schema.ts';
 import { emptyGraph } from '../../../domain/graph/graph.schema.ts';
 import { serviceFunctionSpec } from '../../../domain/services/manifest.ts';
 import { activeTab } from '../../store/doc.slice.ts';
@@ -29,7 +30,7 @@ const STEP = serviceFunctionSpec('gridworld', {
 });
 
 function open(config: Record<string, unknown>) {
-  editorStore.getState().setCatalog([...BUILTIN_NODE_SPECS, STEP]);
+  editorStore.getState().setCatalog(makeCatalog([...BUILTIN_NODE_SPECS, STEP]));
   const g = emptyGraph('t');
   g.nodes = [{ id: 'env', type: 'gridworld__env_step', label: 'env', position: { x: 0, y: 0 }, config }];
   editorStore.setState({ tabs: [], activeTabId: null });

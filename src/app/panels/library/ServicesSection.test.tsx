@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { BUILTIN_NODE_SPECS } from '../../../domain/catalog/catalog.builtins.ts';
+import { makeCatalog } from '../../../domain/catalog/catalog.schema.ts';
 import { serviceFunctionSpec, type ServiceStatus } from '../../../domain/services/manifest.ts';
 import { editorStore } from '../../store/editor.store.ts';
 import { applyServicesReport, startServicesSync, type NoticeSource } from '../../services/servicesSync.ts';
@@ -37,11 +38,13 @@ function status(name: string, patch: Partial<ServiceStatus> = {}): ServiceStatus
 beforeEach(() => {
   editorStore
     .getState()
-    .setCatalog([
-      ...BUILTIN_NODE_SPECS,
-      serviceFunctionSpec('gridworld', fn('gridworld__env_step')),
-      serviceFunctionSpec('gridworld', fn('gridworld__policy')),
-    ]);
+    .setCatalog(
+      makeCatalog([
+        ...BUILTIN_NODE_SPECS,
+        serviceFunctionSpec('gridworld', fn('gridworld__env_step')),
+        serviceFunctionSpec('gridworld', fn('gridworld__policy')),
+      ]),
+    );
   editorStore.setState({ services: null, log: [] });
 });
 afterEach(cleanup);
