@@ -1,35 +1,58 @@
-"""The two body encodings of the node-service protocol (NODE-SERVICES.md "Encodings").
+"""The two body encodings of the node-service protocol (``docs/value-encodings.md``).
 
 msgpack (``application/msgpack``): one map, ``use_bin_type``; numpy arrays ride ext type 1 ("blob"):
 1 byte tag (0 ndarray, 1 torch tensor, 2 PIL image), 4-byte big-endian length m, m bytes of a msgpack
-map ``{dtype, shape, mode?}``, then the raw little-endian bytes. Tags 1 and 2 decode as plain arrays.
+map ``{dtype, shape, mode?}``, then the raw bytes (little-endian unless the dtype says ``>``). Tags 1
+and 2 decode as plain arrays.
 
 JSON (``application/json``): an ``IMAGE`` port value that is a uint8 H×W, H×W×1, H×W×3 or H×W×4
-array travels as a base64 PNG string; any other array, anywhere in a value, as
-``{"__ndarray__": base64 of the raw little-endian bytes, "dtype", "shape"}``. JSON has no NaN, so a
-non-finite float is an error naming where it is (msgpack carries it).
+array travels as a base64 PNG string; any other array, anywhere in a value (``LIST[IMAGE]`` items
+too), as ``{"__ndarray__": base64 of the raw little-endian bytes, "dtype", "shape"}``. JSON has no
+NaN and no bytes, so either is an error naming where it is (msgpack carries both).
 
-Both: numpy scalars become plain numbers, sets and tuples become lists.
+Both: numpy scalars become plain numbers, sets and tuples become lists. Arrays travel in the dtypes
+Statewire has (``DTYPES``). ``vectors/msgpack.json``, ``json-wire.json`` and ``png.json`` pin this
+module and Statewire's ``src/server/services/wireCodec.ts`` to the same bytes and values.
 """
 
 from __future__ import annotations
 
 import base64
-import io
 import json
 import math
+import re
 from typing import Any
 
 import msgpack
 import numpy as np
 
+from .jsvalues import number_text
+from .png import PngError, decode_png, encode_png, png_able
 from .wire_types import parse_wire_type
 
 MSGPACK = "application/msgpack"
 JSON = "application/json"
 BLOB_EXT = 1
 TAG_NDARRAY, TAG_TORCH, TAG_PIL = 0, 1, 2
-_NUMERIC_KINDS = "biufc"
+# The array dtypes Statewire holds (src/domain/services/ndarray.ts DTYPES); no others travel.
+DTYPES = (
+    "uint8",
+    "int8",
+    "uint16",
+    "int16",
+    "uint32",
+    "int32",
+    "int64",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "bool",
+)
+_DTYPE_CODE = re.compile(r"([<>|=]?)([uifb])([0-9])")  # numpy's dtype.str: "<f4", "|u1", ">i8"
+_CODE_KIND = {"u": "uint", "i": "int", "f": "float"}
+_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+_PNG_DATA_URL = "data:image/png;base64,"
 
 
 class CodecError(ValueError):
@@ -53,37 +76,73 @@ def _as_array(obj: Any) -> np.ndarray | None:
     return None
 
 
+def _json_text(v: Any) -> str:
+    """A value in an error message as ``JSON.stringify`` shows it (the TS side's messages)."""
+    try:
+        return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(v)
+
+
 def _little_endian(a: np.ndarray, where: str) -> np.ndarray:
-    if a.dtype.kind not in _NUMERIC_KINDS:
-        raise CodecError(f"{where}: arrays of dtype {a.dtype} cannot travel (numeric and bool dtypes only)")
-    a = np.ascontiguousarray(a)
+    if a.dtype.name not in DTYPES:
+        raise CodecError(f"{where}: arrays of dtype {a.dtype} cannot travel (one of {', '.join(DTYPES)})")
+    if not a.flags.c_contiguous:
+        a = a.copy(order="C")  # not np.ascontiguousarray: it turns a 0-d array into shape [1]
     if a.dtype.byteorder == ">" or (a.dtype.byteorder == "=" and np.little_endian is False):
         a = a.astype(a.dtype.newbyteorder("<"))
     return a
 
 
-def _dtype(name: Any, where: str) -> np.dtype:
-    text = str(name)
-    if text.startswith("torch."):
-        text = text[len("torch.") :]
-    try:
-        dt = np.dtype(text)
-    except TypeError:
-        raise CodecError(f"{where}: unsupported dtype {name!r}") from None
-    if dt.kind not in _NUMERIC_KINDS:
-        raise CodecError(f"{where}: unsupported dtype {name!r}")
-    return dt.newbyteorder("<") if dt.itemsize > 1 else dt
+def wire_dtype(raw: Any) -> np.dtype | None:
+    """The dtype a wire header names (``float32``, ``<f4``, ``|u1``, ``bool_``; ``>`` = big-endian bytes)."""
+    if not isinstance(raw, str):
+        return None
+    text = raw.strip().lower()
+    if text in DTYPES:
+        return np.dtype(text).newbyteorder("<")
+    if text == "bool_":
+        return np.dtype(bool)
+    m = _DTYPE_CODE.fullmatch(text)
+    if not m:
+        return None
+    order, kind, size = m.groups()
+    name = ("bool" if size == "1" else None) if kind == "b" else f"{_CODE_KIND[kind]}{int(size) * 8}"
+    if name not in DTYPES:
+        return None
+    return np.dtype(name).newbyteorder(">" if order == ">" else "<")
+
+
+def _shape(raw: Any) -> list[int] | None:
+    """A list of non-negative integers (an integral float counts: JavaScript has no other kind)."""
+    if not isinstance(raw, (list, tuple)):
+        return None
+    shape = []
+    for n in raw:
+        if isinstance(n, bool) or not isinstance(n, (int, float)) or n < 0:
+            return None
+        if isinstance(n, float) and not n.is_integer():
+            return None
+        shape.append(int(n))
+    return shape
 
 
 def _array_from(raw: memoryview | bytes, dtype: Any, shape: Any, where: str) -> np.ndarray:
-    dt = _dtype(dtype, where)
-    if not isinstance(shape, (list, tuple)) or not all(isinstance(n, int) and n >= 0 for n in shape):
-        raise CodecError(f"{where}: bad shape {shape!r}")
-    expected = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+    dt = wire_dtype(dtype)
+    if dt is None:
+        raise CodecError(f"{where}: unsupported array dtype {_json_text(dtype)}")
+    dims = _shape(shape)
+    if dims is None:
+        raise CodecError(f"{where}: array shape must be a list of non-negative integers, got {_json_text(shape)}")
+    expected = math.prod(dims) * dt.itemsize
     if len(raw) != expected:
-        raise CodecError(f"{where}: {len(raw)} bytes for dtype {dt.name} shape {list(shape)} (expected {expected})")
-    # A copy: frombuffer over immutable bytes is read-only, and handlers may write into their inputs.
-    return np.frombuffer(raw, dtype=dt).reshape(shape).astype(dt.newbyteorder("="), copy=True)
+        raise CodecError(
+            f"{where}: array of dtype {dt.name} and shape [{', '.join(map(str, dims))}] "
+            f"needs {expected} bytes, got {len(raw)}"
+        )
+    # A copy in native order: frombuffer over immutable bytes is read-only, and handlers may write
+    # into their inputs.
+    return np.frombuffer(raw, dtype=dt).reshape(dims).astype(dt.newbyteorder("="), copy=True)
 
 
 # ── msgpack ────────────────────────────────────────────────────────────────────────────────────
@@ -97,7 +156,7 @@ def encode_blob(a: np.ndarray, tag: int = TAG_NDARRAY) -> msgpack.ExtType:
 
 def decode_blob(data: bytes) -> np.ndarray:
     if len(data) < 5:
-        raise CodecError(f"blob ext: {len(data)} bytes is too short for a header")
+        raise CodecError(f"blob ext: a {len(data)}-byte payload is shorter than its 5-byte header")
     tag = data[0]
     if tag not in (TAG_NDARRAY, TAG_TORCH, TAG_PIL):
         raise CodecError(f"blob ext: unknown tag {tag} (0 ndarray, 1 torch, 2 PIL)")
@@ -144,86 +203,59 @@ def unpack(raw: bytes) -> Any:
 # ── JSON ───────────────────────────────────────────────────────────────────────────────────────
 
 
-def encode_png(a: np.ndarray) -> bytes:
-    from PIL import Image
-
-    if a.ndim == 3 and a.shape[2] == 1:
-        a = a[:, :, 0]
-    img = Image.fromarray(np.ascontiguousarray(a))
-    buf = io.BytesIO()
-    img.save(buf, format="PNG")
-    return buf.getvalue()
-
-
-def decode_png(data: bytes, where: str) -> np.ndarray:
-    from PIL import Image, UnidentifiedImageError
-
-    try:
-        img = Image.open(io.BytesIO(data))
-        img.load()
-    except (UnidentifiedImageError, OSError) as e:
-        raise CodecError(f"{where}: not a readable PNG ({e})") from None
-    if img.mode not in ("L", "LA", "RGB", "RGBA", "I;16"):
-        img = img.convert("RGBA" if "transparency" in img.info else "RGB")
-    return np.array(img)
-
-
-def _png_able(a: np.ndarray) -> bool:
-    return a.dtype == np.uint8 and (a.ndim == 2 or (a.ndim == 3 and a.shape[2] in (1, 3, 4)))
-
-
 def _ndarray_json(a: np.ndarray, where: str) -> dict:
     a = _little_endian(a, where)
     return {"__ndarray__": base64.b64encode(a.tobytes()).decode("ascii"), "dtype": a.dtype.name, "shape": list(a.shape)}
 
 
+def _base64(s: str) -> bytes | None:
+    """Standard padded base64 only (what both sides write); None for anything else."""
+    return base64.b64decode(s) if _BASE64.fullmatch(s) else None
+
+
 def to_json_value(v: Any, wire_type: str | None = None, where: str = "value") -> Any:
-    """A value made JSON-safe; ``wire_type`` (the port's) turns IMAGE arrays into base64 PNG."""
-    base, is_list = parse_wire_type(wire_type) if wire_type else ("ANY", False)
-    if base == "IMAGE" and is_list and isinstance(v, (list, tuple)):
-        return [to_json_value(x, "IMAGE", f"{where}[{i}]") for i, x in enumerate(v)]
+    """A value made JSON-safe; ``wire_type`` (the port's) turns an ``IMAGE`` array into a base64 PNG."""
     arr = _as_array(v)
     if arr is not None:
-        if base == "IMAGE" and not is_list and _png_able(arr):
+        if wire_type and parse_wire_type(wire_type) == ("IMAGE", False) and png_able(arr):
             return base64.b64encode(encode_png(arr)).decode("ascii")
         return _ndarray_json(arr, where)
     if isinstance(v, np.generic):
         v = v.item()
     if isinstance(v, float) and not math.isfinite(v):
-        raise CodecError(f"{where}: {v} has no JSON form (use the msgpack encoding)")
+        raise CodecError(f"{where}: {number_text(v)} has no JSON form (use the msgpack encoding)")
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     if isinstance(v, dict):
         return {str(k): to_json_value(x, None, f"{where}.{k}") for k, x in v.items()}
     if isinstance(v, (list, tuple, set, frozenset)):
         return [to_json_value(x, None, f"{where}[{i}]") for i, x in enumerate(v)]
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        raise CodecError(f"{where}: bytes have no JSON form (use the msgpack encoding)")
     raise CodecError(f"{where}: a value of type {type(v).__name__} has no JSON form")
 
 
-def _png_string(s: str) -> bytes | None:
-    if s.startswith("data:"):
-        s = s.split(",", 1)[1] if "," in s else ""
+def png_string_to_array(s: str, where: str) -> np.ndarray:
+    """An IMAGE port's base64 PNG (optionally a ``data:image/png;base64,`` URL) as a uint8 array."""
+    data = _base64(s[len(_PNG_DATA_URL) :] if s.startswith(_PNG_DATA_URL) else s)
     try:
-        data = base64.b64decode(s, validate=True)
-    except ValueError:
-        return None
-    return data if data.startswith(b"\x89PNG\r\n\x1a\n") else None
+        if data is None:
+            raise PngError("not valid base64")
+        return decode_png(data)
+    except PngError as e:
+        raise CodecError(f"{where}: not a base64 PNG ({e})") from None
 
 
 def from_json_value(v: Any, wire_type: str | None = None, where: str = "value") -> Any:
-    """Inverse of ``to_json_value``: ``__ndarray__`` maps anywhere, PNG strings on IMAGE ports."""
-    base, is_list = parse_wire_type(wire_type) if wire_type else ("ANY", False)
-    if base == "IMAGE" and isinstance(v, str):
-        png = _png_string(v)
-        return decode_png(png, where) if png is not None else v
-    if base == "IMAGE" and is_list and isinstance(v, list):
-        return [from_json_value(x, "IMAGE", f"{where}[{i}]") for i, x in enumerate(v)]
+    """Inverse of ``to_json_value``: ``__ndarray__`` maps anywhere; on an ``IMAGE`` port a string is a PNG."""
+    if isinstance(v, str) and wire_type and parse_wire_type(wire_type) == ("IMAGE", False):
+        return png_string_to_array(v, where)
     if isinstance(v, dict):
-        if "__ndarray__" in v:
-            try:
-                raw = base64.b64decode(v["__ndarray__"], validate=True)
-            except (ValueError, TypeError):
-                raise CodecError(f"{where}: __ndarray__ is not valid base64") from None
+        marker = v.get("__ndarray__")
+        if isinstance(marker, str):
+            raw = _base64(marker)
+            if raw is None:
+                raise CodecError(f"{where}: __ndarray__ is not valid base64")
             return _array_from(raw, v.get("dtype"), v.get("shape"), where)
         return {k: from_json_value(x, None, f"{where}.{k}") for k, x in v.items()}
     if isinstance(v, list):

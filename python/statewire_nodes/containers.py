@@ -15,6 +15,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from .jsvalues import js_key_order
 from .preview import preview_keyed, preview_value
 from .reducers import ReducerError, initial_value, is_known_reducer, reduce
 
@@ -176,7 +177,7 @@ class ServiceContainer:
                     continue
                 self._values[name] = self._fresh(name)
                 cleared.append({"container": self.id, "slot": name})
-                for k in list(self._keyed.get(name, {})):
+                for k in js_key_order(self._keyed.get(name, {})):
                     self._keyed[name][k] = self._fresh(name)
                     cleared.append({"container": self.id, "slot": name, "key": k})
         return cleared
@@ -184,7 +185,7 @@ class ServiceContainer:
     def keys(self, name: str) -> list[str]:
         self._spec(name, "read")
         with self._lock:
-            return list(self._keyed.get(name, {}))
+            return js_key_order(self._keyed.get(name, {}))
 
     def preview(self) -> dict:
         """``{name: {type, value_type, lifetime, size?/value?/preview, keys?}}`` (REFERENCE 3.8)."""

@@ -1,31 +1,49 @@
-"""Slot reducers: the same folds as Statewire's ``src/domain/reducers.ts`` (REFERENCE 1.5).
+"""Slot reducers: the same folds as Statewire's ``src/domain/state/reducers.ts`` (``docs/value-encodings.md``).
 
 A reducer never mutates ``current`` or ``update``; it returns a new value. Unknown reducer names
 fold as ``lastWrite`` (the reference's behaviour; the container warns once at declaration).
+``vectors/reducers.json`` and ``vectors/containers.json`` pin both sides to the same results.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import math
 from typing import Any, Callable
 
 import numpy as np
+
+from .jsvalues import js_number
 
 
 class ReducerError(ValueError):
     """A write the slot's reducer cannot fold (e.g. a non-number into a counter)."""
 
 
+def _shown(v: Any) -> str:
+    """A value in an error message as ``JSON.stringify`` shows it (the TS side's messages)."""
+    try:
+        return json.dumps(v, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return repr(v)
+
+
 def deep_equal(a: Any, b: Any) -> bool:
-    """Structural equality as the TS ``deepEqual``: NaN equals NaN, booleans are not numbers."""
+    """Structural equality as the TS ``deepEqual``: NaN equals NaN, booleans are not numbers, dict key
+    order does not count, and arrays are equal when dtype, shape and raw bytes are (as their
+    ``{dtype, shape, data}`` values are in TypeScript: a -0.0 is not a 0.0 there)."""
+    if isinstance(a, np.generic):
+        a = a.item()
+    if isinstance(b, np.generic):
+        b = b.item()
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return (
             isinstance(a, np.ndarray)
             and isinstance(b, np.ndarray)
-            and a.dtype == b.dtype
+            and a.dtype.name == b.dtype.name
             and a.shape == b.shape
-            and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+            and _le_bytes(a) == _le_bytes(b)
         )
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
@@ -40,26 +58,8 @@ def deep_equal(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _js_number(v: Any, what: str) -> float | int:
-    """JavaScript ``Number(v)`` for the values a counter can meet; NaN → ReducerError."""
-    if isinstance(v, bool):
-        return int(v)
-    if isinstance(v, (int, float)):
-        return v
-    if isinstance(v, np.generic) and np.ndim(v) == 0:
-        return v.item()
-    if v is None:
-        return 0
-    if isinstance(v, str):
-        s = v.strip()
-        if s == "":
-            return 0
-        try:
-            f = float(s)
-        except ValueError:
-            raise ReducerError(f"counter expects a number, got {v!r} ({what})") from None
-        return int(f) if f.is_integer() and "." not in s and "e" not in s.lower() else f
-    raise ReducerError(f"counter expects a number, got {type(v).__name__} {v!r} ({what})")
+def _le_bytes(a: np.ndarray) -> bytes:
+    return a.astype(a.dtype.newbyteorder("<"), copy=False).tobytes()
 
 
 class Reducer:
@@ -78,21 +78,17 @@ def _accumulate(current: Any, update: Any, config: dict) -> list:
 
 
 def _count(current: Any, update: Any, _config: dict) -> float | int:
-    try:
-        c = _js_number(current, "current value")
-    except ReducerError:
-        c = 0
-    if isinstance(c, float) and math.isnan(c):
-        c = 0
-    u = _js_number(update, "update")
+    # JavaScript's Number() on both sides: "0x10" is 16, [7] is 7, true is 1, null is 0.
+    c = js_number(current)
+    u = js_number(update)
     if isinstance(u, float) and math.isnan(u):
-        raise ReducerError(f"counter expects a number, got {update!r}")
-    return c + u
+        raise ReducerError(f"counter expects a number, got {_shown(update)}")
+    return (0 if isinstance(c, float) and math.isnan(c) else c) + u
 
 
 def _merge(current: Any, update: Any, _config: dict) -> dict:
     if not isinstance(update, dict):
-        raise ReducerError(f"merge expects an object update, got {update!r}")
+        raise ReducerError(f"merge expects an object update, got {_shown(update)}")
     return {**(current if isinstance(current, dict) else {}), **update}
 
 
@@ -126,7 +122,7 @@ def _by_key_initial(config: dict) -> dict:
 def _by_key(current: Any, update: Any, config: dict) -> dict:
     fields = by_key_fields(config)
     if not isinstance(update, dict):
-        raise ReducerError(f"byKey expects an object update {{field: value}}, got {update!r}")
+        raise ReducerError(f"byKey expects an object update {{field: value}}, got {_shown(update)}")
     base = current if isinstance(current, dict) else _by_key_initial(config)
     nxt = dict(base)
     for field, value in update.items():

@@ -59,7 +59,8 @@ def test_big_endian_and_non_contiguous_arrays_travel_little_endian():
 @pytest.mark.parametrize("tag", [1, 2])
 def test_torch_and_pil_tags_decode_as_plain_arrays(tag):
     a = np.arange(8, dtype=np.uint8).reshape(2, 2, 2)
-    meta = msgpack.packb({"dtype": "torch.uint8" if tag == 1 else "uint8", "shape": [2, 2, 2], "mode": "LA"})
+    # As the reference writes them: numpy's dtype name for both, and the PIL mode for tag 2.
+    meta = msgpack.packb({"dtype": "uint8", "shape": [2, 2, 2], **({"mode": "LA"} if tag == 2 else {})})
     ext = msgpack.ExtType(1, bytes([tag]) + len(meta).to_bytes(4, "big") + meta + a.tobytes())
     assert np.array_equal(codec.unpack(msgpack.packb({"x": ext}))["x"], a)
 
@@ -67,7 +68,7 @@ def test_torch_and_pil_tags_decode_as_plain_arrays(tag):
 def test_a_blob_whose_bytes_do_not_match_its_shape_is_refused():
     meta = msgpack.packb({"dtype": "float32", "shape": [2, 2]})
     ext = msgpack.ExtType(1, b"\x00" + len(meta).to_bytes(4, "big") + meta + b"\x00" * 12)
-    with pytest.raises(codec.CodecError, match="12 bytes for dtype float32 shape \\[2, 2\\] \\(expected 16\\)"):
+    with pytest.raises(codec.CodecError, match="dtype float32 and shape \\[2, 2\\] needs 16 bytes, got 12"):
         codec.unpack(msgpack.packb(ext))
 
 
@@ -96,14 +97,17 @@ def test_json_image_port_travels_as_png_and_comes_back_equal():
     # a float "image" is not PNG material: it keeps its exact values in the ndarray form
     f = rgb.astype(np.float32) / 255
     assert "__ndarray__" in codec.to_json_value(f, "IMAGE")
-    # LIST[IMAGE]: each item is a PNG
+    # LIST[IMAGE] is not IMAGE: its items travel in the lossless ndarray form, as the reference sends them
     both = codec.to_json_value([rgb, gray], "LIST[IMAGE]")
-    assert all(isinstance(x, str) for x in both)
+    assert all("__ndarray__" in x for x in both)
     assert same_bits(codec.from_json_value(both, "LIST[IMAGE]")[1], gray)
+    # on an IMAGE port a string is a PNG or an error naming where
+    with pytest.raises(codec.CodecError, match=r"inputs.image: not a base64 PNG \(not a PNG \(bad signature\)\)"):
+        codec.from_json_value(base64.b64encode(b"GIF89a").decode(), "IMAGE", "inputs.image")
 
 
 def test_json_has_no_nan_so_it_is_an_error_naming_where():
-    with pytest.raises(codec.CodecError, match=r"outputs.reward: nan has no JSON form"):
+    with pytest.raises(codec.CodecError, match=r"outputs.reward: NaN has no JSON form"):
         codec.to_json_value({"reward": float("nan")}, None, "outputs")
 
 

@@ -139,7 +139,7 @@ def test_errors_carry_fastapi_detail(url, encoding):
 def test_nan_travels_in_msgpack_and_is_a_named_error_in_json(url):
     assert np.isnan(decode(post(f"{url}/call/toy__nan_out", {}))["outputs"]["x"])
     resp = post(f"{url}/call/toy__nan_out", {}, "json")
-    assert resp.status_code == 500 and "outputs.x: nan has no JSON form" in resp.json()["detail"]
+    assert resp.status_code == 500 and "outputs.x: NaN has no JSON form" in resp.json()["detail"]
 
 
 def test_malformed_bodies_are_400(url):

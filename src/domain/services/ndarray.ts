@@ -77,20 +77,34 @@ export function isNdArray(v: unknown): v is NdArray {
 
 /**
  * Builds an array value, checking that the byte length matches dtype × shape. Throws a message that
- * names the mismatch (callers add where the value came from).
+ * names the mismatch (callers add where the value came from). `data` is in the byte order the dtype
+ * names: little-endian, unless it is numpy's big-endian form (`>f4`), whose bytes are swapped here, so
+ * an array value is always little-endian (docs/value-encodings.md).
  */
 export function makeNdArray(dtypeRaw: unknown, shapeRaw: unknown, data: Uint8Array): NdArray {
   const dtype = normalizeDtype(dtypeRaw);
-  if (!dtype) throw new Error(`unsupported array dtype ${JSON.stringify(dtypeRaw)}`);
+  if (!dtype) throw new Error(`unsupported array dtype ${JSON.stringify(dtypeRaw ?? null)}`);
   if (!Array.isArray(shapeRaw) || !shapeRaw.every((d) => Number.isInteger(d) && d >= 0))
-    throw new Error(`array shape must be a list of non-negative integers, got ${JSON.stringify(shapeRaw)}`);
+    throw new Error(
+      `array shape must be a list of non-negative integers, got ${JSON.stringify(shapeRaw ?? null)}`,
+    );
   const shape = shapeRaw as number[];
   const want = elementCount(shape) * ITEM_SIZE[dtype];
   if (data.byteLength !== want)
     throw new Error(
       `array of dtype ${dtype} and shape [${shape.join(', ')}] needs ${want} bytes, got ${data.byteLength}`,
     );
-  return { dtype, shape: [...shape], data };
+  const bigEndian = typeof dtypeRaw === 'string' && dtypeRaw.trim().startsWith('>');
+  return { dtype, shape: [...shape], data: bigEndian ? swapBytes(data, ITEM_SIZE[dtype]) : data };
+}
+
+/** A copy of `data` with the bytes of every `size`-byte element reversed. */
+function swapBytes(data: Uint8Array, size: number): Uint8Array {
+  if (size === 1) return data;
+  const out = new Uint8Array(data.byteLength);
+  for (let o = 0; o < data.byteLength; o += size)
+    for (let i = 0; i < size; i++) out[o + i] = data[o + size - 1 - i]!;
+  return out;
 }
 
 /** Reads element `i` as a JS number (little-endian; 64-bit integers lose precision past 2^53). */
@@ -152,7 +166,10 @@ export interface NdArraySummary {
 }
 
 export function isNdArraySummary(v: unknown): v is NdArraySummary {
-  return typeof v === 'object' && v !== null && '$ndarray' in v && Object.keys(v).length === 1;
+  if (typeof v !== 'object' || v === null || !('$ndarray' in v) || Object.keys(v).length !== 1) return false;
+  // A user's `{"$ndarray": 3}` is a plain object, not a summary.
+  const s = (v as { $ndarray: unknown }).$ndarray as Partial<NdArraySummary['$ndarray']> | null;
+  return typeof s === 'object' && s !== null && typeof s.dtype === 'string' && Array.isArray(s.shape);
 }
 
 const HEAD = 8;

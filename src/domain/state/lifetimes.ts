@@ -14,7 +14,8 @@ export const LIFETIME_SIGNALS: Record<string, readonly string[]> = {
 /** Signals that clear this slot. Unknown lifetimes behave as forever; reset_on counts only for custom. */
 export function resetSignals(state: Pick<StateDef, 'lifetime' | 'reset_on'>): readonly string[] {
   if (state.lifetime === 'custom') return state.reset_on;
-  return LIFETIME_SIGNALS[state.lifetime] ?? [];
+  // Own properties only: a lifetime named `constructor` is unknown (forever), not Object's function.
+  return Object.hasOwn(LIFETIME_SIGNALS, state.lifetime) ? LIFETIME_SIGNALS[state.lifetime]! : [];
 }
 
 /** One-line hints, as the reference shows them on lifetime badges. */

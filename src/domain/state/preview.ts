@@ -1,8 +1,11 @@
 // The reference's `get_preview()` rules (REFERENCE.md 3.8), shared by the engine's nav_step snapshot
-// and the app's container boxes: list → size + first 3 items; number/bool → value; string → first 100
-// chars; null → "null"; other → first 100 chars of its text; keyed slot → key count and the first key's
-// value prefixed "[<key>] ".
-import { isNdArray, isNdArraySummary } from '../services/ndarray.ts';
+// and the app's container boxes: list → size + first 3 items; finite number/bool → value; string →
+// first 100 chars; null → "null"; other → first 100 chars of its text; keyed slot → key count and the
+// first key's value prefixed "[<key>] ". Beyond the reference: NaN/Infinity show as text (JSON, which
+// carries snapshots and service answers, has neither), an array as `ndarray <dtype> [<shape>]` and
+// bytes as `<n bytes>`, at the top or nested. The Python SDK previews its own containers by the same
+// rules; vectors/previews.json holds both sides to them (docs/value-encodings.md).
+import { isNdArray, isNdArraySummary, type NdArray } from '../services/ndarray.ts';
 
 export interface SlotPreview {
   size?: number;
@@ -29,6 +32,11 @@ export function boundedJson(v: unknown, limit = MAX_TEXT + 1): string {
           : typeof x === 'number' || typeof x === 'boolean'
             ? String(x)
             : 'null';
+      return;
+    }
+    const opaque = opaqueText(x);
+    if (opaque !== null) {
+      out += JSON.stringify(opaque);
       return;
     }
     if (seen.includes(x)) {
@@ -65,18 +73,32 @@ function text(v: unknown): string {
   return boundedJson(v);
 }
 
+const ndText = (a: Pick<NdArray, 'dtype' | 'shape'>) => `ndarray ${a.dtype} [${a.shape.join(', ')}]`;
+
+/** What an array or binary value is, not its bytes (null for any other value). */
+function opaqueText(v: object): string | null {
+  if (isNdArray(v)) return ndText(v);
+  if (isNdArraySummary(v)) return ndText(v.$ndarray);
+  if (ArrayBuffer.isView(v)) return `<${v.byteLength} bytes>`;
+  return null;
+}
+
+/** The first 100 UTF-16 units and `...`, never cutting an emoji (a surrogate pair) in half. */
 function truncate(s: string): string {
-  return s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}...` : s;
+  if (s.length <= MAX_TEXT) return s;
+  const highSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
+  return `${s.slice(0, highSurrogate(s.charCodeAt(MAX_TEXT - 1)) ? MAX_TEXT - 1 : MAX_TEXT)}...`;
 }
 
 export function previewValue(v: unknown): SlotPreview {
-  // Arrays from node services: what they are, not their bytes (the SDK's own preview says the same).
-  if (isNdArray(v)) return { preview: `ndarray ${v.dtype} [${v.shape.join(', ')}]` };
-  if (isNdArraySummary(v)) return { preview: `ndarray ${v.$ndarray.dtype} [${v.$ndarray.shape.join(', ')}]` };
+  // Arrays from node services and bytes: what they are, not their bytes.
+  const opaque = typeof v === 'object' && v !== null ? opaqueText(v) : null;
+  if (opaque !== null) return { preview: opaque };
   if (Array.isArray(v)) {
     const head = v.slice(0, 3).map(text).join(', ');
     return { size: v.length, preview: `[${head}${v.length > 3 ? ', ...' : ''}]` };
   }
+  if (typeof v === 'number' && !Number.isFinite(v)) return { preview: String(v) };
   if (typeof v === 'number' || typeof v === 'boolean') return { value: v };
   if (typeof v === 'string') return { preview: truncate(v) };
   if (v === null || v === undefined) return { preview: 'null' };

@@ -1,7 +1,8 @@
 // Reducers: pure `(current, update, config) -> next` folds for container slots (REFERENCE.md 1.5,
 // seed 004). Shared by the engine (writes) and the app (explaining/previewing writes). A reducer never
 // mutates `current` or `update`; it returns a new value, so the engine can share unchanged values
-// between checkpoints by reference.
+// between checkpoints by reference. The Python SDK folds service-owned slots the same way; the shared
+// vectors (vectors/reducers.json, docs/value-encodings.md) hold both sides to it.
 import type { StateConfig } from '../graph/graph.schema.ts';
 
 export interface Reducer {
@@ -139,9 +140,12 @@ export const REDUCER_REGISTRY: Readonly<Record<string, Reducer>> = {
   byKey,
 };
 
-/** Unknown reducer names fall back to lastWrite (the reference's behaviour, with a warning at build). */
+/**
+ * Unknown reducer names fall back to lastWrite (the reference's behaviour, with a warning at build).
+ * An own-property lookup: a name like `toString` or `constructor` is unknown, not Object's method.
+ */
 export function getReducer(name: string): Reducer {
-  return REDUCER_REGISTRY[name] ?? lastWrite;
+  return Object.hasOwn(REDUCER_REGISTRY, name) ? REDUCER_REGISTRY[name]! : lastWrite;
 }
 
 export function isKnownReducer(name: string): boolean {

@@ -1,6 +1,7 @@
 // Minimal PNG encoder/decoder for 8-bit gray, gray+alpha, RGB and RGBA images (no interlacing,
-// no palettes). The JSON encoding of node services sends IMAGE arrays as base64 PNG, and the live
-// stream shows image-like arrays as PNG data URLs; node:zlib does the compression.
+// no palettes; every chunk's CRC checked). The JSON encoding of node services sends IMAGE arrays as
+// base64 PNG, and the live stream shows image-like arrays as PNG data URLs; node:zlib does the
+// compression. The Python SDK reads the same subset (vectors/png.json, docs/value-encodings.md).
 import { deflateSync, inflateSync } from 'node:zlib';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -82,8 +83,12 @@ export function decodePng(buf: Uint8Array): DecodedPng {
   const idat: Buffer[] = [];
   while (pos + 8 <= b.length) {
     const len = b.readUInt32BE(pos);
-    const type = b.toString('ascii', pos + 4, pos + 8);
+    const type = b.toString('latin1', pos + 4, pos + 8);
+    if (pos + 12 + len > b.length) throw new Error(`PNG chunk ${type} is truncated`);
     const data = b.subarray(pos + 8, pos + 8 + len);
+    // A damaged image is refused, not decoded into wrong pixels (the SDK's decoder checks the same).
+    if (crc32(b.subarray(pos + 4, pos + 8 + len)) !== b.readUInt32BE(pos + 8 + len))
+      throw new Error(`PNG chunk ${type} has a bad CRC`);
     if (type === 'IHDR') {
       width = data.readUInt32BE(0);
       height = data.readUInt32BE(4);

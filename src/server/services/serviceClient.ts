@@ -138,13 +138,17 @@ export class ServiceClient {
     const what = `function '${fn}'`;
     let body: unknown = req;
     if (this.encoding === 'json')
-      body = {
-        ...req,
-        inputs: Object.fromEntries(
-          Object.entries(req.inputs).map(([k, v]) => [k, toJsonWire(v, imageInputs.has(k))]),
-        ),
-        config: toJsonWire(req.config),
-      };
+      try {
+        body = {
+          ...req,
+          inputs: Object.fromEntries(
+            Object.entries(req.inputs).map(([k, v]) => [k, toJsonWire(v, imageInputs.has(k), `inputs.${k}`)]),
+          ),
+          config: toJsonWire(req.config, false, 'config'),
+        };
+      } catch (e) {
+        throw new ServiceError(`service '${this.name}' ${what}: ${(e as Error).message}`);
+      }
     const r = await this.request(
       'POST',
       `/call/${encodeURIComponent(fn)}`,
@@ -168,7 +172,7 @@ export class ServiceClient {
     const out = { ...(outputs as Record<string, unknown>) };
     if (this.encoding === 'json')
       for (const port of imageOutputs)
-        if (typeof out[port] === 'string' && (out[port] as string).length > 16)
+        if (typeof out[port] === 'string')
           try {
             out[port] = pngStringToArray(out[port] as string);
           } catch (e) {

@@ -6,10 +6,10 @@
 // write the node's granted containers back through the executor endpoints (internal.routes.ts): those
 // writes go through the same container handles — reducers, lifetimes, state_written, checkpoints.
 import type { ServiceFunction } from '../../domain/services/manifest.ts';
-import { parseWireType } from '../../domain/flow/wireTypes.ts';
 import type { Aggregator, FireList } from '../../engine/dynamic.ts';
 import type { HandlerResult, NodeContext, NodeHandler } from '../../engine/handler.types.ts';
 import type { ServiceClient } from './serviceClient.ts';
+import { isPngPort } from './wireCodec.ts';
 
 export interface ActiveCall {
   ctx: NodeContext;
@@ -69,9 +69,8 @@ export function serviceNodeHandler(
   fn: ServiceFunction,
   active: ActiveCalls,
 ): NodeHandler {
-  const isImage = (t: string) => parseWireType(t)?.base === 'IMAGE';
-  const imageInputs = new Set(fn.input_ports.filter((p) => isImage(p.wire_type)).map((p) => p.name));
-  const imageOutputs = new Set(fn.output_ports.filter((p) => isImage(p.wire_type)).map((p) => p.name));
+  const imageInputs = new Set(fn.input_ports.filter((p) => isPngPort(p.wire_type)).map((p) => p.name));
+  const imageOutputs = new Set(fn.output_ports.filter((p) => isPngPort(p.wire_type)).map((p) => p.name));
   return {
     async fire(inputs, ctx): Promise<HandlerResult> {
       const client = binding.client();
