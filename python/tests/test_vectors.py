@@ -19,7 +19,9 @@ from statewire_nodes.reducers import deep_equal, initial_value, reduce
 VECTORS = Path(__file__).resolve().parents[2] / "vectors"
 FILES = {p.name: json.loads(p.read_text("utf-8")) for p in sorted(VECTORS.glob("*.json"))}
 CASES = [
-    pytest.param(doc["kind"], case, id=f"{name}::{case['name']}") for name, doc in FILES.items() for case in doc["cases"]
+    pytest.param(doc["kind"], case, id=f"{name}::{case['name']}")
+    for name, doc in FILES.items()
+    for case in doc["cases"]
 ]
 
 
