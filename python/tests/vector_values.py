@@ -62,7 +62,8 @@ def _le_bytes(a: np.ndarray) -> bytes:
 def same(a: Any, b: Any) -> bool:
     """Wire equality: what a receiver on either side can tell apart. Numbers by value (JavaScript has
     one number type; NaN equals NaN), booleans apart from numbers, dict keys in any order, arrays by
-    dtype, shape and raw bytes."""
+    dtype, shape and raw bytes. Deliberately not ``reducers.deep_equal``, which the vectors check: a
+    checker must not be the code it checks (and this one also knows bytes and ext types)."""
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return (
             isinstance(a, np.ndarray)

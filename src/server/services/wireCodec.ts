@@ -106,35 +106,14 @@ function jsonSafe(value: unknown, path: string): unknown {
   if (isNdArray(value)) return { __ndarray__: b64(value.data), dtype: value.dtype, shape: [...value.shape] };
   if (ArrayBuffer.isView(value))
     throw new Error(`${path}: bytes have no JSON form (use the msgpack encoding)`);
-  if (Array.isArray(value)) {
-    let out: unknown[] | null = null;
-    value.forEach((v, i) => {
-      const r = jsonSafe(v, `${path}[${i}]`);
-      if (r !== v) (out ??= value.slice())[i] = r;
-    });
-    return out ?? value;
-  }
-  let out: Record<string, unknown> | null = null;
-  for (const [k, v] of Object.entries(value)) {
-    const r = jsonSafe(v, `${path}.${k}`);
-    if (r !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = r;
-  }
-  return out ?? value;
+  return mapChildren(value, path, jsonSafe);
 }
 
 /** Revives `{"__ndarray__": …}` objects anywhere inside a JSON value. */
 export function fromJsonWire(value: unknown, path = '$'): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    let out: unknown[] | null = null;
-    value.forEach((v, i) => {
-      const r = fromJsonWire(v, `${path}[${i}]`);
-      if (r !== v) (out ??= value.slice())[i] = r;
-    });
-    return out ?? value;
-  }
   const o = value as Record<string, unknown>;
-  if (typeof o.__ndarray__ === 'string') {
+  if (!Array.isArray(value) && typeof o.__ndarray__ === 'string') {
     const bytes = fromBase64(o.__ndarray__);
     if (!bytes) throw new Error(`${path}: __ndarray__ is not valid base64`);
     try {
@@ -143,10 +122,26 @@ export function fromJsonWire(value: unknown, path = '$'): unknown {
       throw new Error(`${path}: ${(e as Error).message}`, { cause: e });
     }
   }
+  return mapChildren(value, path, fromJsonWire);
+}
+
+/**
+ * A list's items or an object's values through `fn` (given their paths); the same object when `fn`
+ * changed none of them, so the common value without arrays allocates nothing.
+ */
+function mapChildren(value: object, path: string, fn: (v: unknown, path: string) => unknown): unknown {
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    value.forEach((v, i) => {
+      const r = fn(v, `${path}[${i}]`);
+      if (r !== v) (out ??= value.slice())[i] = r;
+    });
+    return out ?? value;
+  }
   let out: Record<string, unknown> | null = null;
-  for (const [k, v] of Object.entries(o)) {
-    const r = fromJsonWire(v, `${path}.${k}`);
-    if (r !== v) (out ??= { ...o })[k] = r;
+  for (const [k, v] of Object.entries(value)) {
+    const r = fn(v, `${path}.${k}`);
+    if (r !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = r;
   }
   return out ?? value;
 }
