@@ -88,7 +88,7 @@ export async function loadServices(store: EditorStore, prefetched?: Promise<unkn
   } catch (e) {
     // A server without the services API (an older one) simply has no services.
     if (e instanceof ApiError && e.status === 404)
-      store.getState().setServices({ services: [], config_errors: [] });
+      store.getState().setServices({ services: [], config_errors: [], executor_url: null });
     else store.getState().addLog('warn', `node services not loaded: ${(e as Error).message}`);
   }
 }

@@ -14,6 +14,8 @@ const Common = {
   encoding: z.enum(['msgpack', 'json']).default('msgpack'),
   /** Per-call timeout. */
   timeout_s: z.number().positive().max(3600).default(60),
+  /** Largest answer accepted from one call, in MB (a bigger one fails the node, naming this key). */
+  max_response_mb: z.number().positive().max(4096).default(64),
 };
 
 export const UrlServiceSchema = z

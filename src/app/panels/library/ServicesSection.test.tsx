@@ -31,6 +31,7 @@ function status(name: string, patch: Partial<ServiceStatus> = {}): ServiceStatus
     containers: [],
     restarts: 0,
     pid: null,
+    issues: [],
     ...patch,
   };
 }
@@ -58,6 +59,7 @@ describe('Services in the node library', () => {
         status('slow', { state: 'starting' }),
       ],
       config_errors: [{ path: '$.services[3].command', message: 'needs the program and its arguments' }],
+      executor_url: null,
     });
     render(<NodeLibrary />);
     const grid = screen.getByTestId('service-section-gridworld');
@@ -81,7 +83,9 @@ describe('Services in the node library', () => {
   });
 
   it('searching shows only services with matching types', () => {
-    editorStore.getState().setServices({ services: [status('gridworld'), status('sim')], config_errors: [] });
+    editorStore
+      .getState()
+      .setServices({ services: [status('gridworld'), status('sim')], config_errors: [], executor_url: null });
     render(<NodeLibrary />);
     fireEvent.change(screen.getByTestId('library-search'), { target: { value: 'policy' } });
     expect(screen.getByTestId('service-section-gridworld')).toBeTruthy();
@@ -99,6 +103,7 @@ describe('Services in the node library', () => {
       handlers.get('services_changed')!({
         services: [status('gridworld', { state: 'starting' })],
         config_errors: [],
+        executor_url: null,
       }),
     );
     expect(screen.getByTestId('service-dot-gridworld').dataset.state).toBe('starting');
@@ -106,6 +111,7 @@ describe('Services in the node library', () => {
       handlers.get('services_changed')!({
         services: [status('gridworld', { state: 'down' })],
         config_errors: [],
+        executor_url: null,
       }),
     );
     expect(screen.getByTestId('service-dot-gridworld').dataset.state).toBe('down');
