@@ -56,7 +56,8 @@ export function pushedEnvelope(
   const last = calls.lastOf(target.runId);
   const service = ev.nodeset ?? last?.service;
   const nodeId = ev.node_id ? (calls.nodeCalling(target.runId, ev.node_id) ?? ev.node_id) : undefined;
-  const step = ev.step ?? target.step();
+  // The reference never sends a step: the step of the run's last call is the one the event is about.
+  const step = ev.step ?? last?.ctx.step ?? target.step();
   const from = service ? `service '${service}'` : 'a node service';
   return {
     id: `${target.runId}-svc-${(counter++).toString(36)}`,

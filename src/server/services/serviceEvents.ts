@@ -109,7 +109,12 @@ export function wrapSinkForServices(
         data = { ...d, containers: { ...owned, ...(d.containers ?? {}) } };
       }
     }
-    if (event.type === 'nav_status' && ENDED.has((data as { status?: string }).status ?? '')) untrack();
+    if (
+      event.type === 'run_result' ||
+      event.type === 'nav_complete' ||
+      (event.type === 'nav_status' && ENDED.has((data as { status?: string }).status ?? ''))
+    )
+      untrack();
     if (containsNdArray(data)) data = mapNdArrays(data, summarizeForWire);
     sink(data === event.data ? event : ({ type: event.type, data } as EngineEvent));
   };
