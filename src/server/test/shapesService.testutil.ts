@@ -95,14 +95,14 @@ export function shapesGraph(): GraphDef {
  */
 export async function startShapesByHand(
   executorUrl: string | undefined,
-  args: string[] = [],
-): Promise<{ url: string; pid: number; output: () => string; stop: () => void }> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  opts: { port?: number; name?: string } = {},
+): Promise<{ url: string; port: number; pid: number; output: () => string; stop: () => void }> {
+  const port = opts.port ?? (await freePort());
+  const env: NodeJS.ProcessEnv = { ...process.env, SHAPES_NAME: opts.name ?? 'shapes' };
   delete env.STATEWIRE_EXECUTOR_URL;
   if (executorUrl) env.AGENTCANVAS_EXECUTOR_URL = executorUrl;
   else delete env.AGENTCANVAS_EXECUTOR_URL;
-  const child = spawn(ensurePython(), ['reference_shapes_service.py', '--port', String(port), ...args], {
+  const child = spawn(ensurePython(), ['reference_shapes_service.py', '--port', String(port)], {
     cwd: FIXTURES,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -122,5 +122,5 @@ export async function startShapesByHand(
     60_000,
     `the shapes service by hand:\n${out}`,
   );
-  return { url, pid: child.pid!, output: () => out, stop: () => child.kill('SIGKILL') };
+  return { url, port, pid: child.pid!, output: () => out, stop: () => child.kill('SIGKILL') };
 }
