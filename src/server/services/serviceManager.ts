@@ -448,7 +448,8 @@ export class ServiceManager {
   }
 
   private async onProcessExit(rt: Runtime, why: string): Promise<void> {
-    if (this.closed) return;
+    // Ended while starting: the startup wait reports it (with its output); restarting would fail alike.
+    if (this.closed || rt.state === 'starting') return;
     const msg = `service '${rt.entry.name}' process ${why}`;
     if (rt.restarts >= 1)
       return this.down(rt, `${msg} (already restarted once; use Reload services): ${tail(rt)}`);
