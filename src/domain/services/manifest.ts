@@ -185,6 +185,32 @@ export function nodesetOfType(type: string): string | null {
   return i > 0 ? type.slice(0, i) : null;
 }
 
+/** The reference's nodesets name their colours (Tailwind's palette, shade 500): `sky` → `#0ea5e9`. */
+const NAMED_COLORS: Record<string, string> = {
+  sky: '#0ea5e9',
+  blue: '#3b82f6',
+  indigo: '#6366f1',
+  violet: '#8b5cf6',
+  purple: '#a855f7',
+  fuchsia: '#d946ef',
+  pink: '#ec4899',
+  rose: '#f43f5e',
+  red: '#ef4444',
+  orange: '#f97316',
+  amber: '#f59e0b',
+  yellow: '#eab308',
+  lime: '#84cc16',
+  green: '#22c55e',
+  emerald: '#10b981',
+  teal: '#14b8a6',
+  cyan: '#06b6d4',
+  slate: '#64748b',
+  gray: '#6b7280',
+  zinc: '#71717a',
+  neutral: '#737373',
+  stone: '#78716c',
+};
+
 /** One catalog entry per manifest function, with its typed ports and config form. */
 export function serviceFunctionSpec(service: string, fn: ServiceFunction): NodeSpecInput {
   const ui = fn.ui_config;
@@ -203,7 +229,7 @@ export function serviceFunctionSpec(service: string, fn: ServiceFunction): NodeS
     config_schema: form.schema,
     default_config: form.defaults,
     ui_config: {
-      color: typeof ui.color === 'string' ? ui.color : '#6366f1',
+      color: typeof ui.color === 'string' && ui.color ? (NAMED_COLORS[ui.color] ?? ui.color) : '#6366f1',
       layout: 'block',
       config_fields: form.names,
       display_fields: [],

@@ -97,7 +97,12 @@ describe('Services in the node library', () => {
     const handlers = new Map<string, (d: unknown) => void>();
     const notices: NoticeSource = { onNotice: (type, f) => void handlers.set(type, f) };
     startServicesSync(editorStore, notices);
-    expect([...handlers.keys()].sort()).toEqual(['components_changed', 'connect', 'services_changed']);
+    expect([...handlers.keys()].sort()).toEqual([
+      'components_changed',
+      'connect',
+      'services_changed',
+      'services_waiting',
+    ]);
     render(<NodeLibrary />);
     act(() =>
       handlers.get('services_changed')!({
@@ -115,6 +120,11 @@ describe('Services in the node library', () => {
       }),
     );
     expect(screen.getByTestId('service-dot-gridworld').dataset.state).toBe('down');
+    // A run waiting for a starting service says so in a toast and the editor log.
+    act(() => handlers.get('services_waiting')!({ graph_name: 'demo', services: ['gridworld'] }));
+    expect(editorStore.getState().log.at(-1)?.message).toBe(
+      "Run 'demo' waits for node service 'gridworld' (starting)…",
+    );
 
     expect(
       applyServicesReport({ services: [{ name: 'x', state: 'sideways' }] }, editorStore, 'a test'),
