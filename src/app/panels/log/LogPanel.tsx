@@ -45,9 +45,7 @@ function EventRow({ line, index, measure }: RunRowProps) {
           >
             {ev.node_id}
           </button>
-        ) : (
-          <span className="text-zinc-500">{ev.title}</span>
-        )}
+        ) : null}
       </td>
       <td className="px-1 whitespace-nowrap text-zinc-500" title={ev.code}>
         {ev.service ? `service ${ev.service}` : ev.code}
