@@ -170,21 +170,25 @@ export class ServiceManager {
    */
   unavailable(nodes: readonly { id: string; type: string }[]): string | null {
     const problems: string[] = [];
+    // Nodes whose service is not up are named together, once per service: a graph of twenty
+    // nodes of one down service gets one sentence, not twenty.
+    const waitingOn = new Map<Runtime, string[]>();
     for (const n of nodes) {
       const sep = n.type.indexOf('__');
       if (sep <= 0 || (this.registry.has(n.type) && !this.ownerOf(n.type))) continue;
       const name = n.type.slice(0, sep);
       const rt = this.runtimes.get(name);
       if (!rt) problems.push(notConfigured(n, name));
-      else if (rt.state !== 'up')
-        problems.push(
-          `node '${n.id}' (type ${n.type}) needs node service '${name}', which is ${rt.state}${rt.error ? `: ${rt.error}` : ''}`,
-        );
+      else if (rt.state !== 'up') waitingOn.set(rt, [...(waitingOn.get(rt) ?? []), `'${n.id}'`]);
       else if (!rt.types.includes(n.type))
         problems.push(
           `node '${n.id}' (type ${n.type}): service '${name}' serves no function '${n.type}' (it serves ${rt.types.join(', ') || 'none'})`,
         );
     }
+    for (const [rt, ids] of waitingOn)
+      problems.push(
+        `${ids.length === 1 ? `node ${ids[0]} needs` : `nodes ${ids.join(', ')} need`} node service '${rt.entry.name}', which is ${rt.state}${rt.error ? `: ${rt.error}` : ''}`,
+      );
     return problems.length ? problems.join('; ') : null;
   }
 
