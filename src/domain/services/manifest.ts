@@ -219,8 +219,6 @@ export function serviceFunctionSpec(service: string, fn: ServiceFunction): NodeS
       ? ui.display_name
       : (fn.name.includes('__') ? fn.name.slice(fn.name.indexOf('__') + 2) : fn.name).replace(/_/g, ' ');
   const form = configFormOf(fn.config_schema, ui.config_fields);
-  const fields = form.schema.properties as Record<string, { 'x-field-type'?: unknown }>;
-  const dynamicPorts = fields.ports?.['x-field-type'] === 'port_list';
   return {
     type: fn.name,
     display_name: display,
@@ -238,9 +236,6 @@ export function serviceFunctionSpec(service: string, fn: ServiceFunction): NodeS
     },
     input_ports: fn.input_ports,
     output_ports: fn.output_ports,
-    // A `ports` field of type port_list: the node's `config.ports` replace its inputs (the reference's
-    // dynamic ports, e.g. a merge of N texts).
-    ...(dynamicPorts ? { ports_mode: 'input' } : {}),
     docs: `${fn.description}\n\nServed by the node service **${service}** (\`POST /call/${fn.name}\`).`,
   };
 }
