@@ -520,7 +520,7 @@ describe('validate: edges, handles and wire types', () => {
     expect(issues.map((i) => [i.code, i.severity, i.nodeId])).toEqual([
       ['required-input-unwired', 'warning', 'temp'],
     ]);
-    expect(issues[0]!.message).toMatch(/\['value'\] with no incoming edge\. It is a node-service type/);
+    expect(issues[0]!.message).toMatch(/\['value'\] with no incoming edge\. A node-service type, so a warning/);
   });
 });
 

@@ -111,8 +111,8 @@ export function checkEdges(ctx: ValidateCtx): void {
   });
 
   // Required inputs of known node types need an incoming edge (REFERENCE.md 2.2, first rule). The
-  // reference skips nodeset types here, and its own sample graphs leave such inputs open (the node
-  // then runs without that input): for a node-service type it is a warning, so those graphs run.
+  // reference skips nodeset types here, and its own sample graphs leave such inputs open (that node
+  // just never becomes ready): for a node-service type it is a warning, so those graphs run.
   const wired = new Set(g.edges.map((e) => `${e.target}\u0000${effectiveTargetHandle(e)}`));
   g.nodes.forEach((n, i) => {
     if (ctx.nodeById.get(n.id) !== n) return; // a shadowed duplicate id
@@ -127,7 +127,7 @@ export function checkEdges(ctx: ValidateCtx): void {
       ctx.warn(
         'required-input-unwired',
         `.nodes[${i}]`,
-        `${message} It is a node-service type: the node still runs, and its service gets no value for ${missing.length === 1 ? 'it' : 'them'}.`,
+        `${message} A node-service type, so a warning (the reference runs such graphs): the node will not fire.`,
         { nodeId: n.id },
       );
     else ctx.error('required-input-unwired', `.nodes[${i}]`, message, { nodeId: n.id });

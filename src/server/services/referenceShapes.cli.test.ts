@@ -168,7 +168,7 @@ describe("the reference's wire shapes, headless", () => {
     const r = await statewire(['check', 'graphs/unwired.json'], ws);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /graphs\/unwired\.json: warning required-input-unwired \$\.nodes\[1\] Node 'rem' \(type=shapes__remember\) has required input port\(s\) \['text'\] with no incoming edge\. It is a node-service type/,
+      /graphs\/unwired\.json: warning required-input-unwired \$\.nodes\[1\] Node 'rem' \(type=shapes__remember\) has required input port\(s\) \['text'\] with no incoming edge\. A node-service type, so a warning/,
     );
     // An edge into a port the service does not declare is found through its manifest.
     const mismatch = shapesGraph();
