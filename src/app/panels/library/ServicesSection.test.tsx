@@ -82,6 +82,30 @@ describe('Services in the node library', () => {
     expect(screen.getByTestId('reload-services')).toBeTruthy();
   });
 
+  it('details of a service started by hand: the executor URL it needs, and the manifest parts left out', () => {
+    const issue = {
+      path: '$.functions[1].input_ports[0].name',
+      message: "service 'eqa' function 'eqa__broken': function skipped: Invalid input",
+      function: 'eqa__broken',
+    };
+    editorStore.getState().setServices({
+      services: [status('eqa', { managed: false, issues: [issue] }), status('sim')],
+      config_errors: [],
+      executor_url: 'http://127.0.0.1:5177',
+    });
+    render(<NodeLibrary />);
+    fireEvent.click(screen.getByTestId('service-section-eqa').querySelector('button')!);
+    expect(screen.getByTestId('service-executor-eqa').textContent).toBe(
+      'start it with AGENTCANVAS_EXECUTOR_URL=http://127.0.0.1:5177',
+    );
+    expect(screen.getByTestId('service-details-eqa').textContent).toContain(
+      "function 'eqa__broken': function skipped: Invalid input ($.functions[1].input_ports[0].name)",
+    );
+    // A service Statewire starts gets the URL itself.
+    fireEvent.click(screen.getByTestId('service-section-sim').querySelector('button')!);
+    expect(screen.queryByTestId('service-executor-sim')).toBeNull();
+  });
+
   it('searching shows only services with matching types', () => {
     editorStore
       .getState()
