@@ -520,7 +520,9 @@ describe('validate: edges, handles and wire types', () => {
     expect(issues.map((i) => [i.code, i.severity, i.nodeId])).toEqual([
       ['required-input-unwired', 'warning', 'temp'],
     ]);
-    expect(issues[0]!.message).toMatch(/\['value'\] with no incoming edge\. A node-service type, so a warning/);
+    expect(issues[0]!.message).toMatch(
+      /\['value'\] with no incoming edge\. A node-service type, so a warning/,
+    );
   });
 });
 
