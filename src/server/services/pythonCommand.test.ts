@@ -52,12 +52,9 @@ describe('resolvePythonCommand', () => {
   });
 });
 
-async function startOne(command: string[]) {
-  const entry = parseServiceEntry(
-    { name: 'shapes', command, cwd: FIXTURES, startup_timeout_s: 60 },
-    '$',
-    dir,
-  ).entry!;
+/** One command service started and stopped by a real ServiceManager; its status once settled. */
+async function startOne(command: string[], cwd = FIXTURES) {
+  const entry = parseServiceEntry({ name: 'svc', command, cwd, startup_timeout_s: 60 }, '$', dir).entry!;
   const m = new ServiceManager(createRegistry(), [entry], []);
   await m.start();
   const s = m.report().services[0]!;
@@ -83,15 +80,7 @@ describe('a python3 command service (real processes)', () => {
     process.env.STATEWIRE_VENV = join(dir, 'no-venv-here');
     // A python that certainly has no statewire_nodes: `-I` ignores the user site and PYTHONPATH.
     writeFileSync(join(dir, 'needs_sdk.py'), 'import statewire_nodes\n');
-    const entry = parseServiceEntry(
-      { name: 'sdk', command: ['python3', '-I', join(dir, 'needs_sdk.py')], cwd: dir, startup_timeout_s: 30 },
-      '$',
-      dir,
-    ).entry!;
-    const m = new ServiceManager(createRegistry(), [entry], []);
-    await m.start();
-    const s = m.report().services[0]!;
-    await m.close();
+    const s = await startOne(['python3', '-I', join(dir, 'needs_sdk.py')], dir);
     expect(s.state).toBe('down');
     expect(s.error).toMatch(
       /process ended before it was healthy: 'python3' has no module 'statewire_nodes': the Python SDK is not installed\. Run `bash scripts\/setup-python\.sh`/,
