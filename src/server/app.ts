@@ -129,7 +129,9 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   for (const f of plugins.failed) console.error(`statewire: plugin ${f.file} not loaded: ${f.error}`);
   // Node services add (and on reload replace) types, so the catalog is re-read when they change.
   let catalog: Catalog = registry.catalog();
-  const loadServices = () => loadServicesConfig(workspace, opts.services ?? [], opts.servicesFile);
+  // The workspace's services.json, plus --services FILE on top (its entries win), plus --service flags:
+  // on start and on every "Reload services".
+  const loadServices = () => loadServicesConfig(workspace, opts.services ?? [], opts.servicesFile, true);
   const servicesConfig = loadServices();
   for (const e of servicesConfig.errors) console.error(`statewire: services ${e.path}: ${e.message}`);
   let executorUrl: string | undefined;

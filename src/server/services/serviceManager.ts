@@ -5,7 +5,7 @@
 // naming the service rather than "unknown type". Nothing here throws at the caller: every problem is
 // a status with its last error. While the services are in use, `/health` is polled so a killed or
 // hung service shows as down within seconds, and a `url` service that comes back is reconnected.
-// ~420 lines: the lifecycle (start, reload, health, process exit) reads and replaces one runtime per
+// ~480 lines: the lifecycle (start, reload, health, process exit) reads and replaces one runtime per
 // service, and its paths only make sense side by side.
 import type { ErrorEnvelope } from '../../domain/protocol/protocol.ts';
 import {
@@ -135,8 +135,12 @@ export class ServiceManager {
       }
     }
     this.changed();
+    // Up: fetch the manifest again. Starting: its start is under way (a second would spawn a second
+    // process). Down: start or connect again.
     await Promise.all(
-      todo.map((rt) => (rt.process && rt.state === 'up' ? this.refetch(rt) : this.connect(rt))),
+      todo.map((rt) =>
+        rt.state === 'up' ? this.refetch(rt) : rt.state === 'starting' ? this.settled(rt) : this.connect(rt),
+      ),
     );
   }
 
@@ -334,6 +338,11 @@ export class ServiceManager {
       if (e.kind === 'command') await rt.process?.stop();
       this.down(rt, (err as Error).message);
     }
+  }
+
+  /** Resolves once `rt` is no longer starting (its start under way ends up or down). */
+  private async settled(rt: Runtime): Promise<void> {
+    while (rt.state === 'starting' && !this.closed) await new Promise((r) => setTimeout(r, STARTUP_POLL_MS));
   }
 
   private async waitHealthy(rt: Runtime, epoch: number, timeoutMs: number): Promise<void> {
