@@ -28,6 +28,8 @@ let server: ServerProcess;
 interface Status {
   name: string;
   state: string;
+  pid: number | null;
+  restarts: number;
   error: string | null;
   types: string[];
   issues: { path: string; message: string; function?: string }[];
@@ -219,7 +221,16 @@ describe("the reference's wire shapes through the server", () => {
         }),
       ]);
       const reload = api(server.url, 'POST', '/api/services/reload');
-      await waitFor(async () => (await statusOf('slow'))?.state === 'starting', 20_000, 'slow starting');
+      const starting = await waitFor(
+        async () => {
+          const s = await statusOf('slow');
+          return s?.state === 'starting' && s.pid ? s : undefined;
+        },
+        20_000,
+        'slow starting',
+      );
+      // Reloading again meanwhile waits for that start: no second process.
+      const again = api(server.url, 'POST', '/api/services/reload');
       const id = await start(oneNode('seed', 'slow__source', { text: 'late but there' }));
       expect(waiting).toEqual([{ graph_name: 'seed', services: ['slow'] }]);
       const end = await waitStatus(server.url, id, ['done', 'error']);
@@ -227,6 +238,8 @@ describe("the reference's wire shapes through the server", () => {
       const result = (await fullLog(server.url, id)).at(-1)!;
       expect(result.type).toBe('run_result');
       await reload;
+      await again;
+      expect((await statusOf('slow'))!).toMatchObject({ state: 'up', pid: starting.pid, restarts: 0 });
     } finally {
       client.close();
     }

@@ -124,24 +124,26 @@ export class ServiceManager {
         for (const t of rt.types) this.registry.unregister(t);
         this.runtimes.delete(name);
       }
-    const todo: Runtime[] = [];
+    // Up: fetch the manifest again. Starting: its start is under way (a second would spawn a second
+    // process). Down, or new: start or connect.
+    const work: Promise<void>[] = [];
     for (const e of entries) {
       const rt = this.runtimes.get(e.name);
-      if (rt) todo.push(rt);
-      else {
+      if (!rt) {
         const fresh = this.newRuntime(e);
         this.runtimes.set(e.name, fresh);
-        todo.push(fresh);
-      }
+        work.push(this.connect(fresh));
+      } else
+        work.push(
+          rt.state === 'up'
+            ? this.refetch(rt)
+            : rt.state === 'starting'
+              ? this.settled(rt)
+              : this.connect(rt),
+        );
     }
     this.changed();
-    // Up: fetch the manifest again. Starting: its start is under way (a second would spawn a second
-    // process). Down: start or connect again.
-    await Promise.all(
-      todo.map((rt) =>
-        rt.state === 'up' ? this.refetch(rt) : rt.state === 'starting' ? this.settled(rt) : this.connect(rt),
-      ),
-    );
+    await Promise.all(work);
   }
 
   report(): ServicesReport {
