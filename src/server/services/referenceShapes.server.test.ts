@@ -202,6 +202,7 @@ describe("the reference's wire shapes through the server", () => {
         back.stop();
       }
     } finally {
+      byHand.stop(); // again, if the test failed before it did: no process outlives the test
       client.close();
     }
   }, 90_000);
