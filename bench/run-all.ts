@@ -33,6 +33,7 @@ export const FIGURE_ORDER = [
   'history.bytes_per_step.map100k',
   'db.bytes_per_step.demo',
   'restore.p95.10k',
+  'services.call_overhead',
 ];
 
 const started = new Date().toISOString();

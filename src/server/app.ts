@@ -50,6 +50,7 @@ import { ServiceManager } from './services/serviceManager.ts';
 import { loadServicesConfig } from './services/servicesConfig.ts';
 import { serviceOutputSink } from './services/serviceOutput.ts';
 import { serviceAwareCreateRun } from './services/serviceRun.ts';
+import { allNodes } from './services/serviceEvents.ts';
 import { entriesForEpisodeWorkers } from './batch/episodeServices.ts';
 
 export interface ServerOptions {
@@ -81,7 +82,8 @@ export interface StatewireServer {
   /** Where batches and remote runs live when distributed mode is on (URLs with passwords redacted). */
   distributed?: { redis: string; postgres: string };
   /** Starts listening; resolves with the bound port, URL and the token in force (if any). */
-  listen(): Promise<{ port: number; url: string; token?: string }>;
+  /** `executorUrl`: where node services call back (loopback, this port). */
+  listen(): Promise<{ port: number; url: string; token?: string; executorUrl: string }>;
   close(): Promise<void>;
 }
 
@@ -127,7 +129,9 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   for (const f of plugins.failed) console.error(`statewire: plugin ${f.file} not loaded: ${f.error}`);
   // Node services add (and on reload replace) types, so the catalog is re-read when they change.
   let catalog: Catalog = registry.catalog();
-  const loadServices = () => loadServicesConfig(workspace, opts.services ?? [], opts.servicesFile);
+  // The workspace's services.json, plus --services FILE on top (its entries win), plus --service flags:
+  // on start and on every "Reload services".
+  const loadServices = () => loadServicesConfig(workspace, opts.services ?? [], opts.servicesFile, true);
   const servicesConfig = loadServices();
   for (const e of servicesConfig.errors) console.error(`statewire: services ${e.path}: ${e.message}`);
   let executorUrl: string | undefined;
@@ -144,6 +148,13 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       () => (ref.runs?.currentRun?.active ? ref.runs.currentRun : undefined),
       (line) => console.log(line),
     ),
+    // Pushed events go to the current run (the only one this server drives), whatever its state.
+    findRun: (executionId) => {
+      const run = ref.runs?.currentRun;
+      if (!run?.active || (executionId !== null && run.id !== executionId)) return undefined;
+      return { runId: run.id, step: () => run.step, emit: (e) => run.emit('error_event', e) };
+    },
+    inUse: () => io.engine.clientsCount > 0 || ref.runs?.currentRun?.active === true,
   });
   // The hub asks the manager for the current run; the manager publishes through the hub.
   const ref: { runs?: RunManager; hub?: LiveHub } = {};
@@ -164,7 +175,17 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   registerGraphRoutes(app, files, () => graphsWatch.poke());
   registerComponentRoutes(app, () => catalog);
   registerValidateRoutes(app, () => catalog);
-  registerNavigateRoutes(app, runs, () => catalog);
+  // A run whose graph needs a service that is still starting waits for it (services_waiting notice).
+  registerNavigateRoutes(
+    app,
+    runs,
+    () => catalog,
+    (graph) =>
+      services.waitForStarting(allNodes(graph), (names) => {
+        console.error(`statewire: run of '${graph.name}' waits for service ${names.join(', ')} (starting)`);
+        hub.notice('services_waiting', { graph_name: graph.name, services: names });
+      }),
+  );
   registerRunRoutes(app, runs, store);
   registerBundleRoutes(app, store, runs, bodyLimit);
   app.get('/api/health', async () => (distributed ? distributed.health() : { ok: true }));
@@ -238,7 +259,12 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       // Services call back on loopback whatever the bound address (internal routes are loopback-only).
       executorUrl = `http://127.0.0.1:${bound}`;
       void services.start();
-      return { port: bound, token, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` };
+      return {
+        port: bound,
+        token,
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
+        executorUrl,
+      };
     },
     async close() {
       if (closed) return;

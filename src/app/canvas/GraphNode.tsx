@@ -20,7 +20,7 @@ import { issueOutlineClass } from './issueOutline.ts';
 import { LowDetailContext, wiredHandles } from './detail.ts';
 import { useRemeasureOnChange } from './useRemeasure.ts';
 import { useNodeRun } from '../run/useNodeRunStatus.ts';
-import type { NodeRunStatus } from '../run/run.store.ts';
+import type { NodeReport, NodeRunStatus } from '../run/run.store.ts';
 import type { FlowNode } from './flowMapping.ts';
 import { sameNodeView } from './nodeMemo.ts';
 import { serviceProblemOf, type ServiceProblem } from '../services/serviceIssues.ts';
@@ -47,6 +47,29 @@ const SERVICE_SHORT: Record<ServiceProblem['kind'], (service: string) => string>
   starting: (svc) => `service '${svc}' starting…`,
   'no-function': (svc) => `not offered by service '${svc}'`,
 };
+
+const REPORT_TONE: Record<NodeReport['severity'], string> = {
+  error: 'text-red-300',
+  warning: 'text-amber-300',
+  info: 'text-sky-300',
+  debug: 'text-zinc-400',
+};
+
+/** The last event the node reported in this run (its own report, or one its node service pushed). */
+function ReportLine({ id, report }: { id: string; report: NodeReport }) {
+  const more = report.count > 1 ? ` (${report.count} events; all in the Log)` : '';
+  return (
+    <div
+      data-testid={`node-report-${id}`}
+      data-severity={report.severity}
+      title={`${report.severity}${report.step !== undefined ? ` at step ${report.step}` : ''} · ${report.code}: ${report.message}${more}`}
+      className={`max-w-[260px] truncate border-t border-zinc-800 px-2 py-0.5 text-[10px] ${REPORT_TONE[report.severity]}`}
+    >
+      {report.count > 1 && <span className="mr-1 text-zinc-500 tabular-nums">{report.count}×</span>}
+      {report.message}
+    </div>
+  );
+}
 
 function runTitle(r: NodeRunStatus): string {
   const took = r.duration_ms !== undefined ? ` in ${r.duration_ms} ms` : '';
@@ -131,7 +154,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   // Zoomed far out the body is one box (NodeBox.tsx); the canvas says when through the context.
   const box = useContext(LowDetailContext);
   const { node, ports, color, stateVisible, mark, wired, service } = useNodeView(id, box);
-  const { status: run, viewer, atBreakpoint } = useNodeRun(id);
+  const { status: run, viewer, report, atBreakpoint } = useNodeRun(id);
   useRemeasureOnChange(id, `${ports?.key}|${stateVisible}|${box ? `box:${wired}` : 'full'}`);
 
   if (!node || !ports) return null;
@@ -226,6 +249,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
           </div>
         ))}
       </div>
+      {report && <ReportLine id={id} report={report} />}
       {viewer && (
         <div
           data-testid={`viewer-line-${id}`}

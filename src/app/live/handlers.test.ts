@@ -321,4 +321,59 @@ describe('live handlers', () => {
     });
     expect(store.getState().log[0]?.level).toBe('error');
   });
+
+  it('an event a node service pushed is a log row with its node or service, and the node keeps the last one', () => {
+    const store = createRunStore();
+    const pushed = (seq: number, scope: Record<string, unknown>, message: string, severity = 'warning') =>
+      ev('error_event', seq, {
+        id: `e${seq}`,
+        ts: '2026-01-01T00:00:00Z',
+        severity,
+        source: scope.node_id ? 'node' : 'log',
+        code: 'SERVICE_EVENT',
+        title: scope.node_id ? `Node '${String(scope.node_id)}' (service 'eqa')` : "service 'eqa'",
+        message,
+        scope,
+        details: { service: 'eqa', pushed: true },
+        hint: '',
+      });
+    applyBatch(
+      [
+        pushed(1, { node_id: 'post', step: 3 }, 'wrote preds'),
+        pushed(2, { step: 3, service: 'eqa' }, 'a log record', 'info'),
+        pushed(3, { node_id: 'post', step: 4 }, 'wrote preds again', 'error'),
+      ],
+      store,
+    );
+    const s = store.getState();
+    expect(s.log.map((l) => l.event)).toEqual([
+      {
+        step: 3,
+        node_id: 'post',
+        service: 'eqa',
+        code: 'SERVICE_EVENT',
+        title: "Node 'post' (service 'eqa')",
+        message: 'wrote preds',
+      },
+      {
+        step: 3,
+        node_id: undefined,
+        service: 'eqa',
+        code: 'SERVICE_EVENT',
+        title: "service 'eqa'",
+        message: 'a log record',
+      },
+      {
+        step: 4,
+        node_id: 'post',
+        service: 'eqa',
+        code: 'SERVICE_EVENT',
+        title: "Node 'post' (service 'eqa')",
+        message: 'wrote preds again',
+      },
+    ]);
+    expect(s.nodeReports).toEqual({
+      post: { severity: 'error', message: 'wrote preds again', code: 'SERVICE_EVENT', step: 4, count: 2 },
+    });
+  });
 });

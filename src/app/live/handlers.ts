@@ -220,15 +220,30 @@ const onExecLog: Handler = (m, store) => {
   });
 };
 
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+
 const onError: Handler = (m, store) => {
   const d = parsed('error_event', m, store);
   if (!d) return;
   const text = `${d.title}: ${d.message}`;
+  const nodeId = str(d.scope.node_id);
+  const service = str(d.scope.service) ?? str(d.details.service);
+  const step = typeof d.scope.step === 'number' ? d.scope.step : undefined;
   pushLog(store, {
     seq: m.seq,
     level: d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warn' : 'info',
     text,
+    ...(nodeId || service
+      ? { event: { step, node_id: nodeId, service, code: d.code, title: d.title, message: d.message } }
+      : {}),
   });
+  // What a node itself reported (its ctx.report, or an event its node service pushed) shows on it.
+  if (nodeId && d.source === 'node') {
+    const reports = own(store.getState().nodeReports, copyRecord);
+    const count = (reports[nodeId]?.count ?? 0) + 1;
+    reports[nodeId] = { severity: d.severity, message: d.message, code: d.code, step, count };
+    store.setState({ nodeReports: reports });
+  }
   if (d.severity === 'error' && m.seq > 0) {
     addPending(store, store.getState().step + 1, 'errors', text);
   }

@@ -84,6 +84,21 @@ export interface RunLogLine {
     error: string | null;
     parent_node_id?: string;
   };
+  /**
+   * Set for error_event lines that name a node or a service (a node's report, an event a node
+   * service pushed), so the Log panel shows the step, the node (a link) and who sent it.
+   */
+  event?: { step?: number; node_id?: string; service?: string; code: string; title: string; message: string };
+}
+
+/** The last event a node reported during the run (ctx.report, or pushed by its node service). */
+export interface NodeReport {
+  severity: 'error' | 'warning' | 'info' | 'debug';
+  message: string;
+  code: string;
+  step?: number;
+  /** How many events the node reported so far in this run. */
+  count: number;
 }
 
 /** The latest viewer_data of a viewer node, as one short line for the node on the canvas. */
@@ -133,6 +148,8 @@ export interface RunState {
   snapshots: Record<number, StepSnapshot>;
   steps: number[];
   nodeStatus: Record<string, NodeRunStatus>;
+  /** The last reported event per node id (error_event with a node scope from the node itself). */
+  nodeReports: Record<string, NodeReport>;
   /** Latest viewer_data per viewer node id, already shortened to a line. */
   viewer: Record<string, ViewerLine>;
   /**
@@ -181,6 +198,7 @@ export function initialRunState(): RunState {
     snapshots: {},
     steps: [],
     nodeStatus: {},
+    nodeReports: {},
     viewer: {},
     viewerHistory: {},
     clears: {},

@@ -24,6 +24,7 @@ function status(name: string, patch: Partial<ServiceStatus> = {}): ServiceStatus
     containers: [],
     restarts: 0,
     pid: null,
+    issues: [],
     ...patch,
   };
 }
@@ -39,6 +40,7 @@ const REPORT: ServicesReport = {
     status('other', { containers: [{ id: 'other_mem', states: {} }] }),
   ],
   config_errors: [],
+  executor_url: null,
 };
 
 function graph() {

@@ -34,11 +34,16 @@ function status(name: string, patch: Partial<ServiceStatus> = {}): ServiceStatus
     containers: [],
     restarts: 0,
     pid: null,
+    issues: [],
     ...patch,
   };
 }
 
-const report = (...services: ServiceStatus[]): ServicesReport => ({ services, config_errors: [] });
+const report = (...services: ServiceStatus[]): ServicesReport => ({
+  services,
+  config_errors: [],
+  executor_url: null,
+});
 const builtins = makeCatalog(BUILTIN_NODE_SPECS);
 const withStep = makeCatalog([
   ...BUILTIN_NODE_SPECS,
@@ -82,6 +87,7 @@ describe('serviceProblem', () => {
     const withErrors = {
       services: [],
       config_errors: [{ path: '$.services[0].url', message: 'Invalid URL' }],
+      executor_url: null,
     };
     expect(serviceProblem('gridworld__env_step', builtins, withErrors)?.message).toMatch(
       /services\.json has 1 error, listed under Services in the node library$/,

@@ -3,6 +3,7 @@
 // the node-services report (GET /api/services at boot and after every reconnect, `services_changed`
 // notices when a service starts, dies or is reloaded). "Reload services" POSTs the reload and applies
 // its answer at once; the notices that follow carry the same report, so applying twice is harmless.
+// `services_waiting` (a run waits for a service still starting) becomes a toast.
 import { parseCatalog } from '../../domain/catalog/catalog.schema.ts';
 import { ServicesReportSchema, type ServicesReport } from '../../domain/services/manifest.ts';
 import { api, ApiError } from '../api/client.ts';
@@ -88,7 +89,7 @@ export async function loadServices(store: EditorStore, prefetched?: Promise<unkn
   } catch (e) {
     // A server without the services API (an older one) simply has no services.
     if (e instanceof ApiError && e.status === 404)
-      store.getState().setServices({ services: [], config_errors: [] });
+      store.getState().setServices({ services: [], config_errors: [], executor_url: null });
     else store.getState().addLog('warn', `node services not loaded: ${(e as Error).message}`);
   }
 }
@@ -139,6 +140,16 @@ export function startServicesSync(store: EditorStore, notices: NoticeSource): vo
   });
   notices.onNotice('components_changed', () => {
     void loadCatalog(store);
+  });
+  // A run was started while a node service it needs is still starting: the server waits for it.
+  notices.onNotice('services_waiting', (data) => {
+    const d = data as { graph_name?: unknown; services?: unknown };
+    const names = Array.isArray(d?.services) ? d.services.filter((n) => typeof n === 'string') : [];
+    if (names.length === 0) return;
+    const graph = typeof d.graph_name === 'string' && d.graph_name ? ` '${d.graph_name}'` : '';
+    const msg = `Run${graph} waits for node service ${names.map((n) => `'${n}'`).join(', ')} (starting)…`;
+    store.getState().showToast(msg, 'info');
+    store.getState().addLog('info', msg);
   });
   // Anything may have changed while the socket was down (the server restarted, a service died),
   // including before its first connect: a service that came up between the boot's catalog request

@@ -503,6 +503,27 @@ describe('validate: edges, handles and wire types', () => {
     const issues = validate(parseGraphOrThrow(g) as GraphDef, catalog);
     expect(issues.map((i) => i.code)).toEqual(['required-input-unwired']);
   });
+
+  it('an unwired required input of a node-service type is a warning (the reference runs such graphs)', () => {
+    const g = base();
+    g.nodes.push({ id: 'temp', type: 'example__temp_text' });
+    const catalog = makeCatalog([
+      ...BUILTIN_NODE_SPECS,
+      {
+        type: 'example__temp_text',
+        display_name: 'Temperature Text',
+        kind: 'service',
+        input_ports: [{ name: 'value', wire_type: 'TEXT', optional: false }],
+      },
+    ]);
+    const issues = validate(parseGraphOrThrow(g) as GraphDef, catalog);
+    expect(issues.map((i) => [i.code, i.severity, i.nodeId])).toEqual([
+      ['required-input-unwired', 'warning', 'temp'],
+    ]);
+    expect(issues[0]!.message).toMatch(
+      /\['value'\] with no incoming edge\. A node-service type, so a warning/,
+    );
+  });
 });
 
 describe('validate: composites', () => {

@@ -110,7 +110,9 @@ export function checkEdges(ctx: ValidateCtx): void {
     );
   });
 
-  // Required inputs of known node types need an incoming edge (REFERENCE.md 2.2, first rule).
+  // Required inputs of known node types need an incoming edge (REFERENCE.md 2.2, first rule). The
+  // reference skips nodeset types here, and its own sample graphs leave such inputs open (that node
+  // just never becomes ready): for a node-service type it is a warning, so those graphs run.
   const wired = new Set(g.edges.map((e) => `${e.target}\u0000${effectiveTargetHandle(e)}`));
   g.nodes.forEach((n, i) => {
     if (ctx.nodeById.get(n.id) !== n) return; // a shadowed duplicate id
@@ -119,13 +121,15 @@ export function checkEdges(ctx: ValidateCtx): void {
     const missing = r.inputs
       .filter((p) => !p.optional && !wired.has(`${n.id}\u0000${p.name}`))
       .map((p) => p.name);
-    if (missing.length > 0) {
-      ctx.error(
+    if (missing.length === 0) return;
+    const message = `Node '${n.id}' (type=${n.type}) has required input port(s) [${quote(missing)}] with no incoming edge.`;
+    if (ctx.catalog.get(n.type)?.kind === 'service')
+      ctx.warn(
         'required-input-unwired',
         `.nodes[${i}]`,
-        `Node '${n.id}' (type=${n.type}) has required input port(s) [${quote(missing)}] with no incoming edge.`,
+        `${message} A node-service type, so a warning (the reference runs such graphs): the node will not fire.`,
         { nodeId: n.id },
       );
-    }
+    else ctx.error('required-input-unwired', `.nodes[${i}]`, message, { nodeId: n.id });
   });
 }

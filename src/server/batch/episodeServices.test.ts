@@ -21,6 +21,7 @@ const command = (name: string, perWorker: boolean): ServiceEntry => ({
   env: {},
   encoding: 'msgpack',
   timeout_s: 60,
+  max_response_mb: 64,
   startup_timeout_s: 60,
   per_worker: perWorker,
 });
@@ -36,6 +37,7 @@ describe('entriesForEpisodeWorkers', () => {
       url: 'http://10.0.0.2:9000',
       encoding: 'json',
       timeout_s: 5,
+      max_response_mb: 8,
     };
     const out = entriesForEpisodeWorkers(
       [command('shared', false), command('own', true), url, command('down', false)],
@@ -46,7 +48,14 @@ describe('entriesForEpisodeWorkers', () => {
       ]),
     );
     expect(out).toEqual([
-      { kind: 'url', name: 'shared', url: 'http://127.0.0.1:4321', encoding: 'msgpack', timeout_s: 60 },
+      {
+        kind: 'url',
+        name: 'shared',
+        url: 'http://127.0.0.1:4321',
+        encoding: 'msgpack',
+        timeout_s: 60,
+        max_response_mb: 64,
+      },
       command('own', true),
       url,
     ]);

@@ -31,7 +31,14 @@ export function entriesForEpisodeWorkers(
     }
     const running = parent?.services.find((s) => s.name === e.name && s.state === 'up' && s.url);
     if (running?.url)
-      out.push({ kind: 'url', name: e.name, url: running.url, encoding: e.encoding, timeout_s: e.timeout_s });
+      out.push({
+        kind: 'url',
+        name: e.name,
+        url: running.url,
+        encoding: e.encoding,
+        timeout_s: e.timeout_s,
+        max_response_mb: e.max_response_mb,
+      });
   }
   return out;
 }

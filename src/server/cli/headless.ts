@@ -1,7 +1,7 @@
 // Running a graph headless, in-process, the way `statewire run` does: built-ins + the workspace's
 // plugins (`--plugins DIR`, else the nodes/ folder next to the graph's folder), the deterministic
 // offline LLM provider, and root steps driven one at a time up to an optional limit. Node services
-// are not started here (`statewire run` adds them).
+// are started by the commands (cli/cliServices.ts); a run given them calls them as a served run does.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
@@ -12,6 +12,8 @@ import { createRun, type EngineRunExt } from '../../engine/createRun.ts';
 import { offlineProvider } from '../../engine/llm.providers.ts';
 import { createRegistry, type NodeRegistry } from '../../engine/registry.ts';
 import { loadPlugins } from '../plugins/loadPlugins.ts';
+import type { ServiceManager } from '../services/serviceManager.ts';
+import { serviceAwareCreateRun } from '../services/serviceRun.ts';
 
 export interface LoadedRegistry {
   registry: NodeRegistry;
@@ -49,9 +51,11 @@ export function createHeadlessRun(
   registry: NodeRegistry,
   sink: (e: EngineEvent) => void,
   runId = `cli_${Date.now().toString(36)}`,
+  services?: ServiceManager,
 ): EngineRunExt {
+  const create = services ? serviceAwareCreateRun(services, () => undefined) : createRun;
   // Checkpoints are not needed headless: keep only the latest.
-  return createRun(graph, { runId, now: Date.now, registry, llm: offlineProvider, retention: 1 }, sink);
+  return create(graph, { runId, now: Date.now, registry, llm: offlineProvider, retention: 1 }, sink);
 }
 
 /**

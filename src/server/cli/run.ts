@@ -1,10 +1,10 @@
-// `statewire run FILE [--steps N] [--json] [--plugins DIR] [--llm offline|env]`: runs a graph headless.
+// `statewire run FILE [--steps N] [--json] [--plugins DIR] [--llm offline|env] [--service NAME=URL]…
+// [--services FILE] [--executor-port N]`: runs a graph headless (node services: cli/cliServices.ts).
 // --json prints one event per line ({type, runId, seq, ts, data}, seq strictly increasing, full slot
 // values) and ends with one `run_result` (outputs + final container values); otherwise a compact
 // summary per root step. Exit 0 completed (or N steps done), 1 the run ended in error, 2 the graph
 // is invalid (issues printed as `FILE: severity code path message`).
 import { parseBreakExpression, type Breakpoint, type BreakpointHit } from '../../domain/debug/breakpoints.ts';
-import { dirname, join, resolve } from 'node:path';
 import { parseGraphText } from '../../domain/graph/graph.parse.ts';
 import type { Issue } from '../../domain/validate/issues.ts';
 import type { EngineEvent } from '../../domain/protocol/protocol.ts';
@@ -14,10 +14,9 @@ import { offlineProvider, providerFromEnv } from '../../engine/llm.providers.ts'
 import type { NodeRegistry } from '../../engine/registry.ts';
 import { defaultPluginDir, loadRegistry, runBlockers } from './headless.ts';
 import { readRegularFile } from './readGraphFile.ts';
-import { allNodes, wrapSinkForServices } from '../services/serviceEvents.ts';
-import { ServiceManager } from '../services/serviceManager.ts';
-import { startExecutorEndpoints } from '../services/executorEndpoints.ts';
-import { loadServicesConfig } from '../services/servicesConfig.ts';
+import { allNodes, withServiceContainers, wrapSinkForServices } from '../services/serviceEvents.ts';
+import type { ServiceManager } from '../services/serviceManager.ts';
+import { cliServicesConfig, parseExecutorPort, startCliServices } from './cliServices.ts';
 
 export interface CliIo {
   out: (line: string) => void;
@@ -38,7 +37,7 @@ function endQuietlyOnClosedPipe(): void {
 }
 
 const USAGE =
-  'usage: statewire run FILE [--steps N] [--json] [--break EXPR]... [--plugins DIR] [--llm offline|env] [--service NAME=URL]... [--services FILE]\n       statewire run FILE --server URL [--steps N] [--json] [--delay MS] [--token T]';
+  'usage: statewire run FILE [--steps N] [--json] [--break EXPR]... [--plugins DIR] [--llm offline|env] [--service NAME=URL]... [--services FILE] [--executor-port N]\n       statewire run FILE --server URL [--steps N] [--json] [--delay MS] [--token T]';
 
 interface Args {
   file: string;
@@ -48,6 +47,7 @@ interface Args {
   llm: 'offline' | 'env';
   services: string[];
   servicesFile?: string;
+  executorPort?: number;
   breakpoints: Breakpoint[];
 }
 
@@ -75,6 +75,10 @@ function parseArgs(argv: string[]): Args | string {
       const v = rest.shift();
       if (!v) return '--services needs a file';
       args.servicesFile = v;
+    } else if (a === '--executor-port') {
+      const p = parseExecutorPort(rest.shift());
+      if (typeof p === 'string') return p;
+      args.executorPort = p;
     } else if (a === '--break') {
       const v = rest.shift();
       if (!v) return "--break needs an expression, e.g. 'graph_state.step_count>=10'";
@@ -126,26 +130,23 @@ export async function runCommand(argv: string[], io: CliIo = defaultIo): Promise
   }
   const { registry } = loaded;
   for (const f of loaded.failures) io.err(f);
-  // Node services: the workspace's services.json (next to the graph's folder), --services FILE, --service flags.
-  const servicesCfg = loadServicesConfig(
-    join(dirname(resolve(args.file)), '..'),
-    args.services,
-    args.servicesFile,
-  );
+  // Node services: the workspace's services.json, --services FILE, --service flags (cliServices.ts).
+  const opts = { flags: args.services, file: args.servicesFile, executorPort: args.executorPort };
+  const servicesCfg = cliServicesConfig(args.file, opts);
   for (const e of servicesCfg.errors) io.err(`services ${e.path}: ${e.message}`);
-  const endpoints: { url?: string; close?: () => Promise<void> } = {};
-  const services = new ServiceManager(registry, servicesCfg.entries, servicesCfg.errors, {
-    executorUrl: () => endpoints.url,
-    onLine: (name, stream, line) =>
-      io.err(`[service ${name}${stream === 'stderr' ? ' stderr' : ''}] ${line}`),
-  });
+  let started;
   try {
-    // Services read and write granted containers through these (only when there are services).
-    if (servicesCfg.entries.length) Object.assign(endpoints, await startExecutorEndpoints(services));
-    return await runWithServices(args, text, registry, services, io);
+    started = await startCliServices(registry, servicesCfg, opts, io.err);
+  } catch (e) {
+    io.err(`statewire run: ${(e as Error).message}`);
+    return 2;
+  }
+  if (started.executorUrl && args.executorPort !== undefined)
+    io.err(`executor ${started.executorUrl} (AGENTCANVAS_EXECUTOR_URL for services started by hand)`);
+  try {
+    return await runWithServices(args, text, registry, started.services, io);
   } finally {
-    await services.close();
-    await endpoints.close?.();
+    await started.close();
   }
 }
 
@@ -156,13 +157,18 @@ async function runWithServices(
   services: ServiceManager,
   io: CliIo,
 ): Promise<number> {
-  await services.start();
-  for (const s of services.report().services)
-    if (s.state !== 'up') io.err(`service ${s.name}: ${s.state}${s.error ? ` (${s.error})` : ''}`);
   const parsed = parseGraphText(text, args.file);
   if (!parsed.ok) {
     for (const i of parsed.errors) io.err(formatIssue(args.file, i));
     return 2;
+  }
+  // A service the graph needs may still be starting (a slow model load): wait for it, saying so.
+  await services.waitForStarting(allNodes(parsed.graph), (names) =>
+    io.err(`waiting for service ${names.join(', ')} (starting)`),
+  );
+  for (const s of services.report().services) {
+    if (s.state !== 'up') io.err(`service ${s.name}: ${s.state}${s.error ? ` (${s.error})` : ''}`);
+    for (const i of s.issues) io.err(`warning: ${i.path}: ${i.message}`);
   }
   // Load-time errors (e.g. a slot declared twice in one container) count like validation errors.
   const errors = runBlockers(parsed.graph, parsed.warnings, registry);
@@ -185,7 +191,7 @@ async function runWithServices(
     else summary.add(e);
   };
   // Arrays from node services become summaries (with pictures) on the stream, run_result included.
-  const wired = wrapSinkForServices(sink, parsed.graph, services, (m) => io.err(`warning: ${m}`));
+  const wired = wrapSinkForServices(sink, parsed.graph, services, runId, (m) => io.err(`warning: ${m}`));
   // --break: the first hit stops the run where it is (inside its step, or at the step's end).
   let hit: BreakpointHit | undefined;
   const onBreak = (h: BreakpointHit) => {
@@ -240,7 +246,8 @@ async function runWithServices(
     await run.stepOnce();
   }
   // The stream ends with the run's results (outputs, final container values) for scripts and CI.
-  wired({ type: 'run_result', data: run.result(!done && args.steps ? { stepLimit: args.steps } : {}) });
+  const result = run.result(!done && args.steps ? { stepLimit: args.steps } : {});
+  wired({ type: 'run_result', data: withServiceContainers(result, services, runId) });
   if (!args.json) summary.end(run.status, run.step);
   return run.status === 'error' ? 1 : 0;
 }

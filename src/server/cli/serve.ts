@@ -112,8 +112,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
   let url: string;
   let activeToken: string | undefined;
+  let executorUrl = '';
   try {
-    ({ url, token: activeToken } = await server.listen());
+    ({ url, token: activeToken, executorUrl } = await server.listen());
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     await server.close().catch(() => undefined);
@@ -153,6 +154,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
         `distributed: batches queued on ${server.distributed.redis} for statewire worker processes, runs in ${server.distributed.postgres}`,
       );
     console.log(`listening on ${url}`);
+    // A `url` node service started by hand calls back here (grants, pushed events): it needs this as
+    // AGENTCANVAS_EXECUTOR_URL (docs/node-services-protocol.md). GET /api/services says it too.
+    console.log(
+      `executor ${executorUrl} (node services started by hand: AGENTCANVAS_EXECUTOR_URL=${executorUrl})`,
+    );
     if (activeToken !== undefined) {
       const how = token === undefined ? 'generated for this non-loopback address' : 'from --token';
       console.log(`token required (${how}); open the app with it:`);

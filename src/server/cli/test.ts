@@ -1,7 +1,9 @@
-// `statewire test [FILE|DIR …] [--junit FILE] [--plugins DIR]`: graph tests for CI. Each `*.test.json`
-// names a graph, runs it headless in-process like `statewire run` (built-ins + workspace plugins +
-// the offline LLM provider) and checks expectations over the per-step state (nav_step snapshots and
-// what each step cleared). TAP 13 on stdout; `--junit FILE` also writes JUnit XML.
+// `statewire test [FILE|DIR …] [--junit FILE] [--plugins DIR] [--service NAME=URL]… [--services FILE]`:
+// graph tests for CI. Each `*.test.json` names a graph, runs it headless in-process like `statewire
+// run` (built-ins + workspace plugins + node services + the offline LLM provider) and checks
+// expectations over the per-step state (nav_step snapshots and what each step cleared). TAP 13 on
+// stdout; `--junit FILE` also writes JUnit XML. A test whose graph needs a node service that is not
+// configured or not up fails with that reason (as a run that ended in error); the others still run.
 // Exit 0 all pass, 1 some expectation failed, 2 a test file, its graph or the arguments are invalid.
 import { readdirSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -16,16 +18,22 @@ import {
 import { BuildError } from '../../engine/errors.ts';
 import { defaultPluginDir, createHeadlessRun, driveSteps, loadRegistry, runBlockers } from './headless.ts';
 import type { LoadedRegistry } from './headless.ts';
+import { allNodes } from '../services/serviceEvents.ts';
+import { CliServicesPool, parseExecutorPort, serviceProblems } from './cliServices.ts';
 import { issueLine, readGraphFile, readRegularFile } from './readGraphFile.ts';
 import { caseCount, junitXml, tapLines, tapSummary, type FileOutcome } from './testReport.ts';
 
-export const TEST_USAGE = `usage: statewire test [FILE|DIR …] [--junit FILE] [--plugins DIR]
+export const TEST_USAGE = `usage: statewire test [FILE|DIR …] [--junit FILE] [--plugins DIR] [--service NAME=URL]… [--services FILE] [--executor-port N]
   Runs graph tests (*.test.json): each names a graph (relative to the test file), runs it headless
   with the offline LLM provider for "steps" root steps (default: to the end) and checks its
   expectations on the state of given steps. With no FILE or DIR: every *.test.json under
   ./workspace/graphs/ (recursively). Prints TAP version 13.
-  --junit FILE   also write a JUnit XML report to FILE
-  --plugins DIR  node-type plugins (default: the nodes/ folder next to the graph's folder)
+  --junit FILE          also write a JUnit XML report to FILE
+  --plugins DIR         node-type plugins (default: the nodes/ folder next to the graph's folder)
+  --service NAME=URL    a running node service (repeatable)
+  --services FILE       a services file instead of the workspace's services.json
+  --executor-port N     where services call back (for a service started by hand with that URL)
+  A test whose graph needs a node service that is not configured or not up fails with that reason.
   exit 0 = all pass, 1 = some expectation failed, 2 = invalid test file, graph or arguments`;
 
 const DEFAULT_DIR = join('workspace', 'graphs');
@@ -70,6 +78,7 @@ async function runTestFile(
   abs: string,
   registries: Map<string, Promise<LoadedRegistry | string>>,
   pluginsOpt: string | undefined,
+  services: CliServicesPool,
 ): Promise<FileOutcome> {
   const started = Date.now();
   const file = toPosix(relative(process.cwd(), abs)) || abs;
@@ -105,6 +114,23 @@ async function runTestFile(
     outcome.errors.push(`${file}: ${registry}`);
     return finish();
   }
+  // Node services: started once for all tests of a workspace; a missing one fails this test only.
+  let withServices;
+  try {
+    withServices = await services.for(loaded.graph, graphAbs, registry.registry);
+  } catch (e) {
+    outcome.errors.push(`${file}: ${(e as Error).message}`);
+    return finish();
+  }
+  await withServices?.services.waitForStarting(allNodes(loaded.graph), (names) =>
+    err(`waiting for service ${names.join(', ')} (starting)`),
+  );
+  const missing = serviceProblems(loaded.graph, registry.registry, withServices);
+  if (missing) {
+    outcome.run = { status: 'error', steps: 0, error: missing };
+    outcome.results = evaluate(test, [], outcome.run);
+    return finish();
+  }
   const blockers = runBlockers(loaded.graph, loaded.warnings, registry.registry);
   if (blockers.length > 0) {
     outcome.errors.push(...blockers.map((i) => `${file}: $.graph: ${issueLine(graphFile, i)}`));
@@ -113,7 +139,13 @@ async function runTestFile(
   const recorder = new StepRecorder(stepsNeeded(test));
   let run;
   try {
-    run = createHeadlessRun(loaded.graph, registry.registry, (e) => recorder.add(e));
+    run = createHeadlessRun(
+      loaded.graph,
+      registry.registry,
+      (e) => recorder.add(e),
+      undefined,
+      withServices?.services,
+    );
   } catch (e) {
     const code = e instanceof BuildError ? 'build-failed' : 'internal-error';
     outcome.errors.push(`${file}: $.graph: ${graphFile}: error ${code} $ ${(e as Error).message}`);
@@ -137,7 +169,14 @@ async function runTestFile(
 }
 
 export async function testCommand(argv: string[]): Promise<number> {
-  let values: { junit?: string; plugins?: string; help?: boolean };
+  let values: {
+    junit?: string;
+    plugins?: string;
+    help?: boolean;
+    service?: string[];
+    services?: string;
+    'executor-port'?: string;
+  };
   let targets: string[];
   try {
     ({ values, positionals: targets } = parseArgs({
@@ -147,10 +186,18 @@ export async function testCommand(argv: string[]): Promise<number> {
         junit: { type: 'string' },
         plugins: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        service: { type: 'string', multiple: true },
+        services: { type: 'string' },
+        'executor-port': { type: 'string' },
       },
     }));
   } catch (e) {
     err(`statewire test: ${(e as Error).message}\n${TEST_USAGE}`);
+    return 2;
+  }
+  const port = values['executor-port'] === undefined ? undefined : parseExecutorPort(values['executor-port']);
+  if (typeof port === 'string') {
+    err(`statewire test: ${port}\n${TEST_USAGE}`);
     return 2;
   }
   if (values.help) {
@@ -163,15 +210,23 @@ export async function testCommand(argv: string[]): Promise<number> {
     return 2;
   }
   const registries = new Map<string, Promise<LoadedRegistry | string>>();
+  const services = new CliServicesPool(
+    { flags: values.service ?? [], file: values.services, executorPort: port },
+    err,
+  );
   const outcomes: FileOutcome[] = [];
   let next = 1;
   out('TAP version 13');
-  for (const abs of files) {
-    const o = await runTestFile(abs, registries, values.plugins);
-    for (const e of o.errors) err(e);
-    for (const l of tapLines(o, next)) out(l);
-    next += caseCount(o);
-    outcomes.push(o);
+  try {
+    for (const abs of files) {
+      const o = await runTestFile(abs, registries, values.plugins, services);
+      for (const e of o.errors) err(e);
+      for (const l of tapLines(o, next)) out(l);
+      next += caseCount(o);
+      outcomes.push(o);
+    }
+  } finally {
+    await services.close();
   }
   for (const l of tapSummary(outcomes)) out(l);
   // Plugins that failed to load are reported once, after the run (the other plugins still ran).

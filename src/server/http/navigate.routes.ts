@@ -32,7 +32,13 @@ export function assertRunnable(graph: GraphDef, catalog: Catalog, pathPrefix: st
   );
 }
 
-export function registerNavigateRoutes(app: FastifyInstance, runs: RunManager, catalog: () => Catalog): void {
+export function registerNavigateRoutes(
+  app: FastifyInstance,
+  runs: RunManager,
+  catalog: () => Catalog,
+  /** Waits for what the graph needs before it is checked (node services still starting). */
+  beforeRun: (graph: GraphDef) => Promise<void> = async () => undefined,
+): void {
   const empty = (body: unknown) => parseOr400(EmptyBodySchema, body, 'body');
 
   app.post('/api/navigate/run', async (req) => {
@@ -48,6 +54,7 @@ export function registerNavigateRoutes(app: FastifyInstance, runs: RunManager, c
         `Invalid graph definition: ${describeErrors(r.errors)}`,
         r.errors[0]?.path.replace(/^\$/, '$.loop_definition'),
       );
+    await beforeRun(r.graph);
     assertRunnable(r.graph, catalog(), '$.loop_definition');
     const started = await runs.start(
       {

@@ -1,42 +1,30 @@
 // Node services over REST:
 // - `GET /api/services` → {services: [status…], config_errors}; `POST /api/services/reload` re-reads
 //   services.json and refetches every manifest; `GET /api/services/{name}/log` → the last output lines.
-// - The executor side of the protocol, for services calling back (NODE-SERVICES.md): container access
-//   `POST /api/internal/containers/{execution_id}/{cid}/{read|write|evict}` (msgpack) and pushed events
-//   `POST /api/internal/events` (JSON). Internal routes answer only loopback peers, and only while a
-//   call of that run is in flight (409 otherwise: a stale execution id), and only for containers
-//   granted to the calling node (403).
+// - The executor side of the protocol, for services calling back (docs/node-services-protocol.md):
+//   container access `POST /api/internal/containers/{execution_id}/{cid}/{read|write|evict}` (msgpack;
+//   the reference's services send `"key": null` when unkeyed and repeat `execution_id` in the body)
+//   and pushed events `POST /api/internal/events` (JSON; services/pushedEvents.ts). Internal routes
+//   answer only loopback peers; container access only while a call of that run is in flight (409
+//   otherwise: a stale execution id), and only for containers granted to the calling node (403).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ServiceManager } from '../services/serviceManager.ts';
 import type { ServiceEntry, ConfigError } from '../services/servicesConfig.ts';
 import { decodeMsgpack, encodeMsgpack } from '../services/wireCodec.ts';
+import { deliverPushedEvents, PushedEventsBodySchema } from '../services/pushedEvents.ts';
 import { ApiError, notFound, parseOr400 } from './errors.ts';
 
 const isLoopback = (addr: string | undefined) =>
   !!addr && (addr === '::1' || addr.startsWith('127.') || addr.startsWith('::ffff:127.'));
 
+/** `null` is how the reference says "absent" (an unkeyed slot), so it reads as absent. */
 const ContainerBody = z.object({
-  name: z.string().optional(),
-  key: z.union([z.string(), z.number()]).optional(),
+  name: z.string().nullish(),
+  key: z.union([z.string(), z.number()]).nullish(),
   data: z.unknown().optional(),
-});
-
-const EventsBody = z.object({
-  events: z
-    .array(
-      z.object({
-        severity: z.enum(['error', 'warning', 'info', 'debug']).default('info'),
-        message: z.string(),
-        code: z.string().optional(),
-        node_id: z.string().optional(),
-        step: z.number().optional(),
-        nodeset: z.string().optional(),
-        execution_id: z.string().optional(),
-        details: z.record(z.string(), z.unknown()).optional(),
-      }),
-    )
-    .max(1000),
+  /** Sent by the reference's services too; the path's execution id is the one that counts. */
+  execution_id: z.string().nullish(),
 });
 
 export function registerServiceRoutes(
@@ -99,7 +87,14 @@ export function registerInternalRoutes(app: FastifyInstance, services: ServiceMa
         `container '${p.cid}' is not granted to node '${call.ctx.node.id}' (grants: ${Object.keys(call.ctx.containers).join(', ') || 'none'})`,
       );
     const handle = call.ctx.containers[p.cid]!;
-    const key = body.key === undefined ? undefined : String(body.key);
+    const key = body.key === undefined || body.key === null ? undefined : String(body.key);
+    if (body.execution_id && body.execution_id !== p.execution_id)
+      throw new ApiError(
+        400,
+        'invalid-body',
+        `$.execution_id: '${body.execution_id}' differs from the path's '${p.execution_id}'`,
+        '$.execution_id',
+      );
     let answer: unknown;
     try {
       if (p.op === 'evict') {
@@ -125,23 +120,7 @@ export function registerInternalRoutes(app: FastifyInstance, services: ServiceMa
 
   app.post('/api/internal/events', async (req) => {
     loopbackOnly(req);
-    const body = parseOr400(EventsBody, req.body, 'body');
-    let accepted = 0;
-    for (const ev of body.events) {
-      const call = ev.execution_id ? services.active.lastOf(ev.execution_id) : undefined;
-      if (!call) continue;
-      call.ctx.report({
-        severity: ev.severity,
-        message: ev.message,
-        code: ev.code ?? 'SERVICE_EVENT',
-        details: {
-          ...(ev.details ?? {}),
-          service: call.service,
-          ...(ev.node_id && ev.node_id !== call.ctx.node.id ? { reported_node_id: ev.node_id } : {}),
-        },
-      });
-      accepted++;
-    }
-    return { ok: true, accepted, dropped: body.events.length - accepted };
+    const body = parseOr400(PushedEventsBodySchema, req.body, 'body');
+    return { ok: true, ...deliverPushedEvents(body.events, services.findRun, services.active) };
   });
 }

@@ -1,6 +1,8 @@
-// The executor's callback endpoints for a headless `statewire run`: a loopback-only fastify with just
-// the internal routes (container read/write/evict, pushed events). Services learn its URL from each
-// call's `_exec.executor_url`, so a service that another Statewire started still calls back here.
+// The executor's callback endpoints for a headless run (`statewire run`/`check`/`test`, batch
+// episode workers): a loopback-only fastify with just the internal routes (container
+// read/write/evict, pushed events). Our SDK's services learn its URL from each call's
+// `_exec.executor_url`; the reference's services read only AGENTCANVAS_EXECUTOR_URL from their
+// environment, so a service started by hand needs a port known in advance (`--executor-port`).
 import Fastify from 'fastify';
 import { installErrorHandling, installJsonParser } from '../http/errors.ts';
 import { registerInternalRoutes } from '../http/services.routes.ts';
@@ -8,13 +10,19 @@ import type { ServiceManager } from './serviceManager.ts';
 
 export async function startExecutorEndpoints(
   services: ServiceManager,
+  port = 0,
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const app = Fastify({ logger: false, forceCloseConnections: true });
   installErrorHandling(app);
   installJsonParser(app, 64 * 1024 * 1024);
   registerInternalRoutes(app, services);
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    await app.listen({ host: '127.0.0.1', port });
+  } catch (e) {
+    await app.close();
+    throw e;
+  }
   const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  return { url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  const bound = typeof addr === 'object' && addr ? addr.port : port;
+  return { url: `http://127.0.0.1:${bound}`, close: () => app.close() };
 }

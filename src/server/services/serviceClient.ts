@@ -1,8 +1,13 @@
-// HTTP client for one node service (NODE-SERVICES.md): /health, /manifest, /call/{fn},
+// HTTP client for one node service (docs/node-services-protocol.md): /health, /manifest, /call/{fn},
 // /containers/evict. Every failure becomes a ServiceError whose message names the service, what was
-// asked and what the service said — the node error a user reads.
-import { ServiceManifestSchema, type ServiceManifest } from '../../domain/services/manifest.ts';
-import { jsonPath } from '../../domain/validate/issues.ts';
+// asked and what the service said — the node error a user reads. The transport (keep-alive, the
+// answer-size cap, deadlines) is serviceHttp.ts.
+import {
+  parseServiceManifest,
+  type ManifestIssue,
+  type ServiceManifest,
+} from '../../domain/services/manifest.ts';
+import { ServiceTransport, TransportError } from './serviceHttp.ts';
 import {
   CONTENT_TYPE,
   decodeMsgpack,
@@ -47,16 +52,25 @@ function errorText(body: unknown, raw: string): string {
   return raw.slice(0, 500) || '(empty body)';
 }
 
+/** Default cap on one answer's size (`max_response_mb` in services.json). */
+export const DEFAULT_MAX_RESPONSE_MB = 64;
+
 export class ServiceClient {
+  private readonly transport: ServiceTransport;
+
   constructor(
     readonly name: string,
     readonly baseUrl: string,
     readonly encoding: Encoding,
     readonly timeoutMs: number,
-  ) {}
+    readonly maxResponseMb: number = DEFAULT_MAX_RESPONSE_MB,
+  ) {
+    this.transport = new ServiceTransport(baseUrl, maxResponseMb * 1024 * 1024);
+  }
 
-  private url(path: string) {
-    return `${this.baseUrl.replace(/\/$/, '')}${path}`;
+  /** Drops the kept-alive connections (the service is gone or replaced). */
+  close(): void {
+    this.transport.close();
   }
 
   private async request(
@@ -67,42 +81,33 @@ export class ServiceClient {
     timeoutMs: number,
     what: string,
   ): Promise<unknown> {
-    let res: Response;
     const headers: Record<string, string> = { accept: CONTENT_TYPE[encoding] };
-    let payload: BodyInit | undefined;
+    let payload: Uint8Array | undefined;
     if (body !== undefined) {
       headers['content-type'] = CONTENT_TYPE[encoding];
-      payload = encoding === 'msgpack' ? Buffer.from(encodeMsgpack(body)) : JSON.stringify(body);
+      payload = encoding === 'msgpack' ? encodeMsgpack(body) : Buffer.from(JSON.stringify(body));
     }
+    let res;
     try {
-      res = await fetch(this.url(path), {
-        method,
-        headers,
-        body: payload,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      res = await this.transport.send(method, path, headers, payload, timeoutMs);
     } catch (e) {
-      const err = e as Error & { cause?: { code?: string; message?: string } };
-      if (err.name === 'TimeoutError')
-        throw new ServiceError(`service '${this.name}' ${what}: no answer within ${timeoutMs / 1000} s`);
-      const cause = err.cause?.code ?? err.cause?.message ?? err.message;
-      throw new ServiceError(`service '${this.name}' ${what}: cannot reach ${this.baseUrl} (${cause})`);
+      if (e instanceof TransportError) throw new ServiceError(`service '${this.name}' ${what}: ${e.message}`);
+      throw e;
     }
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    const type = res.headers.get('content-type') ?? '';
+    const ok = res.status >= 200 && res.status < 300;
     let decoded: unknown;
     let raw = '';
     try {
-      if (type.includes('msgpack')) decoded = decodeMsgpack(bytes);
+      if (res.contentType.includes('msgpack')) decoded = decodeMsgpack(res.body);
       else {
-        raw = Buffer.from(bytes).toString('utf8');
+        raw = res.body.toString('utf8');
         decoded = raw ? fromJsonWire(JSON.parse(raw)) : undefined;
       }
     } catch (e) {
-      if (res.ok)
+      if (ok)
         throw new ServiceError(`service '${this.name}' ${what}: unreadable answer (${(e as Error).message})`);
     }
-    if (!res.ok)
+    if (!ok)
       throw new ServiceError(
         `service '${this.name}' ${what}: HTTP ${res.status}: ${errorText(decoded, raw)}`,
         res.status,
@@ -115,14 +120,12 @@ export class ServiceClient {
     return (typeof r === 'object' && r !== null ? r : {}) as { status?: string };
   }
 
-  async manifest(): Promise<ServiceManifest> {
+  /** The manifest, with the parts left out (a malformed function…) as issues; throws only when unusable. */
+  async manifest(): Promise<{ manifest: ServiceManifest; issues: ManifestIssue[] }> {
     const r = await this.request('GET', '/manifest', undefined, 'json', 10_000, 'manifest');
-    const parsed = ServiceManifestSchema.safeParse(r);
-    if (!parsed.success) {
-      const i = parsed.error.issues[0]!;
-      throw new ServiceError(`service '${this.name}' manifest: ${jsonPath(i.path, '$')}: ${i.message}`);
-    }
-    return parsed.data;
+    const parsed = parseServiceManifest(r);
+    if (!parsed.ok) throw new ServiceError(`service '${this.name}' manifest: ${parsed.error}`);
+    return { manifest: parsed.manifest, issues: parsed.issues };
   }
 
   /**

@@ -1,11 +1,13 @@
 // Where node services meet the event stream (the engine's sink, wrapped by the host):
 // - arrays become `NdArraySummary`s with a PNG picture for image-like ones (the log and the socket
 //   carry JSON; a client needs a look at an array, not its megabytes — checkpoints keep the bytes);
-// - each nav_step gets the service-owned container previews (`owner` = service name, REFERENCE §3.11);
-// - `episode_reset` evicts that episode's key in every service that owns containers.
+// - each nav_step gets the service-owned container previews of THIS run's calls (`owner` = service
+//   name; servicePreviews.ts);
+// - `episode_reset` evicts that episode's key in every service that owns containers;
+// - the run is known to the manager while it lives, so events a service pushes find it.
 // A graph without service node types gets the engine's sink back unchanged (no cost).
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
-import type { EngineEvent } from '../../domain/protocol/protocol.ts';
+import type { EngineEvent, RunResultData } from '../../domain/protocol/protocol.ts';
 import { nodesetOfType } from '../../domain/services/manifest.ts';
 import {
   containsNdArray,
@@ -18,6 +20,7 @@ import {
 import type { EventSink } from '../../engine/run.api.ts';
 import { encodePng } from './png.ts';
 import type { ServiceManager } from './serviceManager.ts';
+import { resultValues } from './servicePreviews.ts';
 
 const MAX_PICTURE_PIXELS = 2_000_000;
 
@@ -74,14 +77,23 @@ export function allNodes(graph: GraphDef): { id: string; type: string }[] {
   return graph.nodes.flatMap((n) => [n, ...(n.subgraph ? allNodes(n.subgraph as GraphDef) : [])]);
 }
 
+const ENDED = new Set(['done', 'error', 'stopped']);
+
 export function wrapSinkForServices(
   sink: EventSink,
   graph: GraphDef,
   services: ServiceManager,
+  runId: string,
   onEvictError: (message: string) => void = () => undefined,
 ): EventSink {
   if (!usesServices(graph, services)) return sink;
-  return (event) => {
+  let step = 0;
+  const untrack = services.trackRun({
+    runId,
+    step: () => step,
+    emit: (e) => wrapped({ type: 'error_event', data: e }),
+  });
+  const wrapped: EventSink = (event) => {
     let data = event.data as unknown;
     if (event.type === 'signal') {
       const d = data as { signal?: string; payload?: unknown };
@@ -90,24 +102,54 @@ export function wrapSinkForServices(
         void services.evict(key).then((errs) => errs.forEach(onEvictError));
     }
     if (event.type === 'nav_step') {
-      const owned = services.ownedPreviews();
+      step = (data as { step?: number }).step ?? step;
+      const owned = services.ownedPreviews(runId);
       if (Object.keys(owned).length) {
         const d = data as { containers?: Record<string, unknown> };
         data = { ...d, containers: { ...owned, ...(d.containers ?? {}) } };
       }
     }
+    if (
+      event.type === 'run_result' ||
+      event.type === 'nav_complete' ||
+      (event.type === 'nav_status' && ENDED.has((data as { status?: string }).status ?? ''))
+    )
+      untrack();
     if (containsNdArray(data)) data = mapNdArrays(data, summarizeForWire);
     sink(data === event.data ? event : ({ type: event.type, data } as EngineEvent));
   };
+  return wrapped;
 }
 
-/** The run with `result()` in wire form (arrays as summaries), for hosts that log it directly. */
-export function withWireResult<R extends { result(...args: never[]): unknown }>(run: R): R {
+/** A run_result's containers plus the service-owned containers run `runId`'s calls saw. */
+export function withServiceContainers<R extends { containers: Record<string, Record<string, unknown>> }>(
+  result: R,
+  services: ServiceManager,
+  runId: string,
+): R {
+  const owned = resultValues(services.ownedPreviews(runId));
+  return Object.keys(owned).length ? { ...result, containers: { ...owned, ...result.containers } } : result;
+}
+
+/**
+ * The run with `result()` in wire form (arrays as summaries) and with the service-owned containers
+ * its calls saw, for hosts that log it directly.
+ */
+export function withWireResult<R extends { result(...args: never[]): RunResultData }>(
+  run: R,
+  services: ServiceManager,
+  runId: string,
+): R {
   return new Proxy(run, {
     get(target, key) {
       const v = Reflect.get(target, key, target) as unknown;
       if (key === 'result')
-        return (...args: never[]) => mapNdArrays(target.result(...args), summarizeForWire);
+        return (...args: never[]) =>
+          withServiceContainers(
+            mapNdArrays(target.result(...args), summarizeForWire) as RunResultData,
+            services,
+            runId,
+          );
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });

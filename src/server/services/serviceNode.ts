@@ -3,7 +3,7 @@
 // the node, and our message names the service, the function and what the service said — never a
 // silent `{error}` output (the reference's defect).
 // While a call is in flight its node context is listed in `ActiveCalls`, so the service can read and
-// write the node's granted containers back through the executor endpoints (internal.routes.ts): those
+// write the node's granted containers back through the executor endpoints (services.routes.ts): those
 // writes go through the same container handles — reducers, lifetimes, state_written, checkpoints.
 import type { ServiceFunction } from '../../domain/services/manifest.ts';
 import type { Aggregator, FireList } from '../../engine/dynamic.ts';
@@ -20,12 +20,21 @@ export interface ActiveCall {
 /** Calls in flight by execution id (= run id); a run fires one node at a time, so one per run. */
 export class ActiveCalls {
   private readonly calls = new Map<string, ActiveCall>();
-  /** The last node context per run, so events pushed just after a call still find their run. */
-  private readonly recent = new Map<string, ActiveCall>();
+  /**
+   * Per run (the last 64 runs): its last call, so events pushed just after a call still find their
+   * run, and which node last called each function, so an event naming a function (the reference puts
+   * the function name in `node_id` when a handler fails) lands on that node.
+   */
+  private readonly recent = new Map<string, { last: ActiveCall; nodeByFn: Map<string, string> }>();
 
   begin(call: ActiveCall): void {
-    this.calls.set(call.ctx.runId, call);
-    this.recent.set(call.ctx.runId, call);
+    const runId = call.ctx.runId;
+    this.calls.set(runId, call);
+    const r = this.recent.get(runId) ?? { last: call, nodeByFn: new Map<string, string>() };
+    r.last = call;
+    r.nodeByFn.set(call.fn, call.ctx.node.id);
+    this.recent.delete(runId);
+    this.recent.set(runId, r);
     if (this.recent.size > 64) this.recent.delete(this.recent.keys().next().value!);
   }
 
@@ -38,7 +47,18 @@ export class ActiveCalls {
   }
 
   lastOf(executionId: string): ActiveCall | undefined {
-    return this.calls.get(executionId) ?? this.recent.get(executionId);
+    return this.calls.get(executionId) ?? this.recent.get(executionId)?.last;
+  }
+
+  /** The node of `executionId` that last called function `fn`. */
+  nodeCalling(executionId: string, fn: string): string | undefined {
+    return this.recent.get(executionId)?.nodeByFn.get(fn);
+  }
+
+  /** Whether a call to `service` is in flight (its health answers may then be slow). */
+  busy(service: string): boolean {
+    for (const c of this.calls.values()) if (c.service === service) return true;
+    return false;
   }
 }
 
@@ -46,8 +66,11 @@ export interface ServiceBinding {
   name: string;
   /** The live client, or why there is none (service down). */
   client(): ServiceClient | { down: string };
-  /** Stores the container previews a call answered with. */
-  onPreviews(previews: Record<string, { label?: string; states?: Record<string, unknown> }>): void;
+  /** Stores the container previews a call of run `runId` answered with. */
+  onPreviews(
+    runId: string,
+    previews: Record<string, { label?: string; states?: Record<string, unknown> }>,
+  ): void;
   /** Where the service calls back (`_exec.executor_url`; the environment variable is the fallback). */
   executorUrl(): string | undefined;
 }
@@ -105,7 +128,8 @@ export function serviceNodeHandler(
       } finally {
         active.end(ctx.runId);
       }
-      if (answer.containers && typeof answer.containers === 'object') binding.onPreviews(answer.containers);
+      if (answer.containers && typeof answer.containers === 'object')
+        binding.onPreviews(ctx.runId, answer.containers);
       if (answer.firelist) {
         const fireList: FireList = {
           specs: answer.firelist.specs as FireList['specs'],

@@ -14,7 +14,7 @@ export function serviceAwareCreateRun(
   return (graph, opts, sink) => {
     const missing = services.unavailable(allNodes(graph));
     if (missing) throw new Error(missing);
-    const run = createRun(graph, opts, wrapSinkForServices(sink, graph, services, warn));
-    return usesServices(graph, services) ? withWireResult(run) : run;
+    const run = createRun(graph, opts, wrapSinkForServices(sink, graph, services, opts.runId, warn));
+    return usesServices(graph, services) ? withWireResult(run, services, opts.runId) : run;
   };
 }

@@ -80,4 +80,31 @@ describe('services.json', () => {
     expect(loadServicesConfig(w)).toMatchObject({ entries: [], errors: [], file: null });
     expect(loadServicesConfig(w, [], join(w, 'missing.json')).errors[0]!.message).toMatch(/does not exist/);
   });
+
+  it('the server reads the workspace file under --services FILE, whose entries win; errors say which file', () => {
+    const w = ws({
+      services: [
+        { name: 'mine', url: 'http://127.0.0.1:1' },
+        { name: 'both', url: 'http://127.0.0.1:2' },
+      ],
+    });
+    const other = join(w, 'services', 'other.json');
+    writeFileSync(
+      other,
+      JSON.stringify({
+        services: [
+          { name: 'both', url: 'http://127.0.0.1:3' },
+          { name: 'bad name!', url: 'http://x' },
+        ],
+      }),
+    );
+    const served = loadServicesConfig(w, [], other, true);
+    expect(served.entries.map((e) => [e.name, e.kind === 'url' && e.url])).toEqual([
+      ['mine', 'http://127.0.0.1:1'],
+      ['both', 'http://127.0.0.1:3'],
+    ]);
+    expect(served.errors.map((e) => e.path)).toEqual([`${other}: $.services[1].name`]);
+    // Headless commands: --services FILE replaces the workspace's file.
+    expect(loadServicesConfig(w, [], other).entries.map((e) => e.name)).toEqual(['both']);
+  });
 });

@@ -14,6 +14,8 @@ const Common = {
   encoding: z.enum(['msgpack', 'json']).default('msgpack'),
   /** Per-call timeout. */
   timeout_s: z.number().positive().max(3600).default(60),
+  /** Largest answer accepted from one call, in MB (a bigger one fails the node, naming this key). */
+  max_response_mb: z.number().positive().max(4096).default(64),
 };
 
 export const UrlServiceSchema = z
@@ -101,40 +103,63 @@ export function parseServiceFlag(flag: string, index: number, workspace: string)
   return parseServiceEntry({ name: flag.slice(0, eq), url: flag.slice(eq + 1) }, at, workspace);
 }
 
-/**
- * Reads `<workspace>/services.json` (or `file`) and the flags. Flags win over file entries of the same
- * name; a duplicated name within the file is an error on the later entry.
- */
-export function loadServicesConfig(workspace: string, flags: string[] = [], file?: string): ServicesConfig {
-  const path = file ? resolve(file) : join(workspace, 'services.json');
+/** One services file's entries; `at` prefixes its JSON paths (to tell two files apart). */
+function readServicesFile(path: string, at = ''): { entries: ServiceEntry[]; errors: ConfigError[] } {
   const errors: ConfigError[] = [];
   const byName = new Map<string, ServiceEntry>();
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    return {
+      entries: [],
+      errors: [{ path: `${at}$`, message: `services file is not valid JSON: ${(e as Error).message}` }],
+    };
+  }
+  const list = (doc as { services?: unknown } | null)?.services;
+  if (typeof doc !== 'object' || doc === null || !Array.isArray(list))
+    return { entries: [], errors: [{ path: `${at}$.services`, message: 'must be a list of services' }] };
+  list.forEach((raw, i) => {
+    const r = parseServiceEntry(raw, `${at}$.services[${i}]`, dirname(path));
+    errors.push(...r.errors);
+    if (!r.entry) return;
+    if (byName.has(r.entry.name))
+      errors.push({
+        path: `${at}$.services[${i}].name`,
+        message: `duplicate service name '${r.entry.name}'`,
+      });
+    else byName.set(r.entry.name, r.entry);
+  });
+  return { entries: [...byName.values()], errors };
+}
+
+/**
+ * Reads `<workspace>/services.json` (or `file` instead) and the flags. Flags win over file entries of
+ * the same name; a duplicated name within a file is an error on the later entry. With
+ * `alsoWorkspaceFile` (the server: "Reload services" re-reads the workspace's file whatever it was
+ * started with), `file` comes on top of the workspace's file, its entries winning, its errors' paths
+ * prefixed with its name.
+ */
+export function loadServicesConfig(
+  workspace: string,
+  flags: string[] = [],
+  file?: string,
+  alsoWorkspaceFile = false,
+): ServicesConfig {
+  const own = join(workspace, 'services.json');
+  const path = file ? resolve(file) : own;
+  const errors: ConfigError[] = [];
+  const byName = new Map<string, ServiceEntry>();
+  const add = (r: { entries: ServiceEntry[]; errors: ConfigError[] }) => {
+    errors.push(...r.errors);
+    for (const e of r.entries) byName.set(e.name, e);
+  };
+  const both = alsoWorkspaceFile && path !== resolve(own) && existsSync(own);
+  if (both) add(readServicesFile(own));
   let read: string | null = null;
   if (existsSync(path)) {
     read = path;
-    let doc: unknown;
-    try {
-      doc = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (e) {
-      errors.push({ path: '$', message: `services file is not valid JSON: ${(e as Error).message}` });
-    }
-    if (doc !== undefined) {
-      const list = (doc as { services?: unknown } | null)?.services;
-      if (typeof doc !== 'object' || doc === null || !Array.isArray(list))
-        errors.push({ path: '$.services', message: 'must be a list of services' });
-      else
-        list.forEach((raw, i) => {
-          const r = parseServiceEntry(raw, `$.services[${i}]`, dirname(path));
-          errors.push(...r.errors);
-          if (!r.entry) return;
-          if (byName.has(r.entry.name))
-            errors.push({
-              path: `$.services[${i}].name`,
-              message: `duplicate service name '${r.entry.name}'`,
-            });
-          else byName.set(r.entry.name, r.entry);
-        });
-    }
+    add(readServicesFile(path, both ? `${file}: ` : ''));
   } else if (file) errors.push({ path: '$', message: `services file ${path} does not exist` });
   flags.forEach((flag, i) => {
     const r = parseServiceFlag(flag, i, workspace);

@@ -135,9 +135,11 @@ describe('the config form from config_schema', () => {
           containers: [],
           restarts: 0,
           pid: null,
+          issues: [],
         },
       ],
       config_errors: [],
+      executor_url: null,
     });
     open({});
     expect(screen.getByTestId('inspector-service-problem').textContent).toBe(

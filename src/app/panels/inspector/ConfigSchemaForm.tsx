@@ -21,6 +21,12 @@ const optionText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v
 
 function Control({ nodeId, field, value }: { nodeId: string; field: ConfigFieldSpec; value: unknown }) {
   const testId = `config-${field.key}`;
+  if (field.readOnly)
+    return (
+      <span data-testid={testId} className="text-xs text-zinc-300">
+        {optionText(value ?? field.default ?? '')}
+      </span>
+    );
   switch (field.kind) {
     case 'boolean': {
       const shown = value ?? field.default ?? false;

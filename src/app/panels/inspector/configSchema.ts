@@ -21,6 +21,8 @@ export interface ConfigFieldSpec {
   maximum?: number;
   /** Long text (format `textarea`, or a long default). */
   multiline?: boolean;
+  /** Shown, not edited (`readOnly`; a node service's `label` field). */
+  readOnly?: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -45,6 +47,7 @@ export function fieldOf(key: string, raw: unknown, required = false): ConfigFiel
     ...('default' in p ? { default: p.default } : {}),
     ...(typeof p.minimum === 'number' ? { minimum: p.minimum } : {}),
     ...(typeof p.maximum === 'number' ? { maximum: p.maximum } : {}),
+    ...(p.readOnly === true ? { readOnly: true } : {}),
   };
   if (Array.isArray(p.enum) && p.enum.length > 0) return { ...base, kind: 'enum', enumValues: p.enum };
   const t = typeOf(p);

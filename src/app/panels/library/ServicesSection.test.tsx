@@ -31,6 +31,7 @@ function status(name: string, patch: Partial<ServiceStatus> = {}): ServiceStatus
     containers: [],
     restarts: 0,
     pid: null,
+    issues: [],
     ...patch,
   };
 }
@@ -58,6 +59,7 @@ describe('Services in the node library', () => {
         status('slow', { state: 'starting' }),
       ],
       config_errors: [{ path: '$.services[3].command', message: 'needs the program and its arguments' }],
+      executor_url: null,
     });
     render(<NodeLibrary />);
     const grid = screen.getByTestId('service-section-gridworld');
@@ -80,8 +82,34 @@ describe('Services in the node library', () => {
     expect(screen.getByTestId('reload-services')).toBeTruthy();
   });
 
+  it('details of a service started by hand: the executor URL it needs, and the manifest parts left out', () => {
+    const issue = {
+      path: '$.functions[1].input_ports[0].name',
+      message: "service 'eqa' function 'eqa__broken': function skipped: Invalid input",
+      function: 'eqa__broken',
+    };
+    editorStore.getState().setServices({
+      services: [status('eqa', { managed: false, issues: [issue] }), status('sim')],
+      config_errors: [],
+      executor_url: 'http://127.0.0.1:5177',
+    });
+    render(<NodeLibrary />);
+    fireEvent.click(screen.getByTestId('service-section-eqa').querySelector('button')!);
+    expect(screen.getByTestId('service-executor-eqa').textContent).toBe(
+      'start it with AGENTCANVAS_EXECUTOR_URL=http://127.0.0.1:5177',
+    );
+    expect(screen.getByTestId('service-details-eqa').textContent).toContain(
+      "function 'eqa__broken': function skipped: Invalid input ($.functions[1].input_ports[0].name)",
+    );
+    // A service Statewire starts gets the URL itself.
+    fireEvent.click(screen.getByTestId('service-section-sim').querySelector('button')!);
+    expect(screen.queryByTestId('service-executor-sim')).toBeNull();
+  });
+
   it('searching shows only services with matching types', () => {
-    editorStore.getState().setServices({ services: [status('gridworld'), status('sim')], config_errors: [] });
+    editorStore
+      .getState()
+      .setServices({ services: [status('gridworld'), status('sim')], config_errors: [], executor_url: null });
     render(<NodeLibrary />);
     fireEvent.change(screen.getByTestId('library-search'), { target: { value: 'policy' } });
     expect(screen.getByTestId('service-section-gridworld')).toBeTruthy();
@@ -93,12 +121,18 @@ describe('Services in the node library', () => {
     const handlers = new Map<string, (d: unknown) => void>();
     const notices: NoticeSource = { onNotice: (type, f) => void handlers.set(type, f) };
     startServicesSync(editorStore, notices);
-    expect([...handlers.keys()].sort()).toEqual(['components_changed', 'connect', 'services_changed']);
+    expect([...handlers.keys()].sort()).toEqual([
+      'components_changed',
+      'connect',
+      'services_changed',
+      'services_waiting',
+    ]);
     render(<NodeLibrary />);
     act(() =>
       handlers.get('services_changed')!({
         services: [status('gridworld', { state: 'starting' })],
         config_errors: [],
+        executor_url: null,
       }),
     );
     expect(screen.getByTestId('service-dot-gridworld').dataset.state).toBe('starting');
@@ -106,9 +140,15 @@ describe('Services in the node library', () => {
       handlers.get('services_changed')!({
         services: [status('gridworld', { state: 'down' })],
         config_errors: [],
+        executor_url: null,
       }),
     );
     expect(screen.getByTestId('service-dot-gridworld').dataset.state).toBe('down');
+    // A run waiting for a starting service says so in a toast and the editor log.
+    act(() => handlers.get('services_waiting')!({ graph_name: 'demo', services: ['gridworld'] }));
+    expect(editorStore.getState().log.at(-1)?.message).toBe(
+      "Run 'demo' waits for node service 'gridworld' (starting)…",
+    );
 
     expect(
       applyServicesReport({ services: [{ name: 'x', state: 'sideways' }] }, editorStore, 'a test'),

@@ -1,6 +1,7 @@
 // The library's "Services" section: one group per node service ("Services › <name>") with a health
-// dot (green up, amber starting, red down; hover for version and last error, click for details), its
-// node types, the services.json configuration errors with their JSON paths, and a Reload button.
+// dot (green up, amber starting, red down; hover for version and last error, click for details: the
+// manifest parts left out, and for a service started by hand the executor URL it needs), its node
+// types, the services.json configuration errors with their JSON paths, and a Reload button.
 import { useState } from 'react';
 import { RefreshCw, Server } from 'lucide-react';
 import type { ServiceStatus } from '../../../domain/services/manifest.ts';
@@ -45,10 +46,13 @@ function ServiceGroup({
   name,
   status,
   entries,
+  executorUrl,
 }: {
   name: string;
   status: ServiceStatus | undefined;
   entries: LibraryEntry[];
+  /** Where services call back; one started by hand needs it as AGENTCANVAS_EXECUTOR_URL. */
+  executorUrl: string | null;
 }) {
   const [open, setOpen] = useState(false);
   const state = status?.state ?? 'unknown';
@@ -100,6 +104,20 @@ function ServiceGroup({
                 <span className="text-zinc-500">{status.managed ? 'managed' : 'url'}</span>{' '}
                 {status.url ?? '(no port yet)'} · {status.encoding}
               </div>
+              {!status.managed && executorUrl && (
+                <div
+                  data-testid={`service-executor-${name}`}
+                  className="truncate"
+                  title="A service you start yourself reaches this server (grants, events) through this variable"
+                >
+                  <span className="text-zinc-500">start it with</span> AGENTCANVAS_EXECUTOR_URL={executorUrl}
+                </div>
+              )}
+              {status.issues.map((i) => (
+                <div key={i.path} className="break-words text-amber-400" title={i.path}>
+                  {i.message} <span className="font-mono text-zinc-500">({i.path})</span>
+                </div>
+              ))}
               {status.description && <div>{status.description}</div>}
               {status.error && (
                 <div className="break-words whitespace-pre-wrap text-red-400">last error: {status.error}</div>
@@ -147,6 +165,7 @@ export function ServicesSection({ entries, filtered }: { entries: LibraryEntry[]
           name={name}
           status={report.services.find((s) => s.name === name)}
           entries={byService(name)}
+          executorUrl={report.executor_url}
         />
       ))}
       {!filtered && report.config_errors.length > 0 && (

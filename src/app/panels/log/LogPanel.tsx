@@ -1,5 +1,6 @@
 // Log panel: the followed run's log (one row per node fire from exec_log — step, node, type,
-// duration, error — plus run status changes and error events; the run store keeps the last 500)
+// duration, error — plus run status changes and error events, those naming a node or a node service
+// with their step, node link and sender; the run store keeps the last 500)
 // and the editor's own messages (opens, saves, refusals, import errors). Run lines are newest
 // first so a streaming run keeps its latest fire in view; clicking a node name focuses the node.
 import { useMemo, useRef, useState } from 'react';
@@ -20,8 +21,45 @@ interface RunRowProps {
   measure: (el: HTMLElement | null) => void;
 }
 
+/** A node's report or an event a node service pushed: step, the node (a link) or service, message. */
+function EventRow({ line, index, measure }: RunRowProps) {
+  const ev = line.event!;
+  return (
+    <tr
+      ref={measure}
+      data-index={index}
+      className={TONE[line.level]}
+      data-testid="run-log-line"
+      data-kind="event"
+      data-node={ev.node_id}
+      data-service={ev.service}
+    >
+      <td className="px-1 text-right whitespace-nowrap text-zinc-500 tabular-nums">{ev.step ?? ''}</td>
+      <td className="max-w-[220px] truncate px-1 whitespace-nowrap">
+        {ev.node_id ? (
+          <button
+            type="button"
+            className="hover:text-sky-300 hover:underline"
+            title={`focus ${ev.node_id}`}
+            onClick={() => editorStore.getState().focus([ev.node_id!])}
+          >
+            {ev.node_id}
+          </button>
+        ) : null}
+      </td>
+      <td className="px-1 whitespace-nowrap text-zinc-500" title={ev.code}>
+        {ev.service ? `service ${ev.service}` : ev.code}
+      </td>
+      <td colSpan={2} className="px-1 break-words" title={`${ev.code}: ${ev.message}`}>
+        {ev.message}
+      </td>
+    </tr>
+  );
+}
+
 function RunRow({ line, index, measure }: RunRowProps) {
   const x = line.exec;
+  if (!x && line.event) return <EventRow line={line} index={index} measure={measure} />;
   if (!x) {
     return (
       <tr ref={measure} data-index={index} className={TONE[line.level]} data-testid="run-log-line">
