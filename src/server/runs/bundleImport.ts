@@ -1,18 +1,28 @@
-// Reads a run bundle (bundleFormat.ts) and stores it as a new, read-only run — all or nothing.
+// Reads a run bundle (bundleFormat.ts) and stores it as a new, read-only run — all or nothing, and
+// without holding the server's one thread: every pass works in time slices (timeSlices.ts), so a
+// 1,000,000-event bundle imports while `/api/health`, live runs and viewers keep being answered.
 // Pass 1 checks everything that can be checked without the database: gzip integrity (CRC and
-// length trailer), magic and version, every record's schema, blob hashes, seq contiguity from 1 to
-// the run's `last_seq`, checkpoint order, the end record's counts, the graph. Pass 2 runs in ONE
-// transaction: the run row, the events page by page (each decoded from the bundle's blob table and
-// checked against the protocol's zod schemas), the checkpoints (each must decode: every blob it
-// references present), the imported-run mark. Any failure rolls the whole transaction back.
+// length trailer; inflated on the thread pool), magic and version, every record's schema, blob
+// hashes, seq contiguity from 1 to the run's `last_seq`, checkpoint order, the end record's counts,
+// the graph. Pass 2 decodes every event and checkpoint from the bundle's blob table and checks it:
+// against the protocol's zod schemas, every blob it references present, no blob containing itself,
+// and its size once expanded (shared parts repeated) within the value limit (valueLimits.ts: a 3 KB
+// bundle can otherwise hold a value of 2^30 leaves). The run's parent chain must not loop back to
+// it. Nothing is written until all of that passed. Pass 3 writes in slices, each its own
+// transaction: the run row first, in status `importing` (hidden from every reader, runStore.ts),
+// then the events and checkpoints, and last — in one transaction — its real status, counters and
+// the imported-run mark. A write that fails (a full disk) deletes the half-written run; a server
+// stopped meanwhile deletes it at its next start.
 import { randomBytes } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCallback } from 'node:zlib';
 import type { z } from 'zod';
 import {
   EVENT_DATA_SCHEMAS,
   EventEnvelopeSchema,
   type EventEnvelope,
   type EventType,
+  type RunStatus,
 } from '../../domain/protocol/protocol.ts';
 import {
   BundleCheckpointPageSchema,
@@ -25,9 +35,13 @@ import {
 import { jsonPath } from '../../domain/validate/issues.ts';
 import { BlobStore } from '../db/blobStore.ts';
 import { closeDatabase, openDatabase, type Db } from '../db/database.ts';
-import type { RunStore } from '../db/runStore.ts';
+import { IMPORTING, type RunStore } from '../db/runStore.ts';
+import { describeBytes, oversizedPath, VALUE_LIMIT_HOW, ValueCycleError } from '../db/valueLimits.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 import { BundleError, readBlob, readContainer, readJson, RECORD, type RawRecord } from './bundleFormat.ts';
+import { TimeSlices } from './timeSlices.ts';
+
+const gunzipAsync = promisify(gunzipCallback);
 
 /**
  * Which runs came from a bundle (read-only). Kept in its own table, created on first use, so the
@@ -62,8 +76,15 @@ export class ImportedRuns {
 export interface ImportOptions {
   /** Bytes the decompressed container may have (a gzip bomb stops here): 413 beyond. */
   maxUncompressed: number;
+  /** Bytes of JSON one event's data or one checkpoint may expand to: 413 `value-too-large` beyond. */
+  maxValueBytes: number;
   now?: () => Date;
+  /** How long a slice of work runs before the event loop gets a turn (default 20 ms). */
+  sliceMs?: number;
 }
+
+/** Events written per transaction in pass 3 (and between two looks at the clock). */
+const WRITE_PAGE = 500;
 
 /** 400 naming the first bad field (`$.header.run.status`, `$.events[3].data.step`…). */
 function parseOrRefuse<S extends z.ZodType>(
@@ -79,11 +100,12 @@ function parseOrRefuse<S extends z.ZodType>(
   throw new BundleError('invalid-bundle', `${what}: ${path}: ${issue?.message ?? 'invalid'}`, path);
 }
 
-function gunzip(body: Buffer, maxOutputLength: number): Buffer {
+/** Inflates on libuv's thread pool, not on the event loop. */
+async function gunzip(body: Buffer, maxOutputLength: number): Promise<Buffer> {
   if (body.length < 2 || body[0] !== 0x1f || body[1] !== 0x8b)
     throw new BundleError('not-gzip', 'not a Statewire run bundle: the file is not gzip-compressed');
   try {
-    return gunzipSync(body, { maxOutputLength });
+    return await gunzipAsync(body, { maxOutputLength });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'ERR_BUFFER_TOO_LARGE')
@@ -109,7 +131,7 @@ interface Checked {
 }
 
 /** Pass 1: structure, schemas, hashes, contiguity. Blobs go into `mem` (the bundle's own ids). */
-function check(container: Buffer, mem: Db): Checked {
+async function check(container: Buffer, mem: Db, slices: TimeSlices): Promise<Checked> {
   const insertBlob = mem.prepare('INSERT INTO blobs (id, hash, json) VALUES (?, ?, ?)');
   let header: BundleHeader | undefined;
   let end: z.infer<typeof BundleEndSchema> | undefined;
@@ -119,6 +141,7 @@ function check(container: Buffer, mem: Db): Checked {
   let blobs = 0;
   const seen = new Set<number>();
   for (const r of readContainer(container)) {
+    await slices.due();
     if (end)
       throw new BundleError(
         'trailing-data',
@@ -220,11 +243,21 @@ function check(container: Buffer, mem: Db): Checked {
   return { header, eventPages, checkpoints, events, blobs };
 }
 
-/** Decodes a value against the bundle's blob table; a reference to a blob it lacks → 400. */
-function decodeFrom(blobs: BlobStore, encoded: unknown, path: string): unknown {
+/**
+ * Decodes a value against the bundle's blob table, refusing one that references a blob the bundle
+ * lacks (400), contains itself (400) or expands past `maxValueBytes` (413, naming where the bulk is).
+ */
+function decodeFrom(blobs: BlobStore, encoded: unknown, path: string, maxValueBytes: number): unknown {
+  let sized;
   try {
-    return blobs.get(JSON.stringify(encoded));
+    sized = blobs.getSized(JSON.stringify(encoded));
   } catch (e) {
+    if (e instanceof ValueCycleError)
+      throw new BundleError(
+        'blob-cycle',
+        `${path} references blob ${e.blob}, which contains itself (a cycle): the bundle was made by hand or damaged`,
+        `$.blobs[${e.blob}]`,
+      );
     const missing = /blob (\d+) is missing/.exec((e as Error).message);
     throw new BundleError(
       missing ? 'missing-blob' : 'bad-blob',
@@ -234,70 +267,150 @@ function decodeFrom(blobs: BlobStore, encoded: unknown, path: string): unknown {
       path,
     );
   }
+  if (sized.bytes > maxValueBytes) {
+    const where = oversizedPath(sized.value, maxValueBytes, path);
+    throw new BundleError(
+      'value-too-large',
+      `${where} expands to more than ${describeBytes(maxValueBytes)} of JSON (${path} as a whole: ` +
+        `${describeBytes(sized.bytes)}, its shared parts repeated); values are limited to ` +
+        `${describeBytes(maxValueBytes)} (${VALUE_LIMIT_HOW})`,
+      where,
+      413,
+    );
+  }
+  return sized.value;
 }
 
 const ACTIVE = new Set(['running', 'paused', 'idle']);
+
+/** An event of the bundle, checked: envelope and data schemas, timestamp, blobs, size. */
+function checkedEvent(
+  [seq, type, ts, encoded]: z.infer<typeof BundleEventPageSchema>[number],
+  index: number,
+  runId: string,
+  blobs: BlobStore,
+  maxValueBytes: number,
+): EventEnvelope {
+  const path = `$.events[${index}]`;
+  const data = decodeFrom(blobs, encoded, `${path}.data`, maxValueBytes);
+  const env = parseOrRefuse(EventEnvelopeSchema, { type, runId, seq, ts, data }, path, 'bad event');
+  if (Number.isNaN(Date.parse(ts)))
+    throw new BundleError('invalid-bundle', `bad event: ${path}.ts is not a timestamp`, `${path}.ts`);
+  parseOrRefuse(EVENT_DATA_SCHEMAS[type as EventType], data, `${path}.data`, `bad ${type} event`);
+  // The original data, not zod's output: the log is kept exactly (no defaults filled in).
+  return { ...env, data };
+}
+
+/**
+ * A parent chain that would lead back to the imported run (its own parent, or A → B → A with A
+ * already here) would send every walk up the chain round forever: refused.
+ */
+function refuseParentCycle(store: RunStore, runId: string, parent: string | null): void {
+  const chain = [runId];
+  const seen = new Set<string>();
+  for (let at = parent; at !== null; at = store.getRun(at)?.parent_run_id ?? null) {
+    chain.push(at);
+    if (at === runId)
+      throw new BundleError(
+        'parent-cycle',
+        `the run's parent chain loops back to it (${chain.join(' → ')}); a run cannot descend from itself`,
+        '$.header.run.parent_run_id',
+      );
+    if (seen.has(at)) return; // a loop among runs already here: not this run's to refuse
+    seen.add(at);
+  }
+}
 
 /**
  * Imports a bundle into `store`. The run keeps its id when free, else gets `import_<time>_<hex>`.
  * Throws BundleError (400/413) for a bad bundle; the database is then exactly as before.
  */
-export function importBundle(
+export async function importBundle(
   store: RunStore,
   imported: ImportedRuns,
   body: Buffer,
   opts: ImportOptions,
-): BundleImportResult {
+): Promise<BundleImportResult> {
   const now = opts.now ?? (() => new Date());
-  const container = gunzip(body, opts.maxUncompressed);
+  const slices = new TimeSlices(opts.sliceMs);
+  const container = await gunzip(body, opts.maxUncompressed);
   const mem = openDatabase(':memory:');
   try {
-    const { header, eventPages, checkpoints, events, blobs: blobCount } = check(container, mem);
+    const { header, eventPages, checkpoints, events, blobs: blobCount } = await check(container, mem, slices);
     const blobs = new BlobStore(mem);
     const src = header.run;
-    const keptId = store.getRun(src.id) === undefined;
+    const keptId = !store.hasRunId(src.id);
     const runId = keptId ? src.id : `import_${Date.now()}_${randomBytes(4).toString('hex').slice(0, 7)}`;
-    store.transaction(() => {
-      store.createRun({
-        id: runId,
-        graphName: src.graph_name,
-        graph: header.graph,
-        // A run that was live when exported cannot continue here: it is as good as interrupted.
-        status: ACTIVE.has(src.status) ? 'interrupted' : src.status,
-        startedAt: src.started_at,
-        parentRunId: src.parent_run_id,
-        parentStep: src.parent_step,
-        lineage: src.lineage,
-        freshEffects: src.fresh_effects,
-        stepDelayMs: src.step_delay_ms,
-      });
-      let index = 0;
-      for (const r of eventPages) {
-        const page = BundleEventPageSchema.parse(readJson(r));
-        const envelopes = page.map(([seq, type, ts, encoded]): EventEnvelope => {
-          const path = `$.events[${index++}]`;
-          const data = decodeFrom(blobs, encoded, `${path}.data`);
-          const env = parseOrRefuse(EventEnvelopeSchema, { type, runId, seq, ts, data }, path, 'bad event');
-          if (Number.isNaN(Date.parse(ts)))
-            throw new BundleError('invalid-bundle', `bad event: ${path}.ts is not a timestamp`, `${path}.ts`);
-          parseOrRefuse(EVENT_DATA_SCHEMAS[type as EventType], data, `${path}.data`, `bad ${type} event`);
-          // The original data, not zod's output: the log is kept exactly (no defaults filled in).
-          return { ...env, data };
-        });
-        store.commit(runId, { events: envelopes });
-      }
-      checkpoints.forEach(([seq, step, root], i) => {
-        const state = decodeFrom(blobs, root, `$.checkpoints[${i}]`);
-        store.putCheckpoint(runId, seq, { step, state });
-      });
-      store.commit(runId, {
-        events: [],
-        steps: src.steps,
-        endedAt: src.ended_at ?? (ACTIVE.has(src.status) ? header.exported_at : null),
-        error: src.error,
-      });
-      imported.add(runId, src.id, header.exported_at, now().toISOString());
+    refuseParentCycle(store, runId, src.parent_run_id);
+
+    // Pass 2: every event and checkpoint decoded and checked; nothing is written yet.
+    let index = 0;
+    for (const r of eventPages) {
+      await slices.due();
+      for (const e of BundleEventPageSchema.parse(readJson(r)))
+        checkedEvent(e, index++, runId, blobs, opts.maxValueBytes);
+    }
+    for (const [i, [, , root]] of checkpoints.entries()) {
+      await slices.due();
+      decodeFrom(blobs, root, `$.checkpoints[${i}]`, opts.maxValueBytes);
+    }
+
+    // Pass 3: written in slices under the hidden status; the last transaction makes it a run.
+    // (No await between the id check above and this insert: the id cannot be taken meanwhile.)
+    if (store.hasRunId(runId)) throw new Error(`run id ${runId} was taken during the import`);
+    store.createRun({
+      id: runId,
+      graphName: src.graph_name,
+      graph: header.graph,
+      status: IMPORTING as RunStatus,
+      startedAt: src.started_at,
+      parentRunId: src.parent_run_id,
+      parentStep: src.parent_step,
+      lineage: src.lineage,
+      freshEffects: src.fresh_effects,
+      stepDelayMs: src.step_delay_ms,
     });
+    try {
+      index = 0;
+      let batch: EventEnvelope[] = [];
+      const flush = () => {
+        if (batch.length > 0) store.commit(runId, { events: batch });
+        batch = [];
+      };
+      for (const r of eventPages) {
+        for (const e of BundleEventPageSchema.parse(readJson(r))) {
+          batch.push(checkedEvent(e, index++, runId, blobs, opts.maxValueBytes));
+          if (batch.length >= WRITE_PAGE) {
+            flush();
+            await slices.due();
+          }
+        }
+      }
+      flush();
+      for (const [i, [seq, step, root]] of checkpoints.entries()) {
+        await slices.due();
+        const state = decodeFrom(blobs, root, `$.checkpoints[${i}]`, opts.maxValueBytes);
+        store.putCheckpoint(runId, seq, { step, state });
+      }
+      store.transaction(() => {
+        store.commit(runId, {
+          events: [],
+          steps: src.steps,
+          // A run that was live when exported cannot continue here: it is as good as interrupted.
+          status: ACTIVE.has(src.status) ? 'interrupted' : src.status,
+          endedAt: src.ended_at ?? (ACTIVE.has(src.status) ? header.exported_at : null),
+          error: src.error,
+        });
+        imported.add(runId, src.id, header.exported_at, now().toISOString());
+      });
+    } catch (err) {
+      try {
+        store.deleteRun(runId);
+      } catch {
+        // Still `importing`: removed at the next start (removeUnfinishedImports).
+      }
+      throw err;
+    }
     return {
       ok: true,
       run_id: runId,

@@ -66,6 +66,8 @@ export class ServiceClient {
     encoding: Encoding,
     timeoutMs: number,
     what: string,
+    /** The caller gave up (its run was stopped): the request is aborted at once. */
+    cancel?: AbortSignal,
   ): Promise<unknown> {
     let res: Response;
     const headers: Record<string, string> = { accept: CONTENT_TYPE[encoding] };
@@ -79,10 +81,14 @@ export class ServiceClient {
         method,
         headers,
         body: payload,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: cancel
+          ? AbortSignal.any([AbortSignal.timeout(timeoutMs), cancel])
+          : AbortSignal.timeout(timeoutMs),
       });
     } catch (e) {
       const err = e as Error & { cause?: { code?: string; message?: string } };
+      if (cancel?.aborted)
+        throw new ServiceError(`service '${this.name}' ${what}: cancelled (the run was stopped)`);
       if (err.name === 'TimeoutError')
         throw new ServiceError(`service '${this.name}' ${what}: no answer within ${timeoutMs / 1000} s`);
       const cause = err.cause?.code ?? err.cause?.message ?? err.message;
@@ -134,6 +140,7 @@ export class ServiceClient {
     req: CallRequest,
     imageInputs: ReadonlySet<string>,
     imageOutputs: ReadonlySet<string>,
+    cancel?: AbortSignal,
   ): Promise<CallAnswer> {
     const what = `function '${fn}'`;
     let body: unknown = req;
@@ -152,6 +159,7 @@ export class ServiceClient {
       this.encoding,
       this.timeoutMs,
       what,
+      cancel,
     );
     if (typeof r !== 'object' || r === null)
       throw new ServiceError(`service '${this.name}' ${what}: answer is not an object`);
