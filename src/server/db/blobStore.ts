@@ -147,8 +147,13 @@ export class BlobStore implements BlobSink, BlobSource {
 
   /** The value under a root and the bytes of JSON it expands to (no limit applied). */
   getSized(root: string): Decoded {
-    const { value, refBytes } = this.codec.decodeSized(JSON.parse(root), this);
+    const { value, refBytes } = this.decodeNode(JSON.parse(root));
     return { value, bytes: root.length + refBytes };
+  }
+
+  /** An encoded node already parsed: its value, and what the references in it expand to. */
+  decodeNode(node: unknown): { value: unknown; refBytes: number } {
+    return this.codec.decodeSized(node, this);
   }
 
   load(ref: BlobRef): unknown {
