@@ -66,6 +66,7 @@ describe('bundles whose values would expand on the server', () => {
       expect(r.body.error.message).toContain('--max-value-mb');
     }
     const health = await probe.stop();
+    console.log(`DAG bombs (22, 30 levels) refused: health ${JSON.stringify(health)}`);
     expect(health.failures).toBe(0);
     expect(health.answers).toBeGreaterThan(0);
     expect(health.maxMs).toBeLessThan(1000);

@@ -69,8 +69,11 @@ export function probeHealth(url: string): { stop: () => Promise<HealthStats> } {
   };
 }
 
-/** Pids of the live children of `pid` (from /proc: Linux only, as the fault tests are). */
-export function childPids(pid: number): number[] {
+/**
+ * Pids of the live children of `pid` whose command line contains `command` (from /proc: Linux only,
+ * as the fault tests are).
+ */
+export function childPids(pid: number, command = ''): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -78,7 +81,8 @@ export function childPids(pid: number): number[] {
       // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so split after the last ')'.
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === pid && fields[0] !== 'Z') out.push(Number(name));
+      if (Number(fields[1]) !== pid || fields[0] === 'Z') continue;
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(command)) out.push(Number(name));
     } catch {
       // gone meanwhile
     }
