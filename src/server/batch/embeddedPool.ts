@@ -9,6 +9,7 @@
 // `maxAttempts` attempts the episode is recorded as `error`.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
@@ -42,6 +43,8 @@ const CHILD = fileURLToPath(new URL('./episodeChild.ts', import.meta.url));
 /** tsx's loader by absolute URL: the child runs TypeScript from any cwd, as bin/statewire.js does. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const PROXIED: ReadonlySet<string> = new Set(PROXIED_METHODS);
+/** `nice` of an episode process (0 = the server's own priority, 19 = the lowest). */
+const EPISODE_NICE = 10;
 
 interface Worker {
   name: string;
@@ -109,6 +112,14 @@ class PoolRun {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       env: process.env,
     });
+    // Episodes are background work: at a lower priority the server (and the editor it serves) keeps
+    // the CPU it needs to answer while every core runs an episode.
+    if (proc.pid !== undefined)
+      try {
+        setPriority(proc.pid, EPISODE_NICE);
+      } catch {
+        // not allowed here (some containers): the episodes run at the server's priority
+      }
     const w: Worker = { name, proc, ready: false, calls: new Set(), tail: [] };
     this.workers.add(w);
     const lines = (chunk: Buffer) => {
