@@ -6,14 +6,19 @@
 // `bomb` uses 22 levels (one answer of ~250 MB): at 30 the server before the fix never answers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BUNDLE_MEDIA_TYPE } from '../src/domain/protocol/runBundle.schema.ts';
-import { bombBlobs, makeBundle, navStep, nodeStatus, TS } from '../src/server/test/bundles.testutil.ts';
+import {
+  bombBlobs,
+  makeBundle,
+  navStep,
+  nodeStatus,
+  postBundle,
+  TS,
+} from '../src/server/test/bundles.testutil.ts';
 import { api, demoGraph, REPO, tempWorkspace, waitFor } from '../src/server/test/serverProcess.testutil.ts';
 import { childPids, probeHealth, type HealthStats } from '../src/server/test/serverWatch.testutil.ts';
+import { SLOW_GRAPH, startSlowService } from '../src/server/test/slowService.testutil.ts';
 
 const { values } = parseArgs({ options: { repo: { type: 'string' }, only: { type: 'string' } } });
 const repo = resolve(values.repo ?? REPO);
@@ -76,21 +81,13 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [v, Math.round(performance.now() - t0)];
 }
 
-const post = (url: string, body: Buffer) =>
-  fetch(`${url}/api/runs/import`, {
-    method: 'POST',
-    headers: { 'content-type': BUNDLE_MEDIA_TYPE },
-    body: new Uint8Array(body),
-    signal: AbortSignal.timeout(300_000),
-  });
-
 const rows: { attack: string; result: string; health: HealthStats }[] = [];
 
 async function attack(name: string, extra: string[], fn: (s: Serve) => Promise<string>): Promise<void> {
   if (only && !only.includes(name)) return;
   const s = await serve(extra);
   try {
-    const probe = probeHealth(s.url);
+    const probe = await probeHealth(s.url);
     const result = await fn(s).catch((e: unknown) => `failed: ${(e as Error).message}`);
     rows.push({ attack: name, result, health: await probe.stop() });
   } finally {
@@ -103,8 +100,8 @@ await attack('bomb', [], async (s) => {
     events: [[1, 'nav_step', TS, navStep(1, { bomb: { $sw: 1 } })]],
     blobs: bombBlobs(22),
   });
-  const [imp, importMs] = await timed(() => post(s.url, bundle));
-  const imported = (await imp.json()) as { run_id?: string; error?: { code: string } };
+  const [imp, importMs] = await timed(() => postBundle(s.url, bundle));
+  const imported = imp.body as { run_id?: string; error?: { code: string } };
   if (!imported.run_id)
     return `${bundle.length} B bundle: import ${imp.status} ${imported.error?.code} in ${importMs} ms`;
   let peak = 0;
@@ -121,7 +118,7 @@ await attack('bomb', [], async (s) => {
 
 await attack('import', [], async (s) => {
   const bundle = makeBundle({ events: { count: 1_000_000, event: nodeStatus } });
-  const [r, ms] = await timed(() => post(s.url, bundle));
+  const [r, ms] = await timed(() => postBundle(s.url, bundle));
   return `1,000,000 events (${bundle.length} B): ${r.status} in ${ms} ms`;
 });
 
@@ -165,36 +162,18 @@ await attack('batches', [], async (s) => {
 });
 
 // A node service answering after 40 s; the run is stopped while its call is in flight.
-const service = createServer((req, res) => {
-  const json = (b: unknown) => res.setHeader('content-type', 'application/json').end(JSON.stringify(b));
-  if (req.url === '/health') return json({ status: 'ok' });
-  if (req.url === '/manifest')
-    return json({ name: 'slowset', functions: [{ name: 'slowset__wait', output_ports: [{ name: 'out' }] }] });
-  calls++;
-  setTimeout(() => !res.destroyed && json({ outputs: { out: 1 } }), 40_000);
-});
-let calls = 0;
-await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
-const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
-await attack('stop', ['--service', `slowset=${serviceUrl}`], async (s) => {
+const service = await startSlowService(40_000);
+await attack('stop', ['--service', `slowset=${service.url}`], async (s) => {
   await waitFor(
     async () => (await api(s.url, 'GET', '/api/services')).body.services[0]?.state === 'up',
     30_000,
   );
-  const graph = {
-    name: 'Slow',
-    eval_graph: false,
-    step_budget: null,
-    nodes: [{ id: 'wait', type: 'slowset__wait', position: { x: 0, y: 0 }, config: {} }],
-    edges: [],
-  };
-  await api(s.url, 'POST', '/api/navigate/run', { loop_definition: graph, step_delay_ms: 0 });
-  await waitFor(() => calls > 0, 10_000, 'the call');
+  await api(s.url, 'POST', '/api/navigate/run', { loop_definition: SLOW_GRAPH, step_delay_ms: 0 });
+  await waitFor(() => service.calls.length > 0, 10_000, 'the call');
   const [, ms] = await timed(() => api(s.url, 'POST', '/api/navigate/run/stop'));
   const status = (await api(s.url, 'GET', '/api/navigate/run/status')).body.status as string;
   return `stop during a 40 s service call: answered in ${ms} ms, run ${status}`;
 });
-service.closeAllConnections();
 service.close();
 
 console.log(`repo ${repo}`);

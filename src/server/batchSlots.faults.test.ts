@@ -33,7 +33,7 @@ const batch = async (id: string) => (await api(server.url, 'GET', `/api/batches/
 
 describe('episode processes of all batches together', () => {
   it(`never exceed --max-workers ${MAX}; the second batch queues behind the first`, async () => {
-    const probe = probeHealth(server.url);
+    const probe = await probeHealth(server.url);
     let most = 0;
     const counting = setInterval(() => {
       most = Math.max(most, childPids(server.proc.pid!, 'episodeChild').length);

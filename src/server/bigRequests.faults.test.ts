@@ -5,8 +5,7 @@
 // it; a batch with 100,000 `--set` entries (before: 5.7 s) is refused at once by the documented limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SET_ENTRIES } from '../domain/batch/batch.schema.ts';
-import { BUNDLE_MEDIA_TYPE } from '../domain/protocol/runBundle.schema.ts';
-import { makeBundle, nodeStatus } from './test/bundles.testutil.ts';
+import { makeBundle, nodeStatus, postBundle } from './test/bundles.testutil.ts';
 import { dbCounts, probeHealth } from './test/serverWatch.testutil.ts';
 import {
   api,
@@ -22,13 +21,6 @@ let ws: ReturnType<typeof tempWorkspace>;
 let server: ServerProcess;
 let million: Buffer;
 
-const postBundle = (base: string, body: Buffer) =>
-  fetch(`${base}/api/runs/import`, {
-    method: 'POST',
-    headers: { 'content-type': BUNDLE_MEDIA_TYPE },
-    body: new Uint8Array(body),
-  });
-
 beforeAll(async () => {
   ws = tempWorkspace();
   million = makeBundle({ run: { id: 'million' }, events: { count: EVENTS, event: nodeStatus } });
@@ -42,9 +34,9 @@ afterAll(async () => {
 describe('big requests never hold the server', () => {
   it('imports 1,000,000 events in slices: health answers within 1 s throughout', async () => {
     expect(million.length).toBeLessThan(4 * 1024 * 1024);
-    const probe = probeHealth(server.url);
+    const probe = await probeHealth(server.url);
     const res = await postBundle(server.url, million);
-    const body = (await res.json()) as { run_id: string; events: number };
+    const body = res.body as { run_id: string; events: number };
     const health = await probe.stop();
     console.log(`import of ${EVENTS} events (${million.length} B): health ${JSON.stringify(health)}`);
     expect(res.status, JSON.stringify(body)).toBe(201);
@@ -64,7 +56,11 @@ describe('big requests never hold the server', () => {
     const again = makeBundle({ run: { id: 'cut_short' }, events: { count: EVENTS, event: nodeStatus } });
     const pending = postBundle(server.url, again).catch((e: unknown) => e);
     // Killed once the import is writing (its rows exist), well before it ends.
-    await waitFor(() => (dbCounts(ws.dir).event_pages ?? 0) > (before.event_pages ?? 0), 120_000, 'the writes');
+    await waitFor(
+      () => (dbCounts(ws.dir).event_pages ?? 0) > (before.event_pages ?? 0),
+      120_000,
+      'the writes',
+    );
     await server.kill9();
     await pending;
     server = await startServer(ws.dir);
@@ -80,7 +76,7 @@ describe('big requests never hold the server', () => {
   }, 300_000);
 
   it(`refuses more than ${MAX_SET_ENTRIES} --set entries at once, naming $.set`, async () => {
-    const probe = probeHealth(server.url);
+    const probe = await probeHealth(server.url);
     const t0 = Date.now();
     const r = await api(server.url, 'POST', '/api/batches', {
       loop_definition: demoGraph(5),

@@ -4,11 +4,10 @@
 //   call's timeout, 40 s seen), the service sees its request aborted, the run ends `stopped` with no
 //   error nor output of the cut-short node, and nothing is logged when the late answer would come;
 // - `step_budget: -5` (which ran one step) is refused at the start with its JSON path.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../domain/protocol/protocol.ts';
 import { fullLog } from './test/liveClient.testutil.ts';
+import { SLOW_GRAPH, startSlowService, type SlowService } from './test/slowService.testutil.ts';
 import {
   api,
   demoGraph,
@@ -21,43 +20,12 @@ import {
 const ANSWER_AFTER_MS = 6000;
 let ws: ReturnType<typeof tempWorkspace>;
 let server: ServerProcess;
-let service: Server;
-/** Each call: when it came, and whether the caller went away before the answer. */
-const calls: { at: number; aborted: boolean }[] = [];
-
-function slowService(): Promise<string> {
-  service = createServer((req: IncomingMessage, res) => {
-    const json = (body: unknown) => {
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(body));
-    };
-    if (req.url === '/health') return json({ status: 'ok' });
-    if (req.url === '/manifest')
-      return json({
-        name: 'slowset',
-        functions: [{ name: 'slowset__wait', output_ports: [{ name: 'out', wire_type: 'ANY' }] }],
-      });
-    const call = { at: Date.now(), aborted: false };
-    calls.push(call);
-    res.on('close', () => {
-      if (!res.writableFinished) call.aborted = true;
-    });
-    req.resume();
-    setTimeout(() => {
-      if (!res.destroyed) json({ outputs: { out: 'the late answer' } });
-    }, ANSWER_AFTER_MS);
-  });
-  return new Promise((resolve) =>
-    service.listen(0, '127.0.0.1', () =>
-      resolve(`http://127.0.0.1:${(service.address() as AddressInfo).port}`),
-    ),
-  );
-}
+let service: SlowService;
 
 beforeAll(async () => {
   ws = tempWorkspace();
-  const url = await slowService();
-  server = await startServer(ws.dir, ['--service', `slowset=${url}`]);
+  service = await startSlowService(ANSWER_AFTER_MS);
+  server = await startServer(ws.dir, ['--service', `slowset=${service.url}`]);
   await waitFor(
     async () => (await api(server.url, 'GET', '/api/services')).body.services[0]?.state === 'up',
     30_000,
@@ -66,27 +34,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.stop();
-  service?.closeAllConnections();
   service?.close();
   ws?.cleanup();
 });
 
 describe('stop while a node service call is in flight', () => {
   it('answers at once, aborts the call, ends `stopped`, and drops the late answer', async () => {
-    const graph = {
-      name: 'Slow',
-      eval_graph: false,
-      step_budget: null,
-      nodes: [{ id: 'wait', type: 'slowset__wait', position: { x: 0, y: 0 }, config: {} }],
-      edges: [],
-    };
     const start = await api(server.url, 'POST', '/api/navigate/run', {
-      loop_definition: graph,
+      loop_definition: SLOW_GRAPH,
       step_delay_ms: 0,
     });
     expect(start.status, JSON.stringify(start.body)).toBe(200);
     const runId = start.body.execution_id as string;
-    await waitFor(() => calls.length === 1, 10_000, 'the service call');
+    await waitFor(() => service.calls.length === 1, 10_000, 'the service call');
 
     const t0 = Date.now();
     const stop = await api(server.url, 'POST', '/api/navigate/run/stop');
@@ -98,11 +58,11 @@ describe('stop while a node service call is in flight', () => {
       execution_id: runId,
       status: 'stopped',
     });
-    await waitFor(() => calls[0]!.aborted, 5000, 'the service to see its caller go away');
+    await waitFor(() => service.calls[0]!.aborted, 5000, 'the service to see its caller go away');
 
     const logged = await fullLog(server.url, runId);
     // Past the moment the answer would have come: nothing more is logged.
-    await new Promise((r) => setTimeout(r, ANSWER_AFTER_MS - (Date.now() - calls[0]!.at) + 500));
+    await new Promise((r) => setTimeout(r, ANSWER_AFTER_MS - (Date.now() - service.calls[0]!.at) + 500));
     const after = await fullLog(server.url, runId);
     expect(after).toEqual(logged);
     const ofWait = (e: EventEnvelope) => (e.data as { node_id?: string }).node_id === 'wait';

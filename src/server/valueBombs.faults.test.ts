@@ -8,11 +8,18 @@
 //   loops is a 409, not "Maximum call stack size exceeded"; SIGTERM still stops the server.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_MEDIA_TYPE } from '../domain/protocol/runBundle.schema.ts';
 import type { EventEnvelope } from '../domain/protocol/protocol.ts';
 import { closeDatabase, openDatabase } from './db/database.ts';
 import { RunStore } from './db/runStore.ts';
-import { bombBlobs, bombValue, makeBundle, navStep, nodeStatus, TS } from './test/bundles.testutil.ts';
+import {
+  bombBlobs,
+  bombValue,
+  makeBundle,
+  navStep,
+  nodeStatus,
+  postBundle,
+  TS,
+} from './test/bundles.testutil.ts';
 import { connectClient } from './test/liveClient.testutil.ts';
 import { dbCounts, probeHealth } from './test/serverWatch.testutil.ts';
 import {
@@ -23,16 +30,6 @@ import {
   waitFor,
   type ServerProcess,
 } from './test/serverProcess.testutil.ts';
-
-async function importBundle(base: string, body: Buffer) {
-  const res = await fetch(`${base}/api/runs/import`, {
-    method: 'POST',
-    headers: { 'content-type': BUNDLE_MEDIA_TYPE },
-    body: new Uint8Array(body),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: res.status, body: (await res.json()) as any };
-}
 
 /** A one-event run whose nav_step holds `nodeStates` (blob references allowed). */
 const withNodeStates = (nodeStates: Record<string, unknown>, blobs: [number, string][], run = {}) =>
@@ -53,11 +50,11 @@ describe('bundles whose values would expand on the server', () => {
 
   it('refuses a blob DAG that expands past 64 MB with 413 naming the path; health answers; nothing is written', async () => {
     const before = dbCounts(ws.dir);
-    const probe = probeHealth(server.url);
+    const probe = await probeHealth(server.url);
     for (const levels of [22, 30]) {
       const bundle = withNodeStates({ bomb: { $sw: 1 } }, bombBlobs(levels));
       expect(bundle.length).toBeLessThan(4096);
-      const r = await importBundle(server.url, bundle);
+      const r = await postBundle(server.url, bundle);
       expect(r.status, JSON.stringify(r.body)).toBe(413);
       expect(r.body.error.code).toBe('value-too-large');
       // The deepest part that alone is still over the limit: a few levels below the reference.
@@ -83,7 +80,7 @@ describe('bundles whose values would expand on the server', () => {
         [2, '{"next":{"$sw":1},"pad":"the other half of the loop"}'],
       ],
     ] as [number, string][][]) {
-      const r = await importBundle(server.url, withNodeStates({ loop: { $sw: 1 } }, blobs));
+      const r = await postBundle(server.url, withNodeStates({ loop: { $sw: 1 } }, blobs));
       expect(r.status, JSON.stringify(r.body)).toBe(400);
       expect(r.body.error.code).toBe('blob-cycle');
       expect(r.body.error.path).toMatch(/^\$\.blobs\[[12]\]$/);
@@ -94,19 +91,19 @@ describe('bundles whose values would expand on the server', () => {
 
   it('refuses a run that descends from itself (its own parent, or A → B → A) with 400', async () => {
     const before = dbCounts(ws.dir);
-    const self = await importBundle(
+    const self = await postBundle(
       server.url,
       withNodeStates({}, [], { id: 'selfish', parent_run_id: 'selfish', parent_step: 1 }),
     );
     expect(self.status, JSON.stringify(self.body)).toBe(400);
     expect(self.body.error).toMatchObject({ code: 'parent-cycle', path: '$.header.run.parent_run_id' });
 
-    const a = await importBundle(
+    const a = await postBundle(
       server.url,
       withNodeStates({}, [], { id: 'loop_a', parent_run_id: 'loop_b', parent_step: 1 }),
     );
     expect(a.status, JSON.stringify(a.body)).toBe(201);
-    const b = await importBundle(
+    const b = await postBundle(
       server.url,
       withNodeStates({}, [], { id: 'loop_b', parent_run_id: 'loop_a', parent_step: 1 }),
     );
@@ -174,7 +171,7 @@ describe('expanding values already in a database', () => {
   });
 
   it('REST: the bomb event reads as an error_event at its seq; its state, restore and fork are 413', async () => {
-    const probe = probeHealth(server.url);
+    const probe = await probeHealth(server.url);
     const events = await api(server.url, 'GET', '/api/runs/bomb_run/events?limit=100');
     expect(events.status).toBe(200);
     expect(events.body.events.map((e: EventEnvelope) => [e.seq, e.type])).toEqual([
@@ -209,7 +206,7 @@ describe('expanding values already in a database', () => {
   });
 
   it('socket.io: a subscribe replays the run with the error_event in the bomb’s place', async () => {
-    const probe = probeHealth(server.url);
+    const probe = await probeHealth(server.url);
     const client = await connectClient(server.url);
     try {
       const ack = (await client.subscribe({ runId: 'bomb_run', afterSeq: 0, fullValues: true })) as {

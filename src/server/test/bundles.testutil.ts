@@ -5,6 +5,7 @@
 import { gzipSync } from 'node:zlib';
 import {
   BUNDLE_FORMAT,
+  BUNDLE_MEDIA_TYPE,
   BUNDLE_VERSION,
   type BundleHeader,
   type BundleRun,
@@ -111,3 +112,19 @@ export const nodeStatus = (seq: number): BundleEvent => [
   TS,
   { node_id: 'env', status: 'done', step: 1 },
 ];
+
+/** `POST /api/runs/import` of `body`: the status and the parsed answer. */
+export async function postBundle(
+  base: string,
+  body: Buffer,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}/api/runs/import`, {
+    method: 'POST',
+    headers: { 'content-type': BUNDLE_MEDIA_TYPE },
+    body: new Uint8Array(body),
+    signal: AbortSignal.timeout(300_000),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+}

@@ -37,20 +37,28 @@ parentPort.on('message', () => parentPort.postMessage({ pendingMs: pendingSince 
 })();
 `;
 
-/** Starts asking `url`'s `/api/health` back to back; `stop()` ends it and says how it went. */
-export function probeHealth(url: string): { stop: () => Promise<HealthStats> } {
+/**
+ * Starts asking `url`'s `/api/health` back to back and resolves once the first answer is in (so the
+ * probe is watching before the attack starts); `stop()` ends it and says how it went.
+ */
+export async function probeHealth(url: string): Promise<{ stop: () => Promise<HealthStats> }> {
   const worker = new Worker(PROBE, { eval: true, workerData: { url } });
   const times: number[] = [];
   let failures = 0;
   let pendingMs = 0;
   let answered: (() => void) | undefined;
+  let first!: () => void;
+  const watching = new Promise<void>((resolve) => (first = resolve));
   worker.on('message', (m: { ms?: number; ok?: boolean; pendingMs?: number }) => {
     if (m.pendingMs !== undefined) {
       pendingMs = m.pendingMs;
       answered?.();
-    } else if (m.ok) times.push(m.ms!);
-    else failures++;
+    } else if (m.ok) {
+      times.push(m.ms!);
+      first();
+    } else failures++;
   });
+  await watching;
   return {
     stop: async () => {
       await new Promise<void>((resolve) => {
