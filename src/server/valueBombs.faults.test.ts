@@ -7,6 +7,7 @@
 //   an `error_event` in the bomb's place (same seq) instead of expanding it; a parent chain that
 //   loops is a 409, not "Maximum call stack size exceeded"; SIGTERM still stops the server.
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../domain/protocol/protocol.ts';
 import { closeDatabase, openDatabase } from './db/database.ts';
@@ -69,6 +70,17 @@ describe('bundles whose values would expand on the server', () => {
     expect(health.maxMs).toBeLessThan(1000);
     expect(dbCounts(ws.dir)).toEqual(before);
     expect((await api(server.url, 'GET', '/api/runs')).body).toEqual([]);
+  });
+
+  it('refuses a gzip bomb (170 MB of zeros in ~170 KB) with 413 before inflating it all', async () => {
+    const bomb = gzipSync(Buffer.alloc(170 * 1024 * 1024));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const probe = await probeHealth(server.url);
+    const r = await postBundle(server.url, bomb);
+    const health = await probe.stop();
+    expect(r.status).toBe(413);
+    expect(r.body.error.code).toBe('bundle-too-large');
+    expect(health.maxMs).toBeLessThan(1000);
   });
 
   it('refuses a blob that contains itself (directly or through another) with 400 naming the blob', async () => {
