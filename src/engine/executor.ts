@@ -66,6 +66,8 @@ const ACTION_NAMES = ['STOP', 'FORWARD', 'TURN_LEFT', 'TURN_RIGHT'];
 export class Executor {
   live: LiveState;
   private stopRequested = false;
+  /** Aborts the fires in flight when a stop is requested (NodeContext.signal). */
+  private aborter = new AbortController();
   private boundaryReached = false;
 
   /** A data breakpoint hit by an event, waiting for the engine's next chance to pause. */
@@ -122,11 +124,13 @@ export class Executor {
 
   requestStop(): void {
     this.stopRequested = true;
+    this.aborter.abort(new Error('the run was stopped'));
   }
 
   /** After a restore the run may continue, even if a stop had been requested before. */
   clearStop(): void {
     this.stopRequested = false;
+    if (this.aborter.signal.aborted) this.aborter = new AbortController();
   }
 
   /** Runs until one root step completes or the run finishes. */
@@ -297,13 +301,15 @@ export class Executor {
     let error: string | null = null;
     const declaresError = rc.outputPorts(node).some((p) => p.name === 'error');
     const visit = this.beginVisit(node.id);
+    const signal = this.aborter.signal;
     try {
       const registered = rc.registry.get(node.type);
       if (!registered) throw new Error(`no handler for node type '${node.type}'`);
       const res = (await registered.handler.fire(
         inputs,
-        this.context(node, scope, inputs, L.nodeStates[node.id], visit),
+        this.context(node, scope, inputs, L.nodeStates[node.id], visit, signal),
       )) as HandlerResult | undefined;
+      if (signal.aborted) throw signal.reason;
       if (typeof res !== 'object' || res === null) {
         throw new Error(`handler returned ${String(res)}; expected {outputs, state?}`);
       }
@@ -317,6 +323,7 @@ export class Executor {
         this.recordError(node.id, error, 'NODE_RESULT_ERROR');
       }
     } catch (e) {
+      if (signal.aborted) return this.unfire(node.id, inputs, step);
       error = e instanceof Error ? e.message : String(e);
       outputs = { error };
       if (!declaresError) L.errors.push({ node_id: node.id, message: error });
@@ -335,6 +342,19 @@ export class Executor {
     }
     const routeError = this.routeVisit(node.id, deepFreeze(outputs), visit, error !== null);
     this.logFire(node, step, error ?? routeError, ms);
+  }
+
+  /**
+   * A fire the run's stop cut short: its late answer (or the abort's error) is dropped and the node
+   * is back where it was before it fired — queued with its inputs — so the stopped run's log shows
+   * no error that never happened and no output nobody waited for.
+   */
+  private unfire(id: string, inputs: Record<string, unknown>, step: number): void {
+    const L = this.live;
+    L.pending[id] = inputs;
+    L.queue.unshift(id);
+    L.firings -= 1;
+    this.rc.emit({ type: 'node_status', data: { node_id: id, status: 'queued', step } });
   }
 
   /** What a visit starts from: the features (and, for slot conditions, container states) before it. */
@@ -431,8 +451,10 @@ export class Executor {
         : undefined;
       const t0 = rc.now();
       let error: string | null = null;
+      const signal = this.aborter.signal;
       try {
-        const res = await reg.handler.fire(inputs, this.context(child, scope, inputs, state, visit));
+        const res = await reg.handler.fire(inputs, this.context(child, scope, inputs, state, visit, signal));
+        if (signal.aborted) throw signal.reason;
         if (res.fireList) throw new Error('nested fire-lists are not allowed');
         if (typeof res.outputs.error === 'string' && res.outputs.error) throw new Error(res.outputs.error);
         const keep = spec.capture_outputs;
@@ -442,6 +464,7 @@ export class Executor {
             : res.outputs,
         );
       } catch (e) {
+        if (signal.aborted) throw e; // the run was stopped: the spawner's fire is undone
         error = e instanceof Error ? e.message : String(e);
       }
       const ms = rc.now() - t0;
@@ -472,6 +495,7 @@ export class Executor {
     inputs: Readonly<Record<string, unknown>>,
     state: unknown,
     visit: Visit,
+    signal: AbortSignal,
   ): NodeContext {
     const rc = this.rc;
     const L = this.live;
@@ -520,6 +544,7 @@ export class Executor {
       },
       llm: rc.llm,
       now: rc.now,
+      signal,
     };
   }
 

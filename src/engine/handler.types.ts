@@ -31,7 +31,8 @@ export interface LlmResponse {
 
 export interface LlmProvider {
   readonly name: string;
-  complete(req: LlmRequest): Promise<LlmResponse>;
+  /** `signal`: the run was stopped; give up the call (its answer would be dropped). */
+  complete(req: LlmRequest, signal?: AbortSignal): Promise<LlmResponse>;
 }
 
 /** A log/error event reported by a node (e.g. pushed by a node service); not a node failure. */
@@ -75,6 +76,12 @@ export interface NodeContext {
   effect<T>(request: unknown, perform: () => Promise<T>): Promise<T>;
   readonly llm: LlmProvider;
   now(): number;
+  /**
+   * Aborted when the run is stopped. A handler waiting on I/O (a node service, an LLM endpoint)
+   * passes it on, so a stop never waits for a slow answer; whatever the fire then returns or
+   * throws is dropped (the node did not fire).
+   */
+  readonly signal: AbortSignal;
 }
 
 export type NodeOutputs = Record<string, unknown>;

@@ -52,20 +52,23 @@ export function providerFromEnv(env: LlmEnv): LlmProvider | undefined {
   const client = new OpenAI({ baseURL, apiKey: env.STATEWIRE_LLM_API_KEY || 'not-needed' });
   return {
     name: `openai:${model}`,
-    async complete(req) {
+    async complete(req, signal) {
       const started = Date.now();
       const used = req.model || model;
       const res = await client.chat.completions
-        .create({
-          model: used,
-          messages: [
-            ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
-            { role: 'user' as const, content: req.prompt },
-          ],
-          temperature: req.temperature,
-          max_tokens: req.max_tokens,
-          n: req.n,
-        })
+        .create(
+          {
+            model: used,
+            messages: [
+              ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
+              { role: 'user' as const, content: req.prompt },
+            ],
+            temperature: req.temperature,
+            max_tokens: req.max_tokens,
+            n: req.n,
+          },
+          { signal },
+        )
         .catch((e: unknown) => {
           throw endpointError(e, baseURL, used);
         });

@@ -349,3 +349,49 @@ describe('bad node config and handler results fail clearly', () => {
     );
   });
 });
+
+describe('stop while a node waits on I/O', () => {
+  it('aborts ctx.signal; the cut-short fire is undone (queued again) and logs no error or output', async () => {
+    const { createRegistry } = await import('./registry.ts');
+    const reg = createRegistry();
+    let sawAbort = false;
+    let started!: () => void;
+    const firing = new Promise<void>((r) => (started = r));
+    reg.register(
+      { type: 'slowIo', display_name: 's', output_ports: [{ name: 'value' }] },
+      {
+        fire: (_inputs, ctx) =>
+          new Promise((_resolve, reject) => {
+            started();
+            ctx.signal.addEventListener('abort', () => {
+              sawAbort = true;
+              reject(new Error('request aborted'));
+            });
+          }),
+      },
+    );
+    const c = collector();
+    const run = createRun(
+      graph({
+        nodes: [node('io', 'slowIo'), node('log', 'historyLog')],
+        edges: [edge('io.value', 'log.entry')],
+      }),
+      { runId: 'test', now: () => 0, registry: reg },
+      c.sink,
+    );
+    const step = run.stepOnce();
+    await firing;
+    run.stop();
+    expect(await step).toEqual({ done: true });
+    expect(sawAbort).toBe(true);
+    expect(run.status).toBe('stopped');
+    expect(c.of('error_event')).toEqual([]);
+    expect(c.of('exec_log')).toEqual([]);
+    expect(
+      c
+        .of('node_status')
+        .filter((s) => s.node_id === 'io')
+        .map((s) => s.status),
+    ).toEqual(['idle', 'queued', 'running', 'queued']);
+  });
+});

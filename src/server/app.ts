@@ -10,6 +10,7 @@ import type { Catalog } from '../domain/catalog/catalog.schema.ts';
 import { createRegistry } from '../engine/registry.ts';
 import { closeDatabase, openDatabase } from './db/database.ts';
 import { RunStore } from './db/runStore.ts';
+import { DEFAULT_MAX_VALUE_MB, MB } from './db/valueLimits.ts';
 import { SqliteRunLog } from './db/sqliteRunLog.ts';
 import { BatchManager } from './batch/batchManager.ts';
 import { EmbeddedPool } from './batch/embeddedPool.ts';
@@ -59,6 +60,13 @@ export interface ServerOptions {
   port?: number;
   /** Max request body in bytes (default 10 MB). */
   bodyLimit?: number;
+  /**
+   * The largest value (its JSON, shared parts repeated) a bundle may import and a read may hand out
+   * (default 64 MB: db/valueLimits.ts).
+   */
+  maxValueBytes?: number;
+  /** Episode processes of every batch together (`--max-workers`; default one per core). */
+  maxWorkers?: number;
   /** The built app; default `<cwd>/dist`. */
   distDir?: string;
   logger?: boolean;
@@ -120,7 +128,8 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   installSocketAuth(io, guard);
 
   const db = openDatabase(join(workspace, '.statewire', 'runs.db'));
-  const store = new RunStore(db);
+  const maxValueBytes = opts.maxValueBytes ?? DEFAULT_MAX_VALUE_MB * MB;
+  const store = new RunStore(db, { maxValueBytes });
   // Compaction is idle-time work: it waits while requests are being answered (and, see RunManager,
   // while a run is driven flat out).
   store.compaction.yieldWhile(trackRequestActivity(app).busy);
@@ -203,6 +212,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       onEvents: (events) => hub.publish(events),
       // Episodes call node services from their child: shared processes are this server's.
       services: () => entriesForEpisodeWorkers(services.configured, services.report()),
+      maxWorkers: opts.maxWorkers,
     }),
     onProgress: (batchId, progress) => hub.notice('batch_progress', { batch_id: batchId, ...progress }),
     ...distributed?.batches,

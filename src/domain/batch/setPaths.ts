@@ -77,8 +77,32 @@ function assign(at: unknown, path: string[], depth: number, value: unknown): unk
 /**
  * Applies the overrides in order to a parsed graph and parses the result. A bad override says which
  * (`index` into `sets`) and why, naming its path (`nodes.envx: no element "envx" (ids: …)`).
+ * The graph is parsed once when every override applies; only a failing list is replayed one
+ * override (and one parse) at a time to name the first bad one (their number is capped:
+ * MAX_SET_ENTRIES).
  */
 export function applySets(graph: GraphDef, sets: readonly string[]): SetsResult {
+  return applyAtOnce(graph, sets) ?? applyOneByOne(graph, sets);
+}
+
+/** Every override, then one parse; undefined when anything fails. */
+function applyAtOnce(graph: GraphDef, sets: readonly string[]): SetsResult | undefined {
+  let current: unknown = graph;
+  for (const text of sets) {
+    const a = parseSet(text);
+    if (typeof a === 'string') return undefined;
+    try {
+      current = assign(current, a.path, 0, a.value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (current === graph) return { ok: true, graph };
+  const parsed = parseGraph(current);
+  return parsed.ok ? { ok: true, graph: parsed.graph } : undefined;
+}
+
+function applyOneByOne(graph: GraphDef, sets: readonly string[]): SetsResult {
   let current: unknown = graph;
   for (const [index, text] of sets.entries()) {
     const a = parseSet(text);

@@ -158,8 +158,37 @@ describe('validate: ids and references', () => {
     expect(only(check(g), 'eval-without-graphout')).toEqual([]);
   });
 
-  it('a step budget below 1 is a warning', () => {
-    expectIssue({ ...base(), step_budget: 0 }, { code: 'invalid-step-budget', severity: 'warning' });
+  it('a step budget below 1 is an error (it would still run a step); null is the default', () => {
+    for (const b of [0, -5])
+      expectIssue(
+        { ...base(), step_budget: b },
+        { code: 'invalid-step-budget', severity: 'error', path: '$.step_budget' },
+      );
+    expect(only(check({ ...base(), step_budget: null }), 'invalid-step-budget')).toEqual([]);
+    expect(only(check({ ...base(), step_budget: 1 }), 'invalid-step-budget')).toEqual([]);
+  });
+
+  it('numeric node settings out of range are errors naming the config path', () => {
+    const g = base();
+    const at = g.nodes.length;
+    g.nodes.push(
+      { id: 'ask', type: 'llmCall', config: { n: 1e9, max_tokens: -1 } },
+      { id: 'log', type: 'historyLog', config: { max_entries: 2.5 } },
+    );
+    expectIssue(g, {
+      code: 'invalid-config-number',
+      severity: 'error',
+      path: `$.nodes[${at}].config.n`,
+      nodeId: 'ask',
+    });
+    expectIssue(g, { code: 'invalid-config-number', path: `$.nodes[${at}].config.max_tokens` });
+    expectIssue(g, { code: 'invalid-config-number', path: `$.nodes[${at + 1}].config.max_entries` });
+    g.nodes[at]!.config = { n: 128, max_tokens: 16 };
+    g.nodes[at + 1]!.config = { max_entries: 3 };
+    const loop = g.nodes.find((n) => n.type === 'iterIn')!;
+    loop.config = { ...(loop.config as object), step_budget: 0 };
+    expectIssue(g, { code: 'invalid-step-budget', nodeId: loop.id as string });
+    expect(only(check(g), 'invalid-config-number')).toEqual([]);
   });
 });
 

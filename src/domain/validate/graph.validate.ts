@@ -14,9 +14,9 @@ import {
   checkEvalGraph,
   checkGrants,
   checkNodeTypes,
-  checkStepBudget,
   checkUngrantedContainers,
 } from './validate.ids.ts';
+import { checkNumbers } from './validate.numbers.ts';
 import { checkLoops } from './validate.loops.ts';
 import { checkScopes } from './validate.scopes.ts';
 import { checkRouting } from '../routing/routing.validate.ts';
@@ -35,7 +35,7 @@ function validateAt(graph: GraphDef, base: string, catalog: Catalog, issues: Iss
   checkScopes(ctx);
   checkEdges(ctx);
   checkEvalGraph(ctx);
-  checkStepBudget(ctx);
+  checkNumbers(ctx);
   checkRouting(ctx);
   graph.nodes.forEach((n, i) => {
     if (n.subgraph) validateAt(n.subgraph, `${base}.nodes[${i}].subgraph`, catalog, issues, false);

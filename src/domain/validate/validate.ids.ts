@@ -182,9 +182,3 @@ export function checkEvalGraph(ctx: ValidateCtx): void {
       'eval graph must declare at least one graphOut node, found 0 (add a graphOut, or set eval_graph to false)',
     );
 }
-
-export function checkStepBudget(ctx: ValidateCtx): void {
-  const b = ctx.graph.step_budget;
-  if (b !== null && b < 1)
-    ctx.warn('invalid-step-budget', '.step_budget', `step_budget ${b} lets the loop run no iteration`);
-}

@@ -66,7 +66,9 @@ export const llmCall: NodeHandler = {
         n: Math.max(1, cfgNumber(cfg, 'n', 1)),
         ...(typeof cfg.model === 'string' && cfg.model ? { model: cfg.model } : {}),
       };
-      const res = await ctx.effect({ provider: ctx.llm.name, ...req }, () => ctx.llm.complete(req));
+      const res = await ctx.effect({ provider: ctx.llm.name, ...req }, () =>
+        ctx.llm.complete(req, ctx.signal),
+      );
       texts = res.texts;
       ctx.reportUsage({ provider: ctx.llm.name, ...res.usage });
     }

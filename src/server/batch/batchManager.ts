@@ -113,7 +113,9 @@ export class BatchManager {
       seed: req.seed,
       sets: req.sets,
       mode: this.opts.mode ?? 'embedded',
-      status: 'running',
+      // `running` once its first episode is handed to a worker: until then it waits for a worker
+      // (the pool's slots are taken by other batches, or no distributed worker took a job yet).
+      status: 'queued',
       created_at: new Date(this.now()).toISOString(),
       ended_at: null,
       error: null,
@@ -145,7 +147,9 @@ export class BatchManager {
         (row) => this.record(b, row),
         (job) => {
           b.running.add(job.episode);
-          this.emit(b);
+          const started = b.record.status === 'queued';
+          if (started) this.markRunning(b);
+          this.emit(b, started);
         },
       );
     } catch (err) {
@@ -164,6 +168,16 @@ export class BatchManager {
       this.live.delete(id);
     }
     return b.record;
+  }
+
+  /** The batch's first episode started: `running`, in the log too (in order with its rows). */
+  private markRunning(b: LiveBatch): void {
+    b.record.status = 'running';
+    b.recording = b.recording
+      .then(() => this.opts.log.updateBatch(b.record.id, { status: 'running' }))
+      .catch((err: unknown) =>
+        console.error(`statewire: batch ${b.record.id}: status not recorded: ${(err as Error).message}`),
+      );
   }
 
   /** One row into the log (a second row of the same episode replaces the first), then progress. */

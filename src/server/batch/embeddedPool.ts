@@ -1,11 +1,15 @@
 // The embedded batch executor: K child processes on this machine (no Redis), each running one
-// episode at a time (episodeChild.ts). The parent is the only process that opens the run database:
+// episode at a time (episodeChild.ts). However many batches run, their children together never
+// exceed the pool's `maxWorkers` (workerSlots.ts): a batch forks a child only once it holds a slot,
+// so a batch started while the slots are taken waits (its status reads `queued`) and starts as they
+// free up. The parent is the only process that opens the run database:
 // a child's run-log calls arrive here over IPC, are answered from `log`, and every committed batch
 // of events is passed to `onEvents` (the live viewers). A child that dies mid-episode is replaced
 // and its episode retried on the new child, resuming from the last committed checkpoint; after
 // `maxAttempts` attempts the episode is recorded as `error`.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
@@ -14,6 +18,7 @@ import type { BatchExecutor } from './batchManager.ts';
 import { failEpisode, type EpisodeJob } from './episodeRun.ts';
 import type { ServiceEntry } from '../services/servicesConfig.ts';
 import { PROXIED_METHODS, type FromChild, type ToChild } from './poolProtocol.ts';
+import { defaultMaxWorkers, WorkerSlots } from './workerSlots.ts';
 
 export interface EmbeddedPoolOptions {
   /** The run log (the parent's database). */
@@ -30,12 +35,16 @@ export interface EmbeddedPoolOptions {
   onOutput?: (worker: string, line: string) => void;
   /** Node services for the children, read at each child's start (episodeServices.ts); default none. */
   services?: () => ServiceEntry[];
+  /** Episode processes of all batches together (`--max-workers`; default: one per core). */
+  maxWorkers?: number;
 }
 
 const CHILD = fileURLToPath(new URL('./episodeChild.ts', import.meta.url));
 /** tsx's loader by absolute URL: the child runs TypeScript from any cwd, as bin/statewire.js does. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const PROXIED: ReadonlySet<string> = new Set(PROXIED_METHODS);
+/** `nice` of an episode process (0 = the server's own priority, 19 = the lowest). */
+const EPISODE_NICE = 10;
 
 interface Worker {
   name: string;
@@ -65,6 +74,7 @@ class PoolRun {
 
   constructor(
     private readonly opts: EmbeddedPoolOptions,
+    private readonly slots: WorkerSlots,
     readonly batch: BatchRecord,
     jobs: EpisodeJob[],
     private readonly onRow: (row: EpisodeRow) => void,
@@ -76,7 +86,22 @@ class PoolRun {
   start(): void {
     const k = Math.max(1, Math.min(this.batch.workers, this.queue.length));
     if (this.queue.length === 0) return this.resolve();
-    for (let i = 0; i < k; i++) this.spawn();
+    for (let i = 0; i < k; i++) this.askSlot();
+  }
+
+  /** A child is forked once the pool grants a slot (maybe at once, maybe after other batches). */
+  private askSlot(): void {
+    this.slots.request(this.batch.id, () => {
+      if (this.cancelled || this.queue.length === 0 || this.workers.size >= this.batch.workers) {
+        this.slots.release(); // not needed any more: the next batch in line gets it
+        this.settleIfIdle();
+      } else this.spawn();
+    });
+  }
+
+  /** Done once no child is left and none is waiting for a slot. */
+  private settleIfIdle(): void {
+    if (this.workers.size === 0 && this.slots.waitingFor(this.batch.id) === 0) this.resolve();
   }
 
   private spawn(): void {
@@ -87,6 +112,14 @@ class PoolRun {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       env: process.env,
     });
+    // Episodes are background work: at a lower priority the server (and the editor it serves) keeps
+    // the CPU it needs to answer while every core runs an episode.
+    if (proc.pid !== undefined)
+      try {
+        setPriority(proc.pid, EPISODE_NICE);
+      } catch {
+        // not allowed here (some containers): the episodes run at the server's priority
+      }
     const w: Worker = { name, proc, ready: false, calls: new Set(), tail: [] };
     this.workers.add(w);
     const lines = (chunk: Buffer) => {
@@ -176,6 +209,7 @@ class PoolRun {
   private next(w: Worker): void {
     const job = this.cancelled ? undefined : this.queue.shift();
     if (!job) {
+      this.slots.cancel(this.batch.id); // the queue is empty: no more children wanted
       w.proc.disconnect?.();
       return;
     }
@@ -211,6 +245,7 @@ class PoolRun {
   private async onGone(w: Worker, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
     await Promise.allSettled([...w.calls]);
     this.workers.delete(w);
+    this.slots.release();
     const job = w.job;
     w.job = undefined;
     if (!w.ready && !this.readyOnce && ++this.startFailures >= (this.opts.maxAttempts ?? 3))
@@ -222,12 +257,15 @@ class PoolRun {
     if (job) {
       await this.retry(job, `worker ${w.name} died (${signal ?? `exit code ${code}`})`);
     }
-    if (this.queue.length > 0 && !this.cancelled && this.workers.size < this.batch.workers) this.spawn();
-    if (this.workers.size === 0) this.resolve();
+    const asked = this.slots.waitingFor(this.batch.id);
+    if (this.queue.length > 0 && !this.cancelled && this.workers.size + asked < this.batch.workers)
+      this.askSlot();
+    this.settleIfIdle();
   }
 
   private fail(err: Error): void {
     this.cancelled = true;
+    this.slots.cancel(this.batch.id);
     for (const w of this.workers) w.proc.kill('SIGKILL');
     this.reject(err);
   }
@@ -235,7 +273,9 @@ class PoolRun {
   cancel(): void {
     this.cancelled = true;
     this.queue.length = 0;
+    this.slots.cancel(this.batch.id);
     for (const w of this.workers) if (w.job) this.send(w, { t: 'stop' });
+    this.settleIfIdle(); // a batch still queued for slots has nothing to wait for
   }
 
   /** For tests: the pid running each episode in flight. */
@@ -252,8 +292,12 @@ class PoolRun {
 
 export class EmbeddedPool implements BatchExecutor {
   private readonly runs = new Map<string, PoolRun>();
+  /** Shared by every batch of this pool (one pool per server). */
+  readonly slots: WorkerSlots;
 
-  constructor(private readonly opts: EmbeddedPoolOptions) {}
+  constructor(private readonly opts: EmbeddedPoolOptions) {
+    this.slots = new WorkerSlots(opts.maxWorkers ?? defaultMaxWorkers());
+  }
 
   async run(
     batch: BatchRecord,
@@ -261,7 +305,7 @@ export class EmbeddedPool implements BatchExecutor {
     onRow: (row: EpisodeRow) => void,
     onStart?: (job: EpisodeJob) => void,
   ): Promise<void> {
-    const r = new PoolRun(this.opts, batch, jobs, onRow, onStart);
+    const r = new PoolRun(this.opts, this.slots, batch, jobs, onRow, onStart);
     this.runs.set(batch.id, r);
     try {
       r.start();

@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SET_ENTRIES } from '../../domain/batch/batch.schema.ts';
 import type { BatchAggregate, EpisodeRow } from '../../domain/batch/batch.types.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
 import { REPO, tempWorkspace } from '../test/serverProcess.testutil.ts';
@@ -116,7 +117,35 @@ describe('statewire batch', () => {
     const badWorkers = await statewire(['batch', graph, '--episodes', '2', '--workers', '0']);
     expect(badWorkers.code).toBe(2);
     expect(badWorkers.stderr).toMatch(/--workers must be an integer from 1 to 64/);
+    const badMax = await statewire(['batch', graph, '--episodes', '2', '--max-workers', '0']);
+    expect(badMax.code).toBe(2);
+    expect(badMax.stderr).toMatch(/--max-workers must be an integer from 1 to 1024/);
+    const sets = Array.from({ length: MAX_SET_ENTRIES + 1 }, () => ['--set', 'step_budget=3']).flat();
+    const tooMany = await statewire(['batch', graph, '--episodes', '1', ...sets]);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toContain(`at most ${MAX_SET_ENTRIES} --set entries (got ${MAX_SET_ENTRIES + 1})`);
   }, 60_000);
+
+  it('--max-workers caps the child processes: 4 asked, 1 allowed, every episode on the one child', async () => {
+    const graph = join(ws.dir, 'graphs', 'grid_navigator.json');
+    const r = await statewire([
+      'batch',
+      graph,
+      '--episodes',
+      '3',
+      '--workers',
+      '4',
+      '--max-workers',
+      '1',
+      '--set',
+      'step_budget=5',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { status: string; episodes: EpisodeRow[] };
+    expect(out.status).toBe('done');
+    expect(out.episodes.map((e) => e.worker)).toEqual(['embedded-1', 'embedded-1', 'embedded-1']);
+  }, 120_000);
 });
 
 describe('batch report lines', () => {

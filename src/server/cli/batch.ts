@@ -1,6 +1,6 @@
-// `statewire batch FILE --episodes N [--workers K] [--seed S] [--set path=value]… [--json] [--csv FILE]
-// [--workspace DIR] [--plugins DIR] [--services FILE]`: runs FILE once per episode on K child
-// processes (the embedded pool). Node services (the workspace's services.json) are started here
+// `statewire batch FILE --episodes N [--workers K] [--max-workers M] [--seed S] [--set path=value]…
+// [--json] [--csv FILE] [--workspace DIR] [--plugins DIR] [--services FILE]`: runs FILE once per
+// episode on K child processes (the embedded pool; at most M at once, default one per core). Node services (the workspace's services.json) are started here
 // once and shared by the children, except `per_worker: true` ones, which each child starts itself. Each episode is a run of its own in the workspace's database (the one `statewire serve`
 // opens), so a later `serve` shows it on the timeline (`/?run=<run_id>`). Exit 0 all episodes done,
 // 1 some did not (or the batch failed), 2 invalid graph or arguments (the message names the flag
@@ -8,11 +8,12 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { MAX_EPISODES, MAX_WORKERS } from '../../domain/batch/batch.schema.ts';
+import { MAX_EPISODES, MAX_SET_ENTRIES, MAX_WORKERS } from '../../domain/batch/batch.schema.ts';
 import { rowsToCsv } from '../../domain/batch/csv.ts';
 import { applySets } from '../../domain/batch/setPaths.ts';
 import { BatchManager } from '../batch/batchManager.ts';
 import { EmbeddedPool } from '../batch/embeddedPool.ts';
+import { defaultMaxWorkers } from '../batch/workerSlots.ts';
 import { entriesForEpisodeWorkers } from '../batch/episodeServices.ts';
 import { allNodes } from '../services/serviceEvents.ts';
 import { ServiceManager } from '../services/serviceManager.ts';
@@ -24,15 +25,18 @@ import { aggregateLines, episodeLine } from './batchReport.ts';
 import { defaultPluginDir, loadRegistry, runBlockers } from './headless.ts';
 import { issueLine, readGraphFile } from './readGraphFile.ts';
 
-export const BATCH_USAGE = `usage: statewire batch FILE --episodes N [--workers K] [--seed S] [--set path=value]...
+export const BATCH_USAGE = `usage: statewire batch FILE --episodes N [--workers K] [--max-workers M] [--seed S] [--set path=value]...
                       [--json] [--csv FILE] [--workspace DIR] [--plugins DIR] [--services FILE]
   Runs FILE once per episode (each a run of its own, with a seed derived from --seed) on K child
   processes, and reports each episode's outputs and metrics plus their aggregate.
   --episodes N        episodes to run (1..${MAX_EPISODES})
-  --workers K         child processes (1..${MAX_WORKERS}, default 1)
+  --workers K         child processes (1..${MAX_WORKERS}, default 1), at most --max-workers at once
+  --max-workers M     ceiling on child processes (default: one per core, here ${defaultMaxWorkers()};
+                      also STATEWIRE_MAX_WORKERS)
   --seed S            base seed (integer, default 0)
   --set path=value    override before running, value as JSON else text: step_budget=50,
-                      nodes.<id>.config.<key>=…, containers.<id>.states.<slot>.config.<key>=… (repeatable)
+                      nodes.<id>.config.<key>=…, containers.<id>.states.<slot>.config.<key>=…
+                      (repeatable, at most ${MAX_SET_ENTRIES})
   --json              print one JSON object {batch_id, status, episodes: [...], aggregate}
   --csv FILE          also write the episode rows as CSV
   --workspace DIR     whose database keeps the runs (default: the graph folder's parent)
@@ -48,6 +52,7 @@ interface Args {
   file: string;
   episodes: number;
   workers: number;
+  maxWorkers: number;
   seed: number;
   sets: string[];
   json: boolean;
@@ -79,6 +84,7 @@ function parse(argv: string[]): Args | string | 'help' {
       options: {
         episodes: { type: 'string', short: 'n' },
         workers: { type: 'string', short: 'k' },
+        'max-workers': { type: 'string' },
         seed: { type: 'string' },
         set: { type: 'string', multiple: true },
         json: { type: 'boolean' },
@@ -101,15 +107,20 @@ function parse(argv: string[]): Args | string | 'help' {
   const file = positionals[0]!;
   const episodes = intFlag('episodes', v.episodes, 1, MAX_EPISODES);
   const workers = intFlag('workers', v.workers, 1, MAX_WORKERS, 1);
+  const envMax = process.env.STATEWIRE_MAX_WORKERS ? process.env.STATEWIRE_MAX_WORKERS : undefined;
+  const maxWorkers = intFlag('max-workers', v['max-workers'] ?? envMax, 1, 1024, defaultMaxWorkers());
   const seed = intFlag('seed', v.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 0);
-  for (const x of [episodes, workers, seed]) if (typeof x === 'string') return x;
+  for (const x of [episodes, workers, maxWorkers, seed]) if (typeof x === 'string') return x;
+  const sets = v.set ?? [];
+  if (sets.length > MAX_SET_ENTRIES) return `at most ${MAX_SET_ENTRIES} --set entries (got ${sets.length})`;
   if (v.csv === '') return '--csv needs a file';
   return {
     file,
     episodes: episodes as number,
     workers: workers as number,
+    maxWorkers: maxWorkers as number,
     seed: seed as number,
-    sets: v.set ?? [],
+    sets,
     json: v.json ?? false,
     csv: v.csv,
     workspace: resolve(v.workspace ?? join(dirname(resolve(file)), '..')),
@@ -191,7 +202,13 @@ async function runBatch(
   const log = dist?.log ?? SqliteRunLog.open(join(args.workspace, '.statewire', 'runs.db'));
   const pool =
     dist?.executor ??
-    new EmbeddedPool({ log, pluginDir, services, onOutput: (w, line) => err(`[${w}] ${line}`) });
+    new EmbeddedPool({
+      log,
+      pluginDir,
+      services,
+      maxWorkers: args.maxWorkers,
+      onOutput: (w, line) => err(`[${w}] ${line}`),
+    });
   const manager = new BatchManager({
     log,
     executor: pool,

@@ -1,10 +1,11 @@
 // `statewire serve` names the workspace it serves, and says when it had to create it (a mistyped
 // --workspace would otherwise silently serve an empty folder). Spawns the real binary.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer, tempWorkspace } from '../test/serverProcess.testutil.ts';
+import { REPO, startServer, tempWorkspace } from '../test/serverProcess.testutil.ts';
 
 const made: string[] = [];
 afterAll(() => {
@@ -49,5 +50,30 @@ describe('statewire serve workspace line', () => {
     s.proc.kill('SIGTERM');
     expect(await exited).toEqual([0, null]);
     expect(s.output().match(/received SIG\w+, shutting down/g)).toHaveLength(1);
+  });
+});
+
+describe('statewire serve limit flags', () => {
+  const serve = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [join(REPO, 'bin/statewire.js'), 'serve', '--port', '0', ...args], {
+      cwd: REPO,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, ...env },
+    });
+
+  it('refuses a limit that is not a number above 0 (flag or variable), exit 2 naming it', () => {
+    const ws = tempWorkspace();
+    made.push(ws.dir);
+    const flag = serve(['--workspace', ws.dir, '--max-value-mb', 'lots']);
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toContain('invalid --max-value-mb "lots" (expected a number above 0)');
+    const whole = serve(['--workspace', ws.dir, '--max-workers', '1.5']);
+    expect(whole.status).toBe(2);
+    expect(whole.stderr).toContain('invalid --max-workers "1.5" (expected a whole number above 0)');
+    const variable = serve(['--workspace', ws.dir], { STATEWIRE_MAX_WORKERS: '0' });
+    expect(variable.status).toBe(2);
+    expect(variable.stderr).toContain('invalid STATEWIRE_MAX_WORKERS "0"');
+    expect(serve(['--help']).stdout).toContain('[--max-value-mb MB] [--max-workers N]');
   });
 });

@@ -8,11 +8,13 @@ import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT, type StatewireServer } from '../app.ts';
+import { MB } from '../db/valueLimits.ts';
 import { parseAllowedHostEntries, tokenProblem } from '../http/originGuard.ts';
 import { startDemoRunIfFirstLaunch } from './demoRun.ts';
 
 const USAGE =
   'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--dist DIR] [--body-limit BYTES] [--demo-run]\n' +
+  '                       [--max-value-mb MB] [--max-workers N]\n' +
   '                       [--allowed-host NAME[:PORT]]... [--token TOKEN]\n' +
   '                       [--service NAME=URL]... [--services FILE]';
 
@@ -23,6 +25,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     workspace?: string;
     dist?: string;
     'body-limit'?: string;
+    'max-value-mb'?: string;
+    'max-workers'?: string;
     'demo-run'?: boolean;
     'allowed-host'?: string[];
     token?: string;
@@ -39,6 +43,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
         workspace: { type: 'string', short: 'w' },
         dist: { type: 'string' },
         'body-limit': { type: 'string' },
+        // The largest value a bundle may import and a read may hand out (db/valueLimits.ts).
+        'max-value-mb': { type: 'string' },
+        // Episode processes of every batch together (batch/workerSlots.ts).
+        'max-workers': { type: 'string' },
         // `npm start` passes it: on a workspace that has never run anything, start the demo graph.
         'demo-run': { type: 'boolean' },
         // Extra Host names to answer to (a reverse proxy's name, a LAN name); see http/originGuard.ts.
@@ -72,6 +80,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
     console.error(`statewire serve: invalid --body-limit ${JSON.stringify(values['body-limit'])}`);
     return 2;
   }
+  // Limits (src/server/README.md, "Limits"): a flag, else its STATEWIRE_… variable, else the default.
+  const maxValueMb = positiveNumber(values['max-value-mb'], '--max-value-mb');
+  if (maxValueMb === null) return 2;
+  const maxWorkers = positiveNumber(values['max-workers'], '--max-workers', true);
+  if (maxWorkers === null) return 2;
   const host = values.host ?? env('HOST') ?? DEFAULT_HOST;
   const token = values.token ?? env('STATEWIRE_TOKEN');
   const tokenError = token === undefined ? undefined : tokenProblem(token);
@@ -100,6 +113,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       host,
       port,
       bodyLimit,
+      maxValueBytes: maxValueMb === undefined ? undefined : Math.round(maxValueMb * MB),
+      maxWorkers,
       distDir: values.dist ?? env('STATEWIRE_DIST'),
       allowedHosts,
       token,
@@ -173,6 +188,25 @@ export async function serveCommand(argv: string[]): Promise<number> {
       });
     }
   });
+}
+
+/**
+ * A limit flag's value, else its environment variable's (`--max-value-mb` → STATEWIRE_MAX_VALUE_MB),
+ * as a number above 0 (a whole one with `integer`); undefined when neither is set, null (after
+ * saying why) when it is not such a number.
+ */
+function positiveNumber(flag: string | undefined, name: string, integer = false): number | undefined | null {
+  const variable = `STATEWIRE_${name.replace(/^--/, '').replace(/-/g, '_').toUpperCase()}`;
+  const fromEnv = process.env[variable] ? process.env[variable] : undefined;
+  const text = flag ?? fromEnv;
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() !== '' && Number.isFinite(n) && n > 0 && (!integer || Number.isInteger(n))) return n;
+  console.error(
+    `statewire serve: invalid ${flag !== undefined ? name : variable} ${JSON.stringify(text)} ` +
+      `(expected ${integer ? 'a whole number' : 'a number'} above 0)`,
+  );
+  return null;
 }
 
 /** Where a person can open the app: the URL itself, or for a wildcard bind loopback + each external IPv4. */

@@ -14,6 +14,10 @@
 // Compaction (compaction.ts) later moves rows into compressed segments under the same ids: a read
 // tries the row first, then the segment covering its id. A value written again after its row was
 // packed is not deduplicated against it (the hash index only knows rows): it gets a new row.
+// Reading is bounded (valueLimits.ts): each decoded blob remembers what it expands to (its text plus
+// its references' expansions), `get` refuses a value past `maxValueBytes` before anyone serializes
+// it, and a blob that contains itself (only a damaged database can hold one) is an error, not a
+// stack overflow.
 import {
   bytesDigest,
   jsonDigest,
@@ -24,10 +28,17 @@ import {
 } from './merkle.ts';
 import type { Db } from './database.ts';
 import { SegmentCache } from './segmentCache.ts';
+import { ValueCycleError, ValueTooLargeError } from './valueLimits.ts';
 
 const MAX_KNOWN = 1_000_000;
 
 type Encoded = unknown;
+
+/** A decoded blob and the bytes of JSON it expands to. */
+interface Decoded {
+  value: unknown;
+  bytes: number;
+}
 
 /** A root written by `putPlain` (not yet encoded into blobs). */
 export const isPlainRoot = (root: string): boolean => root.charCodeAt(0) === 32;
@@ -42,12 +53,16 @@ export class BlobStore implements BlobSink, BlobSource {
   /** Frozen object → its encoded form (inline value or ref), valid because frozen objects never change. */
   private byIdentity = new WeakMap<object, Encoded>();
   /** Decoded blobs (shared, frozen); bounded so a long server life does not grow without limit. */
-  private readonly decoded = new Map<number, unknown>();
+  private readonly decoded = new Map<number, Decoded>();
+  /** Blobs being decoded right now: meeting one again inside itself is a cycle. */
+  private readonly loading = new Set<number>();
   private readonly segments: SegmentCache;
 
+  /** `maxValueBytes`: the largest expanded value `get` hands out (ValueTooLargeError beyond). */
   constructor(
     private readonly db: Db,
     private readonly cacheSize = 50_000,
+    readonly maxValueBytes = Infinity,
   ) {
     // Most blobs are new: insert first and look up only on a hash conflict (one index walk, not two).
     this.insert = db.prepare('INSERT INTO blobs (hash, json) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING');
@@ -120,21 +135,52 @@ export class BlobStore implements BlobSink, BlobSource {
     return stored === undefined || typeof stored === 'string' ? undefined : stored;
   }
 
-  /** Rebuilds the value stored under a root reference (shared sub-objects are frozen and reused). */
+  /**
+   * Rebuilds the value stored under a root reference (shared sub-objects are frozen and reused).
+   * Throws ValueTooLargeError when it expands past `maxValueBytes`.
+   */
   get(root: string): unknown {
-    return this.codec.decode(JSON.parse(root), this);
+    const { value, bytes } = this.getSized(root);
+    if (bytes > this.maxValueBytes) throw new ValueTooLargeError(bytes, this.maxValueBytes);
+    return value;
+  }
+
+  /** The value under a root and the bytes of JSON it expands to (no limit applied). */
+  getSized(root: string): Decoded {
+    const { value, refBytes } = this.decodeNode(JSON.parse(root));
+    return { value, bytes: root.length + refBytes };
+  }
+
+  /** An encoded node already parsed: its value, and what the references in it expand to. */
+  decodeNode(node: unknown): { value: unknown; refBytes: number } {
+    return this.codec.decodeSized(node, this);
   }
 
   load(ref: BlobRef): unknown {
-    const id = ref as number;
+    return this.entry(ref as number).value;
+  }
+
+  expandedBytes(ref: BlobRef): number {
+    return this.entry(ref as number).bytes;
+  }
+
+  private entry(id: number): Decoded {
     const hit = this.decoded.get(id);
     if (hit !== undefined) return hit;
     const json = this.stored(id);
     if (typeof json !== 'string') throw new Error(`blob ${id} is missing from the database`);
-    const value = this.codec.decode(JSON.parse(json), this);
+    if (this.loading.has(id)) throw new ValueCycleError(id);
+    this.loading.add(id);
+    let entry: Decoded;
+    try {
+      const { value, refBytes } = this.codec.decodeSized(JSON.parse(json), this);
+      entry = { value, bytes: json.length + refBytes };
+    } finally {
+      this.loading.delete(id);
+    }
     if (this.decoded.size >= this.cacheSize) this.decoded.clear();
-    this.decoded.set(id, value);
-    return value;
+    this.decoded.set(id, entry);
+    return entry;
   }
 
   /** A blob's stored text or bytes: its row, else the segment compaction packed it into. */

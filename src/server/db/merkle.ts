@@ -10,6 +10,8 @@
 // blob (`{"$swnd": [ref, dtype, shape]}`). A frozen object's encoding is remembered by identity
 // (the engine deep-freezes its state), so an unchanged value is never re-serialized; a node's JSON
 // is built once from its children's texts (the hot path of every live step's commit).
+// `decodeSized` also says how big the value is once expanded (shared parts repeated), so a reader
+// can refuse a small DAG that expands to gigabytes before serializing it (valueLimits.ts).
 // Known gap: a real value shaped like a marker is stored as a blob of its own, but a blob's content
 // is decoded like any node, so `{"$sw": <ref>}` and `{"$swc": [...]}` values come back as the
 // marker's meaning (only `{"$swnd": …}` survives, because no binary blob answers its ref). Fixing it
@@ -42,6 +44,11 @@ export interface BlobSource {
   load(ref: BlobRef): unknown;
   /** The bytes of a binary blob; undefined when `ref` names no binary blob. */
   loadBytes(ref: BlobRef): Uint8Array | undefined;
+  /**
+   * What the JSON blob `ref` (just loaded) expands to, in bytes of JSON with its shared parts
+   * repeated (`decodeSized`). A source without it counts references as nothing.
+   */
+  expandedBytes?(ref: BlobRef): number;
 }
 
 // One-shot `hash` (Node ≥ 20.12): no Hash object per blob; a step hashes a few dozen small blobs.
@@ -72,6 +79,8 @@ export class MerkleCodec {
    */
   private text = '';
   private readonly keyTexts = new Map<string, string>();
+  /** What the references met by the running `decodeSized` expand to (saved around nested calls). */
+  private refBytes = 0;
 
   /** `refType`: what a reference is in this store (markers with another type are plain values). */
   constructor(private readonly refType: 'number' | 'string') {}
@@ -173,10 +182,31 @@ export class MerkleCodec {
     return this.isRef(node) || isChunked(node) || isNdShaped(node);
   }
 
+  /**
+   * `decode`, plus what the references inside `node` expand to: a value's expanded size is its own
+   * text's length plus this (valueLimits.ts). Counted while decoding, so measuring costs one addition
+   * per reference; a blob the source already decoded is counted from its remembered size.
+   */
+  decodeSized(node: unknown, source: BlobSource): { value: unknown; refBytes: number } {
+    const outer = this.refBytes;
+    this.refBytes = 0;
+    try {
+      const value = this.decode(node, source);
+      return { value, refBytes: this.refBytes };
+    } finally {
+      this.refBytes = outer;
+    }
+  }
+
   /** Rebuilds a value from an encoded node (shared sub-objects come frozen from the source). */
   decode(node: unknown, source: BlobSource): unknown {
     if (node === null || typeof node !== 'object') return node;
-    if (this.isRef(node)) return source.load((node as Record<string, BlobRef>)[REF] ?? -1);
+    if (this.isRef(node)) {
+      const ref = (node as Record<string, BlobRef>)[REF] ?? -1;
+      const value = source.load(ref);
+      this.refBytes += source.expandedBytes?.(ref) ?? 0;
+      return value;
+    }
     if (isNdShaped(node)) {
       const nd = this.loadNd((node as Record<string, unknown[]>)[NDARRAY] ?? [], source);
       if (nd !== undefined) return nd;
@@ -216,6 +246,7 @@ export class MerkleCodec {
     if (typeof ref !== this.refType) return undefined;
     const bytes = source.loadBytes(ref);
     if (bytes === undefined) return undefined;
+    this.refBytes += bytes.byteLength;
     try {
       return Object.freeze(makeNdArray(dtype, shape, new Uint8Array(bytes)));
     } catch {

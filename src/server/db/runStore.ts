@@ -11,6 +11,7 @@ import { ShapeStore } from './shapes.ts';
 import { decodePage, encodePage, PAGED_TYPES, pagedEnvelope, type PagedEvent } from './eventPages.ts';
 import type { Db } from './database.ts';
 import { blockInRanges, inPlan, keptRanges, type TailPlan } from './tailPlan.ts';
+import { StoredValueError, ValueTooLargeError, refusedValueEvent } from './valueLimits.ts';
 
 export interface NewRun {
   id: string;
@@ -81,6 +82,13 @@ interface EventRow {
   data: string;
 }
 
+/**
+ * The status of a run a bundle import is still writing (runs/bundleImport.ts): hidden from
+ * `getRun`/`listRuns` (so nothing reads, forks or deletes it half-written), given its real status
+ * in the import's last transaction, and removed at the next start if the server stopped first.
+ */
+export const IMPORTING = 'importing';
+
 /** Event types whose payloads repeat big values step after step: stored through the blob store. */
 const BLOB_ENCODED = new Set(['nav_step', 'restored', 'state_written', 'viewer_data']);
 
@@ -128,8 +136,18 @@ export class RunStore {
   /** Statements on run_branches (prepared once the table is sure to exist). */
   private readonly bq;
 
-  constructor(readonly db: Db) {
-    this.blobs = new BlobStore(db);
+  /**
+   * Bytes of JSON each envelope read from the log expands to (blob-encoded payloads; others count
+   * nothing), so `events` can cut a page by size without measuring anything twice.
+   */
+  private readonly envelopeBytes = new WeakMap<EventEnvelope, number>();
+
+  /** `maxValueBytes`: the largest value a read hands out (valueLimits.ts); default unbounded. */
+  constructor(
+    readonly db: Db,
+    opts: { maxValueBytes?: number } = {},
+  ) {
+    this.blobs = new BlobStore(db, undefined, opts.maxValueBytes);
     this.shapes = new ShapeStore(db);
     this.compaction = new Compactor(db, {}, this.blobs);
     this.q = {
@@ -147,7 +165,9 @@ export class RunStore {
          ended_at = CASE WHEN @set_ended THEN @ended_at ELSE ended_at END, error = CASE WHEN @set_error THEN @error ELSE error END WHERE id = @id`,
       ),
       getRun: db.prepare<[string], RunRow>('SELECT * FROM runs WHERE id = ?'),
-      listRuns: db.prepare<[number], RunRow>('SELECT * FROM runs ORDER BY started_at DESC, rid DESC LIMIT ?'),
+      listRuns: db.prepare<[number], RunRow>(
+        `SELECT * FROM runs WHERE status != '${IMPORTING}' ORDER BY started_at DESC, rid DESC LIMIT ?`,
+      ),
       events: db.prepare<[number, number, number], EventRow>(
         'SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND seq > ? ORDER BY seq LIMIT ?',
       ),
@@ -300,15 +320,39 @@ export class RunStore {
     });
   }
 
-  private envelope(runId: string, r: EventRow): EventEnvelope {
-    return {
-      type: r.type as EventEnvelope['type'],
-      runId,
-      seq: r.seq,
-      ts: new Date(r.ts).toISOString(),
-      data:
-        r.enc === 1 ? this.blobs.get(r.data) : r.enc === 2 ? this.shapes.decode(r.data) : JSON.parse(r.data),
-    };
+  /**
+   * An event row as an envelope. A payload that expands past the value limit (or contains itself)
+   * is never handed out: `strict` throws the reason naming the event, otherwise an `error_event` at
+   * the same seq takes its place, so a log reader still sees every seq and learns why.
+   */
+  private envelope(runId: string, r: EventRow, strict = false): EventEnvelope {
+    const ts = new Date(r.ts).toISOString();
+    if (r.enc !== 1)
+      return {
+        type: r.type as EventEnvelope['type'],
+        runId,
+        seq: r.seq,
+        ts,
+        data: r.enc === 2 ? this.shapes.decode(r.data) : JSON.parse(r.data),
+      };
+    try {
+      const { value, bytes } = this.blobs.getSized(r.data);
+      if (bytes > this.blobs.maxValueBytes) throw new ValueTooLargeError(bytes, this.blobs.maxValueBytes);
+      const env: EventEnvelope = {
+        type: r.type as EventEnvelope['type'],
+        runId,
+        seq: r.seq,
+        ts,
+        data: value,
+      };
+      this.envelopeBytes.set(env, bytes);
+      return env;
+    } catch (err) {
+      if (!(err instanceof StoredValueError)) throw err;
+      const named = err.about(`event ${r.seq} (${r.type}) of run ${runId}`);
+      if (strict) throw named;
+      return refusedValueEvent(runId, r.seq, ts, r.type, named);
+    }
   }
 
   /** One page row for a step's paged events (none when it has none). */
@@ -355,7 +399,22 @@ export class RunStore {
 
   getRun(id: string): StoredRun | undefined {
     const r = this.q.getRun.get(id);
-    return r ? toSummary(r) : undefined;
+    return r && r.status !== IMPORTING ? toSummary(r) : undefined;
+  }
+
+  /** Whether a row holds this id, a run still being imported included. */
+  hasRunId(id: string): boolean {
+    return this.q.getRun.get(id) !== undefined;
+  }
+
+  /** Deletes the runs an import was writing when the server stopped; returns their ids. */
+  removeUnfinishedImports(): string[] {
+    const ids = this.db
+      .prepare<[], { id: string }>(`SELECT id FROM runs WHERE status = '${IMPORTING}'`)
+      .all()
+      .map((r) => r.id);
+    for (const id of ids) this.deleteRun(id);
+    return ids;
   }
 
   listRuns(limit = 500): StoredRun[] {
@@ -367,7 +426,23 @@ export class RunStore {
     return r ? this.blobs.get(r.graph_hash) : undefined;
   }
 
-  events(runId: string, after: number, limit: number, type?: string): EventEnvelope[] {
+  /**
+   * Up to `limit` events after `after`, in seq order. `maxBytes` bounds what the page expands to:
+   * it ends after the event that passes it (always at least one event), so a reader that sends the
+   * page as one answer never serializes more than about that; page on from the last seq.
+   */
+  events(runId: string, after: number, limit: number, type?: string, maxBytes = Infinity): EventEnvelope[] {
+    const page = this.eventPage(runId, after, limit, type);
+    if (maxBytes === Infinity) return page;
+    let total = 0;
+    for (let i = 0; i < page.length; i++) {
+      total += this.envelopeBytes.get(page[i]!) ?? 0;
+      if (total > maxBytes) return page.slice(0, i + 1);
+    }
+    return page;
+  }
+
+  private eventPage(runId: string, after: number, limit: number, type?: string): EventEnvelope[] {
     const rid = this.rid(runId);
     if (limit <= 0) return [];
     if (type !== undefined && PAGED_TYPES.has(type)) {
@@ -404,7 +479,13 @@ export class RunStore {
   /** The latest checkpoint stored for `step` (a restore may have re-run a step; the newest wins). */
   checkpoint(runId: string, step: number): (Checkpoint & { seq: number }) | undefined {
     const r = this.q.checkpointAt.get(this.rid(runId), step);
-    return r ? { step: r.step, seq: r.seq, state: this.blobs.get(r.root) } : undefined;
+    if (!r) return undefined;
+    try {
+      return { step: r.step, seq: r.seq, state: this.blobs.get(r.root) };
+    } catch (err) {
+      if (err instanceof StoredValueError) throw err.about(`the checkpoint of step ${step} of run ${runId}`);
+      throw err;
+    }
   }
 
   /**
@@ -415,14 +496,16 @@ export class RunStore {
   stateEvents(runId: string, step: number): { base: EventEnvelope | undefined; after: EventEnvelope[] } {
     const rid = this.rid(runId);
     const exact = this.q.snapExact.get(rid, step);
-    if (exact) return { base: this.envelope(runId, exact), after: [] };
+    if (exact) return { base: this.envelope(runId, exact, true), after: [] };
     const before = this.q.snapBefore.get(rid, step);
-    const base = before ? this.envelope(runId, before) : undefined;
+    const base = before ? this.envelope(runId, before, true) : undefined;
     const baseStep = base ? ((base.data as { step?: number }).step ?? -1) : -1;
     return {
       base,
       // Folded types (state_written, signal) are never paged (eventPages.ts): rows only.
-      after: this.q.foldable.all(rid, base?.seq ?? 0, baseStep, step).map((r) => this.envelope(runId, r)),
+      after: this.q.foldable
+        .all(rid, base?.seq ?? 0, baseStep, step)
+        .map((r) => this.envelope(runId, r, true)),
     };
   }
 

@@ -134,7 +134,9 @@ describe('a batch of the demo graph', () => {
       'the final notice',
     );
     const mine = notices.filter((n) => n.batch_id === id);
-    expect(mine[0]).toMatchObject({ status: 'running', total: 3 });
+    // `queued` until a worker takes its first episode (the server's episode slots: workerSlots.ts).
+    expect(mine[0]).toMatchObject({ status: 'queued', total: 3, running: 0 });
+    expect(mine.find((n) => n.status === 'running')).toMatchObject({ total: 3 });
     expect(mine.at(-1)).toMatchObject({ status: 'done', completed: 3, running: 0 });
 
     const list = (await api(url, 'GET', '/api/batches')).body as BatchListItem[];

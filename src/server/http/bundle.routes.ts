@@ -29,6 +29,10 @@ export function registerBundleRoutes(
   bodyLimit: number,
 ): void {
   const imported = new ImportedRuns(store.db);
+  // An import the server stopped in the middle of left a hidden half-written run (bundleImport.ts).
+  const unfinished = store.removeUnfinishedImports();
+  if (unfinished.length > 0)
+    console.error(`statewire: removed ${unfinished.length} run(s) a stopped server was still importing`);
   // Only the import route is let through originGuard with this type; elsewhere it is a 415 first.
   app.addContentTypeParser(BUNDLE_MEDIA_TYPE, { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
@@ -63,8 +67,9 @@ export function registerBundleRoutes(
         `POST ${BUNDLE_IMPORT_ROUTE} takes the bundle's bytes with Content-Type: ${BUNDLE_MEDIA_TYPE}`,
       );
     try {
-      const result = importBundle(store, imported, req.body, {
+      const result = await importBundle(store, imported, req.body, {
         maxUncompressed: Math.max(MIN_UNCOMPRESSED, UNCOMPRESSED_FACTOR * bodyLimit),
+        maxValueBytes: store.blobs.maxValueBytes,
       });
       return await reply.status(201).send(result);
     } catch (e) {

@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { jsonPath } from '../../domain/validate/issues.ts';
+import { StoredValueError } from '../db/valueLimits.ts';
 import { storageApiError } from './storageErrors.ts';
 
 export class ApiError extends Error {
@@ -80,8 +81,13 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, req: FastifyRequest, reply: FastifyReply) => {
     // Storage failures first: a full disk is 507 wherever it surfaces (e.g. SQLITE_FULL on run
     // start), and file-system errors never echo Node's message (it carries absolute paths).
+    // A stored value a reader refuses to expand (too large, or damaged): 413 / 500 saying which.
     const apiErr =
-      err instanceof ApiError ? err : (storageApiError(err) ?? fromFastify(err as FastifyLikeError));
+      err instanceof ApiError
+        ? err
+        : err instanceof StoredValueError
+          ? new ApiError(err.status, err.code, err.message)
+          : (storageApiError(err) ?? fromFastify(err as FastifyLikeError));
     if (apiErr.status >= 500) req.log.error({ err }, 'request failed');
     return sendError(reply, apiErr);
   });

@@ -63,7 +63,8 @@ export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store:
   app.get('/api/runs/:id/events', async (req) => {
     const row = runOr404(req.params);
     const q = parseOr400(EventsQuerySchema, req.query, 'query');
-    const events = store.events(row.id, q.after, q.limit, q.type);
+    // The page ends early when its values pass the value limit (next_after says where to go on).
+    const events = store.events(row.id, q.after, q.limit, q.type, store.blobs.maxValueBytes);
     const last = events[events.length - 1];
     return {
       run_id: row.id,

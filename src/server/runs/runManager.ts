@@ -727,22 +727,30 @@ export class RunManager {
   }
 
   stateAt(runId: string, step: number): RunStateView {
-    const row = this.store.getRun(runId);
-    if (!row) throw notFound(`no run ${JSON.stringify(runId)}`);
-    // A fork's history up to its fork point is its parent's.
-    if (
-      row.parent_run_id &&
-      row.parent_step !== null &&
-      step <= row.parent_step &&
-      this.store.getRun(row.parent_run_id)
-    )
-      return this.stateAt(row.parent_run_id, step);
-    const { base, after } = this.store.stateEvents(runId, step);
-    if (step > this.store.maxStep(runId))
-      throw notFound(`run ${runId} has no committed step ${step} (last: ${row.steps})`, 'no-state');
+    // A fork's history up to its fork point is its parent's (and so on up the chain). The chain is
+    // walked with a guard: a database can hold a loop (an import before they were refused).
+    let id = runId;
+    const chain: string[] = [];
+    for (;;) {
+      const row = this.store.getRun(id);
+      if (!row) throw notFound(`no run ${JSON.stringify(id)}`);
+      chain.push(id);
+      const parent = row.parent_run_id;
+      if (!parent || row.parent_step === null || step > row.parent_step || !this.store.getRun(parent)) break;
+      if (chain.includes(parent))
+        throw conflict(
+          `run ${runId}'s parent chain loops (${[...chain, parent].join(' → ')}): its steps up to a fork point cannot be found`,
+          'parent-cycle',
+        );
+      id = parent;
+    }
+    const row = this.store.getRun(id)!;
+    const { base, after } = this.store.stateEvents(id, step);
+    if (step > this.store.maxStep(id))
+      throw notFound(`run ${id} has no committed step ${step} (last: ${row.steps})`, 'no-state');
     if (!base && after.length === 0)
-      throw notFound(`run ${runId} has no committed state at step ${step}`, 'no-state');
-    return reduceState(base, after, step, this.graphOfRun(runId).containers);
+      throw notFound(`run ${id} has no committed state at step ${step}`, 'no-state');
+    return reduceState(base, after, step, this.graphOfRun(id).containers);
   }
 
   /** Graceful shutdown: finish the in-flight step, mark live runs interrupted (restorable later). */

@@ -80,6 +80,8 @@ export class ServiceClient {
     encoding: Encoding,
     timeoutMs: number,
     what: string,
+    /** The caller gave up (its run was stopped): the request is aborted at once. */
+    cancel?: AbortSignal,
   ): Promise<unknown> {
     const headers: Record<string, string> = { accept: CONTENT_TYPE[encoding] };
     let payload: Uint8Array | undefined;
@@ -89,7 +91,7 @@ export class ServiceClient {
     }
     let res;
     try {
-      res = await this.transport.send(method, path, headers, payload, timeoutMs);
+      res = await this.transport.send(method, path, headers, payload, timeoutMs, cancel);
     } catch (e) {
       if (e instanceof TransportError) throw new ServiceError(`service '${this.name}' ${what}: ${e.message}`);
       throw e;
@@ -137,6 +139,7 @@ export class ServiceClient {
     req: CallRequest,
     imageInputs: ReadonlySet<string>,
     imageOutputs: ReadonlySet<string>,
+    cancel?: AbortSignal,
   ): Promise<CallAnswer> {
     const what = `function '${fn}'`;
     let body: unknown = req;
@@ -159,6 +162,7 @@ export class ServiceClient {
       this.encoding,
       this.timeoutMs,
       what,
+      cancel,
     );
     if (typeof r !== 'object' || r === null)
       throw new ServiceError(`service '${this.name}' ${what}: answer is not an object`);

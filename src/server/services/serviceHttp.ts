@@ -10,8 +10,11 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 export class TransportError extends Error {
   constructor(
     message: string,
-    /** `unreachable` before any answer, `timeout`, `too-large`, `broken` once the answer started. */
-    readonly kind: 'unreachable' | 'timeout' | 'too-large' | 'broken',
+    /**
+     * `unreachable` before any answer, `timeout`, `too-large`, `broken` once the answer started,
+     * `cancelled` when the caller gave up (its run was stopped).
+     */
+    readonly kind: 'unreachable' | 'timeout' | 'too-large' | 'broken' | 'cancelled',
   ) {
     super(message);
   }
@@ -53,14 +56,16 @@ export class ServiceTransport {
     headers: Record<string, string>,
     body: Uint8Array | undefined,
     timeoutMs: number,
+    /** Aborts the exchange at once (a stopped run does not wait for its call's timeout). */
+    cancel?: AbortSignal,
   ): Promise<RawAnswer> {
     const deadline = Date.now() + timeoutMs;
     try {
-      return await this.once(method, path, headers, body, deadline, timeoutMs);
+      return await this.once(method, path, headers, body, deadline, timeoutMs, cancel);
     } catch (e) {
       // A kept-alive socket the service closed meanwhile: the request never reached it, send it again.
-      if ((e as { staleSocket?: boolean }).staleSocket && Date.now() < deadline)
-        return this.once(method, path, headers, body, deadline, timeoutMs);
+      if ((e as { staleSocket?: boolean }).staleSocket && Date.now() < deadline && !cancel?.aborted)
+        return this.once(method, path, headers, body, deadline, timeoutMs, cancel);
       throw e;
     }
   }
@@ -76,6 +81,7 @@ export class ServiceTransport {
     body: Uint8Array | undefined,
     deadline: number,
     timeoutMs: number,
+    cancel: AbortSignal | undefined,
   ): Promise<RawAnswer> {
     const url = new URL(path.replace(/^\//, ''), this.base);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -83,10 +89,12 @@ export class ServiceTransport {
       let settled = false;
       let answered = false;
       let received = 0;
+      const onCancel = () => fail(new TransportError('cancelled (the run was stopped)', 'cancelled'));
       const fail = (err: Error) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        cancel?.removeEventListener('abort', onCancel);
         req.destroy();
         reject(err);
       };
@@ -107,6 +115,8 @@ export class ServiceTransport {
           ),
         Math.max(0, deadline - Date.now()),
       );
+      if (cancel?.aborted) return onCancel();
+      cancel?.addEventListener('abort', onCancel, { once: true });
       req.on('error', (e: NodeJS.ErrnoException) => {
         if (answered)
           return fail(
@@ -149,6 +159,7 @@ export class ServiceTransport {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
+          cancel?.removeEventListener('abort', onCancel);
           resolve({
             status: res.statusCode ?? 0,
             contentType: String(res.headers['content-type'] ?? ''),

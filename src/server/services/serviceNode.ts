@@ -124,6 +124,7 @@ export function serviceNodeHandler(
           },
           imageInputs,
           imageOutputs,
+          ctx.signal, // a stop aborts the call instead of waiting for its timeout
         );
       } finally {
         active.end(ctx.runId);

@@ -85,7 +85,8 @@ export class RunFeed {
       this.pages.set(key, page);
     }
     if (!page || (page[page.length - 1]?.seq ?? 0) <= cursor) {
-      page = this.store.events(this.runId, key, size);
+      // Bounded by the value limit: a page of big values ends early (and is not cached as final).
+      page = this.store.events(this.runId, key, size, undefined, this.store.blobs.maxValueBytes);
       // Only a full page is final; the log's tail is still growing (and is in `recent` anyway).
       if (page.length === size) {
         this.pages.set(key, page);
@@ -96,6 +97,6 @@ export class RunFeed {
     const i = firstAfter(page, cursor);
     if (i < page.length) return page.slice(i, i + max);
     // Seqs are contiguous in practice; if not, read straight from the cursor.
-    return this.store.events(this.runId, cursor, max);
+    return this.store.events(this.runId, cursor, max, undefined, this.store.blobs.maxValueBytes);
   }
 }
