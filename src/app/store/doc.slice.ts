@@ -99,6 +99,13 @@ export function makeTab(init: OpenInit): Tab {
   };
 }
 
+/**
+ * The graph of a new tab. `eval_graph` is off until the user turns it on (Graph inspector): an
+ * evaluation graph must have a graphOut, and a blank canvas that opens with that error reads as
+ * something already broken. Files keep the format's default (true when the key is absent).
+ */
+export const newGraph = (): GraphDef => ({ ...emptyGraph('Untitled'), eval_graph: false });
+
 /** Why an edit of an unreadable tab is refused. */
 export const unreadableReason = (t: Tab): string =>
   `${t.savedId ?? t.title} could not be read as a graph, so it cannot be edited here: fix the file (see the error view), then Reload`;
@@ -137,7 +144,7 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
       return tab.id;
     },
     newTab() {
-      return get().openTab({ graph: emptyGraph('Untitled'), title: 'Untitled' });
+      return get().openTab({ graph: newGraph(), title: 'Untitled' });
     },
     closeTab(id) {
       const { tabs, activeTabId } = get();
@@ -145,7 +152,7 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
       if (i < 0) return;
       const rest = tabs.filter((t) => t.id !== id);
       if (rest.length === 0) {
-        const tab = makeTab({ graph: emptyGraph('Untitled'), title: 'Untitled' });
+        const tab = makeTab({ graph: newGraph(), title: 'Untitled' });
         set({ tabs: [tab], activeTabId: tab.id });
         get().clearSelection();
         return;

@@ -180,7 +180,7 @@ export function GraphsExplorer() {
       </div>
       {list.length > 0 && (
         <div className="px-2 pb-1 text-[10px] text-zinc-500" data-testid="explorer-hint">
-          Click selects · Enter or double-click opens
+          Click selects · Enter/double-click opens
         </div>
       )}
     </div>
