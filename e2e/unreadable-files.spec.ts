@@ -45,6 +45,17 @@ test('a typo opens as an error view; nothing edits or saves over it; fixing the 
   await expect(page.getByTestId('replace-unreadable-dialog')).toHaveCount(0);
   expect(readText(server, 'typo_graph')).toBe(TYPO);
 
+  // A reload restores the tab from the local journal (another tab is the deep link now): it reads
+  // the file again and is still the error view, never an empty graph.
+  await page.getByTestId('explorer-graph-smoke_demo').dblclick();
+  await expect(editor.node('think')).toBeVisible();
+  await editor.waitJournal();
+  await page.reload();
+  await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 20_000 });
+  await page.getByTestId('tab').filter({ hasText: 'typo_graph' }).click();
+  await expect(view).toBeVisible();
+  await expect(page.getByTestId('unreadable-error-line')).toContainText('"name": "Grid Navigator,');
+
   // Fixed in a text editor: the view reads it again on the server's graphs_changed, no click.
   writeText(server, 'typo_graph', DEMO);
   await expect(view).toHaveCount(0);
