@@ -4,24 +4,9 @@
 // calls nothing dangling, and the run writes the outer container.
 import { EditorPage } from './pages/EditorPage.ts';
 import { expect, test } from './fixtures.ts';
+import { writerGraph } from './writerGraph.ts';
 
-const GRAPH = {
-  name: 'outer_writer',
-  eval_graph: false,
-  step_budget: 1,
-  nodes: [
-    { id: 'seed', type: 'constant', position: { x: 0, y: 0 }, config: { value: 'hello' } },
-    {
-      id: 'writer',
-      type: 'stateWrite',
-      position: { x: 320, y: 0 },
-      config: { container: 'mem', state: 'log' },
-    },
-  ],
-  edges: [{ id: 'e1', source: 'seed', target: 'writer', sourceHandle: 'value', targetHandle: 'value' }],
-  containers: [{ id: 'mem', position: { x: 320, y: 260 }, states: { log: { type: 'accumulator' } } }],
-  access_grants: [{ id: 'g_writer_mem', node_id: 'writer', container_id: 'mem' }],
-};
+const GRAPH = writerGraph('outer_writer');
 
 test('grouping a node that writes an outer container is allowed, checks clean and runs', async ({
   page,

@@ -2,19 +2,9 @@
 // its status), closed by default; opened, it lists its episode runs, each opening like any run.
 import { EditorPage } from './pages/EditorPage.ts';
 import { expect, test } from './fixtures.ts';
+import { writerGraph } from './writerGraph.ts';
 
-const GRAPH = {
-  name: 'tiny_batch',
-  eval_graph: false,
-  step_budget: 2,
-  nodes: [
-    { id: 'seed', type: 'constant', position: { x: 0, y: 0 }, config: { value: 'x' } },
-    { id: 'w', type: 'stateWrite', position: { x: 300, y: 0 }, config: { container: 'mem', state: 'log' } },
-  ],
-  edges: [{ id: 'e1', source: 'seed', target: 'w', sourceHandle: 'value', targetHandle: 'value' }],
-  containers: [{ id: 'mem', position: { x: 300, y: 240 }, states: { log: { type: 'accumulator' } } }],
-  access_grants: [{ id: 'g1', node_id: 'w', container_id: 'mem' }],
-};
+const GRAPH = writerGraph('tiny_batch', { writer: 'w', value: 'x', stepBudget: 2 });
 
 test('a batch is one row in Runs, closed by default; opened, it lists its episodes', async ({
   page,
