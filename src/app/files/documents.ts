@@ -264,7 +264,8 @@ export async function saveTabAs(
     if (refused)
       return {
         ok: false,
-        reason: `${unreadableMessage(`the file of "${name}"`, refused)}; replacing it loses its text`,
+        // The dialog lists the parse errors under this line.
+        reason: `a file "${name}" exists but does not read as a graph; replacing it loses its text:`,
         unreadable: refused,
       };
     if (e instanceof ApiError && e.status === 409)
