@@ -10,6 +10,8 @@ import { GraphsExplorer } from './panels/explorer/GraphsExplorer.tsx';
 import { Inspector } from './panels/inspector/Inspector.tsx';
 import { NodeLibrary } from './panels/library/NodeLibrary.tsx';
 import { TopBar } from './TopBar.tsx';
+import { activeTab } from './store/doc.slice.ts';
+import { useEditor } from './store/editor.store.ts';
 import { PanelBoundary } from './ui/PanelBoundary.tsx';
 import { Toast } from './ui/Toast.tsx';
 import { lazyNamed } from './ui/lazyNamed.ts';
@@ -18,6 +20,17 @@ import { lazyNamed } from './ui/lazyNamed.ts';
 const CommandPalette = lazyNamed(() => import('./commands/CommandPalette.tsx'), 'CommandPalette');
 const Cheatsheet = lazyNamed(() => import('./commands/Cheatsheet.tsx'), 'Cheatsheet');
 const Dialogs = lazyNamed(() => import('./files/Dialogs.tsx'), 'Dialogs');
+const UnreadableFileView = lazyNamed(() => import('./files/UnreadableFileView.tsx'), 'UnreadableFileView');
+
+/** A tab whose file does not read as a graph shows its error view over the canvas. */
+function UnreadableGate() {
+  const unreadable = useEditor((s) => Boolean(activeTab(s)?.unreadable));
+  return unreadable ? (
+    <Suspense fallback={null}>
+      <UnreadableFileView />
+    </Suspense>
+  ) : null;
+}
 
 export function App() {
   useShortcuts();
@@ -38,6 +51,7 @@ export function App() {
             <PanelBoundary name="Canvas">
               <Breadcrumb />
               <Canvas />
+              <UnreadableGate />
             </PanelBoundary>
           </div>
           <PanelBoundary name="Drawer">

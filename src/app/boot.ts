@@ -3,8 +3,9 @@
 // `/?graph=<id>`, or open the demo graph, or an empty tab.
 import { api } from './api/client.ts';
 import { takeBootRequest } from './bootRequests.ts';
-import { openSavedGraph } from './files/documents.ts';
+import { openSavedGraph, rereadUnreadable } from './files/documents.ts';
 import { loadGraphList } from './files/graphList.ts';
+import { startGraphsSync } from './files/graphsSync.ts';
 import { readJournal, startJournal, type JournalEntry } from './files/journal.ts';
 import { makeTab } from './store/doc.slice.ts';
 import { editorStore, type EditorStore } from './store/editor.store.ts';
@@ -24,12 +25,15 @@ async function restoreJournal(store: EditorStore, prefetched?: Promise<unknown>)
       title: e.title,
       dirty: e.dirty,
       path: e.path,
+      unreadable: e.unreadable ?? null,
     }),
     id: e.tabId,
     stateVisible: e.stateVisible,
   }));
   const active = entries.find((e) => e.active)?.tabId ?? tabs[0]?.id ?? null;
   store.setState({ tabs, activeTabId: active });
+  // A file that did not read as a graph may have been fixed since: read each such file again.
+  for (const t of tabs) if (t.unreadable) void rereadUnreadable(t.id, store);
   const restored = entries.filter((e) => e.dirty).length;
   if (restored)
     store
@@ -51,6 +55,7 @@ export async function boot(store: EditorStore = editorStore): Promise<void> {
   // The explorer's list, in before boot ends so the sidebar does not change height after it.
   const graphs = loadGraphList(takeBootRequest('graphs'));
   startServicesSync(store, liveClient());
+  startGraphsSync(store, liveClient());
   const restored = await restoreJournal(store, takeBootRequest('journal'));
   // The deep-linked graph opens with the server's catalog and services report in place (both were
   // asked for with it): opened before them, a big graph would render and validate again as each

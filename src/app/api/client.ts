@@ -75,25 +75,36 @@ export interface GraphListEntry {
   name?: string;
   kind?: string;
   description?: string;
+  /** Why the file does not read as a graph (it opens as an error view). */
+  _error?: string;
 }
 
 export const api = {
   /** The explorer's list: ids, folders, names, kinds and descriptions, no graphs. */
   listGraphs: () => request<GraphListEntry[]>('GET', '/api/graphs?view=summary'),
+  /** Folders under workspace/graphs and that folder's absolute path (`root`). */
+  graphFolders: () => request<{ folders: string[]; root?: string }>('GET', '/api/graphs/folders'),
   getGraph: (id: string) => request<unknown>('GET', `/api/graphs/${enc(id)}`),
-  /** With `etag`, the server refuses (409) if the file changed since that version was read. */
-  putGraph: (id: string, graph: unknown, etag?: string) =>
+  /**
+   * With `etag`, the server refuses (409) if the file changed since that version was read. A file
+   * that does not read as a graph is replaced only with `replaceUnreadable` (else 409 `unreadable-file`).
+   */
+  putGraph: (id: string, graph: unknown, etag?: string, opts: { replaceUnreadable?: boolean } = {}) =>
     request<{ id: string; path?: string }>(
       'PUT',
       `/api/graphs/${enc(id)}`,
-      graph,
+      opts.replaceUnreadable ? { ...(graph as object), replace_unreadable: true } : graph,
       etag ? { 'if-match': `"${etag}"` } : {},
     ),
-  createGraph: (graph: unknown, opts: { folder?: string; overwrite?: boolean } = {}) =>
+  createGraph: (
+    graph: unknown,
+    opts: { folder?: string; overwrite?: boolean; replaceUnreadable?: boolean } = {},
+  ) =>
     request<{ id: string; path?: string }>('POST', '/api/graphs', {
       ...(graph as object),
       ...(opts.folder ? { folder: opts.folder } : {}),
       ...(opts.overwrite ? { overwrite: true } : {}),
+      ...(opts.replaceUnreadable ? { replace_unreadable: true } : {}),
     }),
   deleteGraph: (id: string) => request<unknown>('DELETE', `/api/graphs/${enc(id)}`),
   layout: (graph: unknown, dimensions: Record<string, { width: number; height: number }>) =>

@@ -5,7 +5,7 @@ import { addNodes } from '../../domain/graph/graph.ops.ts';
 import type { Position } from '../../domain/graph/graph.schema.ts';
 import { api } from '../api/client.ts';
 import { currentLevel, editorStore, type EditorStore } from '../store/editor.store.ts';
-import { parseGraphInput } from '../store/graphIo.ts';
+import { readSavedGraph, whereOf } from '../files/savedGraph.ts';
 import { freshId, usedIds } from '../store/ids.ts';
 
 export async function dropGraphNode(
@@ -15,9 +15,14 @@ export async function dropGraphNode(
 ): Promise<void> {
   const s = store.getState();
   try {
-    const r = parseGraphInput(await api.getGraph(graphId));
-    if (!r.ok) {
-      s.setDialog({ kind: 'importErrors', fileName: graphId, errors: r.errors });
+    const r = readSavedGraph(await api.getGraph(graphId));
+    if (r.kind === 'unreadable') {
+      // Never an empty composite in its place: say why the file cannot be used.
+      s.setDialog({
+        kind: 'importErrors',
+        fileName: graphId,
+        errors: r.file.issues.map((i) => ({ path: whereOf(i), message: i.message })),
+      });
       return;
     }
     const sub = { ...r.graph, kind: 'graph' as const, group: '' };

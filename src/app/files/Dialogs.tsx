@@ -1,11 +1,22 @@
 // The file dialogs: save-as / rename (name prompt), stale-save conflict (overwrite / reload / save
-// as new), confirm closing a dirty tab, confirm saving a graph with errors, and import errors listed
+// as new), replacing a file that does not read as a graph (only on an explicit yes over its parse
+// error), confirm closing a dirty tab, confirm saving a graph with errors, and import errors listed
 // with their JSON paths.
 import { useState } from 'react';
+import type { Issue } from '../store/graphIo.ts';
 import { editorStore, useEditor } from '../store/editor.store.ts';
 import { Button } from '../ui/Button.tsx';
 import { Modal } from '../ui/Modal.tsx';
-import { overwrite, reloadFromDisk, renameSaved, saveTab, saveTabAs, tabErrors } from './documents.ts';
+import {
+  overwrite,
+  reloadFromDisk,
+  renameSaved,
+  replaceUnreadable,
+  saveTab,
+  saveTabAs,
+  tabErrors,
+} from './documents.ts';
+import { whereOf, type UnreadableFile } from './savedGraph.ts';
 import { askSaveWithErrors, useSaveErrorsQuestion } from './saveConfirm.ts';
 
 const close = () => editorStore.getState().setDialog(null);
@@ -15,15 +26,20 @@ function NameDialog({ tabId, mode }: { tabId: string; mode: 'saveAs' | 'rename' 
   const [name, setName] = useState(tab?.graph.name || (tab?.title === 'Untitled' ? '' : (tab?.title ?? '')));
   const [error, setError] = useState<string | null>(null);
   const [exists, setExists] = useState(false);
+  /** The file the name points at does not read as a graph: replacing it is a second, explicit yes. */
+  const [unreadable, setUnreadable] = useState<UnreadableFile | null>(null);
   // Saving is the answer to this dialog, so a graph's errors are named here, not asked about again.
   const [errors] = useState(() => (tab && mode === 'saveAs' ? tabErrors(tab).length : 0));
-  const submit = async (force = false) => {
+  const submit = async (force = false, replace = false) => {
     const r =
-      mode === 'rename' ? await renameSaved(tabId, name) : await saveTabAs(tabId, name, { overwrite: force });
+      mode === 'rename'
+        ? await renameSaved(tabId, name)
+        : await saveTabAs(tabId, name, { overwrite: force, replaceUnreadable: replace });
     if (r.ok) close();
     else {
       setError(r.reason);
       setExists('exists' in r && r.exists === true);
+      setUnreadable(('unreadable' in r && r.unreadable) || null);
     }
   };
   return (
@@ -36,6 +52,7 @@ function NameDialog({ tabId, mode }: { tabId: string; mode: 'saveAs' | 'rename' 
           setName(e.target.value);
           setError(null);
           setExists(false);
+          setUnreadable(null);
         }}
         onKeyDown={(e) => {
           if (e.key === 'Enter') void submit();
@@ -54,11 +71,21 @@ function NameDialog({ tabId, mode }: { tabId: string; mode: 'saveAs' | 'rename' 
           {error}
         </div>
       )}
+      {unreadable && <ParseErrors issues={unreadable.issues} />}
       <div className="flex justify-end gap-2">
         <Button onClick={close}>Cancel</Button>
         {exists && (
           <Button variant="danger" data-testid="save-overwrite" onClick={() => void submit(true)}>
             Overwrite
+          </Button>
+        )}
+        {unreadable && (
+          <Button
+            variant="danger"
+            data-testid="save-replace-unreadable"
+            onClick={() => void submit(true, true)}
+          >
+            Replace the unreadable file
           </Button>
         )}
         <Button variant="primary" data-testid="save-confirm" onClick={() => void submit()}>
@@ -104,6 +131,75 @@ function ConflictDialog({ tabId }: { tabId: string }) {
           }}
         >
           Overwrite
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+/** A file's parse errors, each with where it is (line and column, else its JSON path). */
+function ParseErrors({ issues }: { issues: Issue[] }) {
+  return (
+    <ul data-testid="parse-errors" className="mb-3 max-h-32 list-none overflow-y-auto text-xs">
+      {issues.slice(0, 8).map((i, k) => (
+        <li key={k} className="mb-0.5">
+          <span className="font-mono text-amber-300">{whereOf(i)}</span>{' '}
+          <span className="text-zinc-200">{i.message}</span>
+        </li>
+      ))}
+      {issues.length > 8 && <li className="text-zinc-500">… and {issues.length - 8} more</li>}
+    </ul>
+  );
+}
+
+/**
+ * A save found the file on disk unreadable. Its text is somebody's work (a typo away from a graph),
+ * so the default is to keep it; replacing it is the red button, and only that sends the flag.
+ */
+function ReplaceUnreadableDialog({
+  tabId,
+  id,
+  issues,
+  etag,
+}: {
+  tabId: string;
+  id: string;
+  issues: Issue[];
+  etag: string | null;
+}) {
+  return (
+    <Modal
+      title={`${id} on disk does not read as a graph`}
+      onClose={close}
+      testId="replace-unreadable-dialog"
+    >
+      <p className="mb-2 text-xs text-zinc-300">
+        The file <b>{id}</b> was changed on disk and can no longer be read. Saving now would replace its whole
+        text with this tab&apos;s graph:
+      </p>
+      <ParseErrors issues={issues} />
+      <p className="mb-3 text-xs text-zinc-400">
+        Fix the file and save again, or save this graph under another name.
+      </p>
+      <div className="flex justify-end gap-2">
+        <Button data-testid="replace-unreadable-cancel" onClick={close}>
+          Keep the file
+        </Button>
+        <Button
+          data-testid="replace-unreadable-save-as"
+          onClick={() => editorStore.getState().setDialog({ kind: 'saveAs', tabId })}
+        >
+          Save as new…
+        </Button>
+        <Button
+          variant="danger"
+          data-testid="replace-unreadable-confirm"
+          onClick={() => {
+            close();
+            void replaceUnreadable(tabId, etag);
+          }}
+        >
+          Replace the unreadable file
         </Button>
       </div>
     </Modal>
@@ -227,5 +323,7 @@ function FileDialog() {
       return <ConfirmCloseDialog tabId={d.tabId} />;
     case 'importErrors':
       return <ImportErrorsDialog fileName={d.fileName} errors={d.errors} />;
+    case 'replaceUnreadable':
+      return <ReplaceUnreadableDialog tabId={d.tabId} id={d.id} issues={d.issues} etag={d.etag} />;
   }
 }

@@ -6,7 +6,9 @@ import { api, ApiError, errorCodeOf, messageOf } from '../api/client.ts';
 import { issuesOf } from '../store/derived.ts';
 import { activeTab, type Tab } from '../store/doc.slice.ts';
 import { editorStore, type EditorStore } from '../store/editor.store.ts';
-import { formatGraphText, parseGraphInput, validateGraph, type Issue } from '../store/graphIo.ts';
+import { formatGraphText, validateGraph, type Issue } from '../store/graphIo.ts';
+import { emptyGraph } from '../../domain/graph/graph.schema.ts';
+import { readSavedGraph, unreadableRefusal, whereOf, type UnreadableFile } from './savedGraph.ts';
 import { askSaveWithErrors } from './saveConfirm.ts';
 
 /**
@@ -22,10 +24,10 @@ function log(store: EditorStore, level: 'info' | 'warn' | 'error', msg: string) 
   store.getState().addLog(level, msg);
 }
 
-/** Canonical text of a server response, or null when it does not parse. */
-function diskTextOf(raw: unknown): string | null {
-  const r = parseGraphInput(raw);
-  return r.ok ? formatGraphText(r.graph) : null;
+/** "typo_graph does not read as a graph: line 2, column 27: invalid JSON …" for toasts and the log. */
+export function unreadableMessage(id: string, file: UnreadableFile): string {
+  const first = file.issues[0];
+  return `${id} does not read as a graph${first ? ` (${whereOf(first)}: ${first.message})` : ''}`;
 }
 
 /** `prefetched`: the graph's GET already under way (boot starts a deep link's fetch first thing). */
@@ -40,11 +42,13 @@ export async function openSavedGraph(
     return true;
   }
   try {
-    const raw = await (prefetched ?? api.getGraph(id));
-    const r = parseGraphInput(raw);
-    if (!r.ok) {
-      store.getState().setDialog({ kind: 'importErrors', fileName: id, errors: r.errors });
-      return false;
+    const r = readSavedGraph(await (prefetched ?? api.getGraph(id)));
+    if (r.kind === 'unreadable') {
+      // An error view, never an editable empty graph (src/app/files/UnreadableFileView.tsx).
+      store.getState().openTab({ graph: emptyGraph(id), savedId: id, title: id, unreadable: r.file });
+      store.getState().setDrawerTab('issues');
+      log(store, 'error', `opened ${unreadableMessage(id, r.file)}`);
+      return true;
     }
     store.getState().openTab({
       graph: r.graph,
@@ -93,6 +97,10 @@ export async function saveTab(
   const s = store.getState();
   const tab = tabId ? s.tabs.find((t) => t.id === tabId) : activeTab(s);
   if (!tab) return false;
+  if (tab.unreadable) {
+    s.showToast(`nothing to save: ${unreadableMessage(tab.savedId ?? tab.title, tab.unreadable)}`, 'error');
+    return false;
+  }
   if (!tab.savedId) {
     // The Save-as dialog is the question here: it names the errors beside the name field.
     s.setDialog({ kind: 'saveAs', tabId: tab.id });
@@ -113,16 +121,19 @@ export async function saveTab(
   }
   let etag: string | undefined;
   try {
-    const raw = await api.getGraph(tab.savedId);
-    const current = diskTextOf(raw);
-    if (tab.diskText !== null && current !== null && current !== tab.diskText) {
+    const r = readSavedGraph(await api.getGraph(tab.savedId));
+    if (r.kind === 'unreadable') {
+      // Someone broke the file since it was opened: its text is not replaced without a yes.
+      askReplaceUnreadable(store, tab.id, tab.savedId, r.file);
+      return false;
+    }
+    if (tab.diskText !== null && formatGraphText(r.graph) !== tab.diskText) {
       s.setDialog({ kind: 'conflict', tabId: tab.id });
       return false;
     }
     // Same content as when opened: write against exactly this version, so a change landing
     // between this read and the write is refused by the server (409) instead of overwritten.
-    const e = (raw as { _etag?: unknown } | null)?._etag;
-    etag = typeof e === 'string' ? e : undefined;
+    etag = r.etag ?? undefined;
   } catch (e) {
     if (!(e instanceof ApiError && e.status === 404)) {
       s.showToast(`save failed: ${(e as Error).message}`, 'error');
@@ -132,15 +143,33 @@ export async function saveTab(
   return overwrite(tab, store, etag);
 }
 
-/** Writes the tab to its saved id; without `etag` regardless of what is on disk (the "overwrite" answer). */
-export async function overwrite(tab: Tab, store: EditorStore = editorStore, etag?: string): Promise<boolean> {
+function askReplaceUnreadable(store: EditorStore, tabId: string, id: string, file: UnreadableFile): void {
+  store.getState().setDialog({ kind: 'replaceUnreadable', tabId, id, issues: file.issues, etag: file.etag });
+}
+
+/**
+ * Writes the tab to its saved id; without `etag` regardless of what is on disk (the "overwrite"
+ * answer). A file on disk that does not read as a graph is replaced only with `replaceUnreadable`,
+ * which only the "Replace the unreadable file" answer passes (with the etag of the version it showed).
+ */
+export async function overwrite(
+  tab: Tab,
+  store: EditorStore = editorStore,
+  etag?: string,
+  replaceUnreadable = false,
+): Promise<boolean> {
   const s = store.getState();
   const fresh = s.tabs.find((t) => t.id === tab.id) ?? tab;
-  if (!fresh.savedId) return false;
+  if (!fresh.savedId || fresh.unreadable) return false;
   try {
     try {
-      await api.putGraph(fresh.savedId, bodyOf(fresh.graph), etag);
+      await api.putGraph(fresh.savedId, bodyOf(fresh.graph), etag, { replaceUnreadable });
     } catch (e) {
+      const refused = unreadableRefusal(e);
+      if (refused) {
+        askReplaceUnreadable(store, fresh.id, fresh.savedId, refused);
+        return false;
+      }
       if (e instanceof ApiError && e.status === 409 && etag) {
         s.setDialog({ kind: 'conflict', tabId: fresh.id });
         return false;
@@ -203,12 +232,19 @@ export function folderOf(id: string): string {
 export async function saveTabAs(
   tabId: string,
   name: string,
-  opts: { folder?: string; overwrite?: boolean } = {},
+  opts: { folder?: string; overwrite?: boolean; replaceUnreadable?: boolean } = {},
   store: EditorStore = editorStore,
-): Promise<{ ok: true; id: string } | { ok: false; reason: string; exists?: boolean }> {
+): Promise<
+  { ok: true; id: string } | { ok: false; reason: string; exists?: boolean; unreadable?: UnreadableFile }
+> {
   const s = store.getState();
   const tab = s.tabs.find((t) => t.id === tabId);
   if (!tab) return { ok: false, reason: 'tab is closed' };
+  if (tab.unreadable)
+    return {
+      ok: false,
+      reason: `nothing to save: ${unreadableMessage(tab.savedId ?? tab.title, tab.unreadable)}`,
+    };
   const split = splitSaveName(name, opts.folder);
   if (!split.name) return { ok: false, reason: 'name must not be empty' };
   const graph = { ...tab.graph, name: split.name };
@@ -224,6 +260,14 @@ export async function saveTabAs(
     s.showToast(`saved as ${res.id}`, 'info');
     return { ok: true, id: res.id };
   } catch (e) {
+    const refused = unreadableRefusal(e);
+    if (refused)
+      return {
+        ok: false,
+        // The dialog lists the parse errors under this line.
+        reason: `a file "${name}" exists but does not read as a graph; replacing it loses its text:`,
+        unreadable: refused,
+      };
     if (e instanceof ApiError && e.status === 409)
       return { ok: false, reason: `a graph named "${name}" already exists`, exists: true };
     if (errorCodeOf(e) === 'disk-full')
@@ -240,12 +284,47 @@ export async function reloadFromDisk(tabId: string, store: EditorStore = editorS
   const s = store.getState();
   const tab = s.tabs.find((t) => t.id === tabId);
   if (!tab?.savedId) return;
-  const r = parseGraphInput(await api.getGraph(tab.savedId));
-  if (!r.ok) {
-    s.setDialog({ kind: 'importErrors', fileName: tab.savedId, errors: r.errors });
+  const r = readSavedGraph(await api.getGraph(tab.savedId));
+  if (r.kind === 'unreadable') {
+    // The tab keeps the user's version: the disk holds nothing this editor can show as a graph.
+    const msg = `not reloaded: ${unreadableMessage(tab.savedId, r.file)}. Your version is unchanged.`;
+    s.showToast(msg, 'error');
+    log(store, 'error', msg);
     return;
   }
   s.reloadTab(tabId, r.graph, formatGraphText(r.graph));
+}
+
+/**
+ * Reads an unreadable tab's file again (its Reload button, a change in workspace/graphs, boot after
+ * the journal): a fixed file becomes an ordinary tab; a still broken one shows the new errors.
+ */
+export async function rereadUnreadable(tabId: string, store: EditorStore = editorStore): Promise<void> {
+  const tab = store.getState().tabs.find((t) => t.id === tabId);
+  if (!tab?.unreadable || !tab.savedId) return;
+  try {
+    const r = readSavedGraph(await api.getGraph(tab.savedId));
+    if (r.kind === 'unreadable') store.getState().rereadTab(tabId, { unreadable: r.file });
+    else {
+      store.getState().rereadTab(tabId, { graph: r.graph, warnings: r.warnings });
+      log(store, 'info', `${tab.savedId} reads as a graph again: opened it`);
+    }
+  } catch (e) {
+    log(store, 'warn', `could not read ${tab.savedId} again: ${(e as Error).message}`);
+  }
+}
+
+/** The "Replace the unreadable file" answer: writes the tab over the file version the dialog showed. */
+export async function replaceUnreadable(
+  tabId: string,
+  etag: string | null,
+  store: EditorStore = editorStore,
+): Promise<boolean> {
+  const tab = store.getState().tabs.find((t) => t.id === tabId);
+  if (!tab) return false;
+  const ok = await overwrite(tab, store, etag ?? undefined, true);
+  if (ok) graphsChanged();
+  return ok;
 }
 
 export async function deleteSaved(id: string, store: EditorStore = editorStore): Promise<void> {

@@ -3,13 +3,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { graphListStore, loadGraphList } from './graphList.ts';
 
-afterEach(() => graphListStore.setState({ list: [], error: null, loaded: false }));
+afterEach(() => graphListStore.setState({ list: [], error: null, loaded: false, root: null }));
 
 describe('loadGraphList', () => {
   it('stores the answer it was given and resolves with it', async () => {
     const answer = [{ _id: 'a' }, { _id: 'team/b', folder: 'team' }];
     await expect(loadGraphList(Promise.resolve(answer))).resolves.toEqual(answer);
-    expect(graphListStore.getState()).toEqual({ list: answer, error: null, loaded: true });
+    expect(graphListStore.getState()).toEqual({ list: answer, error: null, loaded: true, root: null });
   });
 
   it('keeps the last list and says why when a fetch fails', async () => {
@@ -19,7 +19,17 @@ describe('loadGraphList', () => {
       list: [{ _id: 'a' }],
       error: 'server unreachable',
       loaded: true,
+      root: null,
     });
+  });
+
+  it('an older answer that arrives after a newer one does not replace it', async () => {
+    let answerOld: (v: unknown) => void = () => {};
+    const old = loadGraphList(new Promise((r) => (answerOld = r)));
+    await loadGraphList(Promise.resolve([{ _id: 'new' }]));
+    answerOld([{ _id: 'old' }]);
+    await old;
+    expect(graphListStore.getState().list).toEqual([{ _id: 'new' }]);
   });
 
   it('reads a non-list answer as no graphs', async () => {

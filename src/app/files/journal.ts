@@ -4,6 +4,7 @@
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { Tab } from '../store/doc.slice.ts';
 import type { EditorStore } from '../store/editor.store.ts';
+import type { UnreadableFile } from './savedGraph.ts';
 
 const DB = 'statewire';
 const STORE = 'journal';
@@ -19,6 +20,8 @@ export interface JournalEntry {
   dirty: boolean;
   stateVisible: boolean;
   active: boolean;
+  /** A tab showing a file that does not read as a graph (boot reads the file again). */
+  unreadable?: UnreadableFile | null;
 }
 
 function openDb(): Promise<IDBDatabase> {
@@ -70,6 +73,7 @@ export function entriesOf(tabs: readonly Tab[], activeId: string | null): Journa
     dirty: t.dirty,
     stateVisible: t.stateVisible,
     active: t.id === activeId,
+    unreadable: t.unreadable,
   }));
 }
 

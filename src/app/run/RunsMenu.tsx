@@ -1,11 +1,12 @@
 // "Runs" menu in the Timeline header: the server's run history (GET /api/runs), newest first, live
 // (refreshed on the server's run notices and every 2 s while open), filtered by graph name and
 // status; each row: graph, kind (fork/branch), status, steps, started, duration, and Follow (a live
-// run: in the tab editing its graph), Delete (with its log; not the live run). Picking one opens it
-// like the `/?run=<id>` link does (its graph in a tab, its whole timeline).
+// run: in the tab editing its graph), Delete (with its log; not the live run). A batch's episode runs
+// are one row for the batch, opened to list them (rows: RunsMenuRows.tsx, grouping: runGroups.ts).
+// Picking one opens it like the `/?run=<id>` link does (its graph in a tab, its whole timeline).
 // It also exports the shown run as a `.swrun` bundle and imports one (then opens it the same way).
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type MouseEvent } from 'react';
-import { Download, ListTree, Trash2, Upload } from 'lucide-react';
+import { Download, ListTree, Upload } from 'lucide-react';
 import { BUNDLE_EXTENSION } from '../../domain/protocol/runBundle.schema.ts';
 import { downloadRunBundle, importRunBundle } from '../api/bundles.ts';
 import { editorStore } from '../store/editor.store.ts';
@@ -15,20 +16,15 @@ import { runHistoryApi, type RunListItem } from './runHistory.api.ts';
 import { askConfirm } from './runNotices.ts';
 import { useRun } from './run.store.ts';
 import { onServerNotices } from './serverNotices.ts';
+import { groupRuns } from './runGroups.ts';
+import { BatchRows, RunRow, type RunActions } from './RunsMenuRows.tsx';
 
+export { duration } from './RunsMenuRows.tsx';
+
+/** Rows shown (a batch, however many episodes, is one). */
 const SHOWN = 50;
 const REFRESH_MS = 2000;
 const STATUSES = ['running', 'paused', 'done', 'stopped', 'error', 'interrupted'] as const;
-const LIVE = new Set(['running', 'paused', 'idle']);
-
-/** `1:05` / `42s` / `1h 3m` between two ISO times (now for a live run). */
-export function duration(startedAt: string, endedAt: string | null, now = Date.now()): string {
-  const ms = Math.max(0, (endedAt ? Date.parse(endedAt) : now) - Date.parse(startedAt));
-  const sec = Math.round(ms / 1000);
-  if (sec < 60) return `${sec}s`;
-  if (sec < 3600) return `${Math.floor(sec / 60)}m ${String(sec % 60).padStart(2, '0')}s`;
-  return `${Math.floor(sec / 3600)}h ${Math.floor((sec % 3600) / 60)}m`;
-}
 
 function matches(r: RunListItem, graph: string, status: string): boolean {
   return (
@@ -42,6 +38,14 @@ export function RunsMenu() {
   const [error, setError] = useState<string | null>(null);
   const [graphFilter, setGraphFilter] = useState('');
   const [statusFilter, setStatusFilter] = useState('');
+  /** Batches opened to show their episodes (closed by default). */
+  const [openBatches, setOpenBatches] = useState<ReadonlySet<string>>(new Set());
+  const toggleBatch = (id: string) =>
+    setOpenBatches((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   /** While a confirm is up the pointer is over the dialog: the list must not close. */
   const confirming = useRef(false);
   // The drawer scrolls (overflow clips absolute children), so the list is placed `fixed` above the button.
@@ -107,7 +111,9 @@ export function RunsMenu() {
   const shown = useRun((s) => s.runId);
   const fileInput = useRef<HTMLInputElement>(null);
   const toast = (message: string, kind: 'info' | 'error') => editorStore.getState().showToast(message, kind);
-  const visible = runs?.filter((r) => matches(r, graphFilter, statusFilter)).slice(0, SHOWN);
+  const visible =
+    runs && groupRuns(runs.filter((r) => matches(r, graphFilter, statusFilter))).slice(0, SHOWN);
+  const actions: RunActions = { pick: (id) => void pick(id), follow, remove: (r) => void remove(r) };
   const exportShown = () => {
     if (!shown) return;
     setRuns(null);
@@ -206,81 +212,19 @@ export function RunsMenu() {
               <span className="w-20" />
             </div>
           )}
-          {visible?.map((r) => {
-            const live = LIVE.has(r.status);
-            const kind = r.kind ?? (r.parent_run_id ? 'fork' : 'run');
-            return (
-              <div
-                key={r.id}
-                data-testid={`runs-item-${r.id}`}
-                data-status={r.status}
-                data-kind={kind}
-                className="flex w-full cursor-pointer items-center gap-2 px-2 py-0.5 text-left hover:bg-zinc-800"
-                title={
-                  r.parent_run_id
-                    ? `${kind === 'branch' ? 'branch (steps a restore abandoned)' : 'fork'} of ${r.parent_run_id} at step ${r.parent_step ?? '?'} · ${r.id}`
-                    : r.id
-                }
-                onClick={() => void pick(r.id)}
-              >
-                <span className="flex min-w-0 flex-1 items-center gap-1">
-                  <span className="truncate text-zinc-200">{r.graph_name || r.id}</span>
-                  {kind !== 'run' && (
-                    <span
-                      className={`text-[10px] ${kind === 'branch' ? 'text-amber-300' : 'text-violet-300'}`}
-                      data-testid="runs-item-kind"
-                    >
-                      {kind} @{r.parent_step ?? '?'}
-                    </span>
-                  )}
-                </span>
-                <span className={`w-16 shrink-0 ${live ? 'text-emerald-400' : 'text-zinc-500'}`}>
-                  {r.status}
-                </span>
-                <span
-                  className="w-14 shrink-0 text-right text-zinc-400 tabular-nums"
-                  data-testid="runs-item-steps"
-                >
-                  {r.steps}
-                </span>
-                <span className="w-14 shrink-0 text-[10px] text-zinc-500 tabular-nums">
-                  {new Date(r.started_at).toLocaleTimeString([], { hour12: false })}
-                </span>
-                <span className="w-14 shrink-0 text-[10px] text-zinc-500 tabular-nums">
-                  {duration(r.started_at, live ? null : r.ended_at)}
-                </span>
-                <span className="flex w-20 shrink-0 justify-end gap-1">
-                  {live && (
-                    <button
-                      type="button"
-                      data-testid={`runs-follow-${r.id}`}
-                      className="rounded bg-emerald-900/60 px-1 text-[10px] text-emerald-200 hover:bg-emerald-800"
-                      title="Follow this live run in the tab editing its graph"
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        follow(r.id);
-                      }}
-                    >
-                      Follow
-                    </button>
-                  )}
-                  <button
-                    type="button"
-                    data-testid={`runs-delete-${r.id}`}
-                    disabled={live}
-                    className="text-zinc-500 hover:text-red-400 disabled:opacity-30"
-                    title={live ? 'Stop the run before deleting it' : 'Delete this run and its log'}
-                    onClick={(e) => {
-                      e.stopPropagation();
-                      void remove(r);
-                    }}
-                  >
-                    <Trash2 size={11} />
-                  </button>
-                </span>
-              </div>
-            );
-          })}
+          {visible?.map((row) =>
+            row.kind === 'run' ? (
+              <RunRow key={row.run.id} r={row.run} actions={actions} />
+            ) : (
+              <BatchRows
+                key={`batch:${row.group.id}`}
+                group={row.group}
+                open={openBatches.has(row.group.id)}
+                toggle={() => toggleBatch(row.group.id)}
+                actions={actions}
+              />
+            ),
+          )}
         </div>
       )}
     </div>

@@ -2,7 +2,15 @@
 import type { RunSummary } from '../../domain/protocol/protocol.rest.ts';
 import { authHeaders } from '../api/token.ts';
 
-export type RunListItem = RunSummary & { kind?: 'run' | 'fork' | 'branch' };
+/** An episode run's batch, as GET /api/runs says it (null for a run of no batch). */
+export interface BatchOfRun {
+  id: string;
+  episode: number;
+  episodes: number;
+  status: string;
+}
+
+export type RunListItem = RunSummary & { kind?: 'run' | 'fork' | 'branch'; batch?: BatchOfRun | null };
 
 async function send<T>(method: 'GET' | 'DELETE', url: string): Promise<T> {
   const res = await fetch(url, {

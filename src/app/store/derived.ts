@@ -85,6 +85,8 @@ function cacheKey(catalog: object, report: object | null): object {
 export function issuesOf(s: EditorState): IssueIndex {
   const tab = activeTab(s);
   if (!tab) return NO_ISSUES;
+  // A file that does not read as a graph: its parse errors are the issues (its empty graph has none worth telling).
+  if (tab.unreadable) return unreadableIssues(tab.unreadable.issues);
   const key = cacheKey(s.catalog, s.services);
   let perCatalog = issueCache.get(key);
   if (!perCatalog) {
@@ -123,6 +125,13 @@ export function issuesOf(s: EditorState): IssueIndex {
     idx = { all, byElement };
     perCatalog.set(tab.graph, idx);
   }
+  return idx;
+}
+
+const unreadableCache = new WeakMap<Issue[], IssueIndex>();
+function unreadableIssues(issues: Issue[]): IssueIndex {
+  let idx = unreadableCache.get(issues);
+  if (!idx) unreadableCache.set(issues, (idx = { all: issues, byElement: new Map() }));
   return idx;
 }
 

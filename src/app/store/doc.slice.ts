@@ -6,7 +6,8 @@ import type { StateCreator } from 'zustand';
 import { emptyGraph, type GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { OpResult } from '../../domain/graph/graph.ops.ts';
 import { levelAt, replaceLevel, validPath } from './graphPath.ts';
-import type { Issue } from './graphIo.ts';
+import { formatGraphText, type Issue } from './graphIo.ts';
+import type { UnreadableFile } from '../files/savedGraph.ts';
 import type { EditorState } from './editor.store.ts';
 
 export const HISTORY_LIMIT = 200;
@@ -30,6 +31,11 @@ export interface Tab {
   stateVisible: boolean;
   /** Bumped on every change; the journal and the issues panel key on it. */
   revision: number;
+  /**
+   * Set when the saved file does not read as a graph: the tab shows the error and the file's text
+   * instead of a canvas, and refuses every edit and save (its empty graph is not the file's content).
+   */
+  unreadable: UnreadableFile | null;
 }
 
 export interface OpenInit {
@@ -40,6 +46,7 @@ export interface OpenInit {
   loadWarnings?: Issue[];
   dirty?: boolean;
   path?: string[];
+  unreadable?: UnreadableFile | null;
 }
 
 export interface DocSlice {
@@ -60,6 +67,11 @@ export interface DocSlice {
   markSaved(tabId: string, savedId: string, diskText: string, title: string): void;
   /** Replaces a tab's document with the disk version (the "reload" answer of a stale save). */
   reloadTab(tabId: string, graph: GraphDef, diskText: string): void;
+  /** An unreadable tab read again: still unreadable (new errors/text), or now a graph to edit. */
+  rereadTab(
+    tabId: string,
+    read: { unreadable: UnreadableFile } | { graph: GraphDef; warnings: Issue[] },
+  ): void;
   setStateVisible(visible: boolean): void;
 }
 
@@ -83,8 +95,20 @@ export function makeTab(init: OpenInit): Tab {
     loadWarnings: init.loadWarnings ?? [],
     stateVisible: init.graph.containers.length > 0 || init.graph.access_grants.length > 0,
     revision: 0,
+    unreadable: init.unreadable ?? null,
   };
 }
+
+/**
+ * The graph of a new tab. `eval_graph` is off until the user turns it on (Graph inspector): an
+ * evaluation graph must have a graphOut, and a blank canvas that opens with that error reads as
+ * something already broken. Files keep the format's default (true when the key is absent).
+ */
+export const newGraph = (): GraphDef => ({ ...emptyGraph('Untitled'), eval_graph: false });
+
+/** Why an edit of an unreadable tab is refused. */
+export const unreadableReason = (t: Tab): string =>
+  `${t.savedId ?? t.title} could not be read as a graph, so it cannot be edited here: fix the file (see the error view), then Reload`;
 
 export function activeTab(s: Pick<DocSlice, 'tabs' | 'activeTabId'>): Tab | undefined {
   return s.tabs.find((t) => t.id === s.activeTabId);
@@ -120,7 +144,7 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
       return tab.id;
     },
     newTab() {
-      return get().openTab({ graph: emptyGraph('Untitled'), title: 'Untitled' });
+      return get().openTab({ graph: newGraph(), title: 'Untitled' });
     },
     closeTab(id) {
       const { tabs, activeTabId } = get();
@@ -128,7 +152,7 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
       if (i < 0) return;
       const rest = tabs.filter((t) => t.id !== id);
       if (rest.length === 0) {
-        const tab = makeTab({ graph: emptyGraph('Untitled'), title: 'Untitled' });
+        const tab = makeTab({ graph: newGraph(), title: 'Untitled' });
         set({ tabs: [tab], activeTabId: tab.id });
         get().clearSelection();
         return;
@@ -145,6 +169,7 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
     edit(op) {
       const tab = activeTab(get());
       if (!tab) return { ok: false, reason: 'no document is open' };
+      if (tab.unreadable) return { ok: false, reason: unreadableReason(tab) };
       const level = levelAt(tab.graph, tab.path);
       const r = op(level);
       if (r.ok && r.graph !== level) commit(tab, replaceLevel(tab.graph, tab.path, r.graph));
@@ -153,6 +178,7 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
     editRoot(op) {
       const tab = activeTab(get());
       if (!tab) return { ok: false, reason: 'no document is open' };
+      if (tab.unreadable) return { ok: false, reason: unreadableReason(tab) };
       const r = op(tab.graph);
       if (r.ok && r.graph !== tab.graph) commit(tab, r.graph);
       return r;
@@ -220,6 +246,23 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
         dirty: false,
         revision: t.revision + 1,
       }));
+    },
+    rereadTab(tabId, read) {
+      patchTab(tabId, (t) =>
+        'unreadable' in read
+          ? { ...t, unreadable: read.unreadable, revision: t.revision + 1 }
+          : {
+              ...makeTab({
+                graph: read.graph,
+                savedId: t.savedId,
+                diskText: formatGraphText(read.graph),
+                loadWarnings: read.warnings,
+                title: read.graph.name || t.title,
+              }),
+              id: t.id,
+              revision: t.revision + 1,
+            },
+      );
     },
     setStateVisible(visible) {
       const tab = activeTab(get());

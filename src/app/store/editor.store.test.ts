@@ -11,6 +11,7 @@ import {
 } from './actions.ts';
 import { currentLevel, createEditorStore } from './editor.store.ts';
 import { activeTab } from './doc.slice.ts';
+import { issuesOf } from './derived.ts';
 
 function fresh() {
   const store = createEditorStore();
@@ -138,6 +139,16 @@ describe('editor store actions', () => {
     store.getState().closeTab(store.getState().activeTabId!);
     expect(store.getState().tabs).toHaveLength(1);
     expect(activeTab(store.getState())!.title).toBe('Untitled');
+    expect(issuesOf(store.getState()).all).toEqual([]);
+  });
+
+  it("a new graph starts without issues; eval_graph is the user's to turn on, then it asks for a graphOut", () => {
+    const store = createEditorStore();
+    store.getState().newTab();
+    expect(activeTab(store.getState())!.graph.eval_graph).toBe(false);
+    expect(issuesOf(store.getState()).all).toEqual([]);
+    store.getState().editRoot((g) => ({ ok: true, graph: { ...g, eval_graph: true } }));
+    expect(issuesOf(store.getState()).all.map((i) => i.code)).toEqual(['eval-without-graphout']);
   });
 });
 

@@ -3,6 +3,7 @@
 import type { StateCreator } from 'zustand';
 import type { Position } from '../../domain/graph/graph.schema.ts';
 import type { EditorState } from './editor.store.ts';
+import type { Issue } from './graphIo.ts';
 
 export interface SelectionIds {
   nodes: string[];
@@ -33,7 +34,9 @@ export type Dialog =
   | { kind: 'saveAs'; tabId: string }
   | { kind: 'rename'; tabId: string }
   | { kind: 'confirmClose'; tabId: string }
-  | { kind: 'importErrors'; fileName: string; errors: { path: string; message: string }[] };
+  | { kind: 'importErrors'; fileName: string; errors: { path: string; message: string }[] }
+  /** A save found the file on disk unreadable: replace it only on an explicit yes (etag: the version shown). */
+  | { kind: 'replaceUnreadable'; tabId: string; id: string; issues: Issue[]; etag: string | null };
 
 export type DrawerTab = 'state' | 'issues' | 'log' | 'timeline' | 'breakpoints' | 'batches';
 export type Overlay = 'palette' | 'cheatsheet' | null;

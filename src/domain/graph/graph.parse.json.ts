@@ -43,9 +43,40 @@ export function findDuplicateKeys(text: string): DuplicateKey[] {
   return scanJson(text, true).duplicates;
 }
 
+/** `$.nodes[3].config` ends at a segment boundary inside `$.nodes[3].config.ports`, `$.nodes[3]` too. */
+const isPathPrefix = (prefix: string, path: string) =>
+  path === prefix ||
+  (path.startsWith(prefix) && (path[prefix.length] === '.' || path[prefix.length] === '['));
+
+/**
+ * Where the values at `paths` (JSON paths as issues name them) start in a JSON text: 1-based line
+ * and column. A path the text does not hold (a missing key) maps to the deepest value on its way, so
+ * "`$.nodes[3].config.ports` is required" points at node 3's config. Used to place schema errors of
+ * a file that is valid JSON; walks the whole text once, so call it on the failure path only.
+ */
+export function locateJsonPaths(
+  text: string,
+  paths: readonly string[],
+): Map<string, { line: number; column: number }> {
+  const best = new Map<string, { depth: number; offset: number }>();
+  scanJson(text, true, (at, offset) => {
+    const here = jsonPath(at);
+    for (const p of paths) {
+      if (!isPathPrefix(here, p)) continue;
+      const prev = best.get(p);
+      if (!prev || at.length > prev.depth) best.set(p, { depth: at.length, offset });
+    }
+  });
+  const out = new Map<string, { line: number; column: number }>();
+  for (const [p, { offset }] of best) out.set(p, lineColumn(text, offset));
+  return out;
+}
+
 function scanJson(
   text: string,
   trackKeys = false,
+  /** Called at the first character of every value with its path (needs `trackKeys`). */
+  onValue?: (at: readonly (string | number)[], offset: number) => void,
 ): { error: JsonErrorLocation | null; duplicates: DuplicateKey[] } {
   const duplicates: DuplicateKey[] = [];
   // Path of the value being scanned; only kept up to date when tracking keys, and only copied when
@@ -90,6 +121,7 @@ function scanJson(
   const value = (depth: number): void => {
     if (depth > 5000) fail('nesting too deep');
     ws();
+    onValue?.(at, i);
     const ch = text[i];
     if (ch === '{') {
       i++;

@@ -337,6 +337,18 @@ describe('parseGraphText', () => {
     expect(errs[0]!.message).toBe("invalid JSON at g.json:3:13: unexpected '}'");
   });
 
+  it('places schema errors of valid JSON at the line and column of the value they name', () => {
+    const text =
+      '{\n  "name": "x",\n  "nodes": [\n    {"id": "a", "type": 5},\n    {"id": "b", "position": "here"}\n  ]\n}';
+    expect(errors(parseGraphText(text))).toEqual([
+      expect.objectContaining({ path: '$.nodes[0].type', line: 4, column: 25 }),
+      expect.objectContaining({ path: '$.nodes[1].position', line: 5, column: 29 }),
+    ]);
+    // A key the text does not have: the deepest value on its path (here node 0's object).
+    const missing = errors(parseGraphText('{"name": "x",\n "nodes": [\n  {"type": "note"}]}'));
+    expect(missing[0]).toMatchObject({ path: '$.nodes[0].id', line: 3, column: 3 });
+  });
+
   it('reports a trailing comma and unexpected end of input', () => {
     expect(errors(parseGraphText('{"a": 1,\n}'))[0]).toMatchObject({ line: 2, column: 1 });
     expect(errors(parseGraphText('{"a": [1, 2'))[0]!.message).toMatch(

@@ -5,7 +5,7 @@
 import type { GraphDef } from './graph.schema.ts';
 import { ParseCtx, typeName } from './graph.parse.fields.ts';
 import { parseGraphObject } from './graph.parse.graph.ts';
-import { findDuplicateKeys, locateJsonError } from './graph.parse.json.ts';
+import { findDuplicateKeys, locateJsonError, locateJsonPaths } from './graph.parse.json.ts';
 import { duplicateKeyIssues } from './graph.parse.duplicates.ts';
 import { synthesizeIterInPorts } from '../flow/loopPorts.ts';
 import { loopView } from '../flow/loopView.ts';
@@ -106,7 +106,7 @@ export function parseGraphText(text: string, file?: string): ParseResult {
       });
     }
     const result = parseGraph(value);
-    if (!result.ok) return result;
+    if (!result.ok) return { ok: false, errors: withLocations(body, result.errors) };
     // JSON.parse keeps the last of two equal keys; say so rather than lose the first silently.
     const dups = duplicateKeyIssues(value, findDuplicateKeys(body), file);
     return dups.length > 0 ? { ...result, warnings: [...dups, ...result.warnings] } : result;
@@ -114,6 +114,22 @@ export function parseGraphText(text: string, file?: string): ParseResult {
     return internalError(e);
   }
 }
+
+/** Schema errors of a file that is valid JSON get the line and column of the value they name. */
+function withLocations(text: string, errors: Issue[]): Issue[] {
+  const placed = errors.slice(0, MAX_LOCATED);
+  const at = locateJsonPaths(
+    text,
+    placed.map((e) => e.path),
+  );
+  return errors.map((e, k) => {
+    const loc = k < MAX_LOCATED ? at.get(e.path) : undefined;
+    return loc && e.line === undefined ? { ...e, ...loc } : e;
+  });
+}
+
+/** The errors a reader looks at; a file with thousands of errors is not walked once per error. */
+const MAX_LOCATED = 50;
 
 export function parseGraphOrThrow(input: unknown): GraphDef {
   const r = parseGraph(input);

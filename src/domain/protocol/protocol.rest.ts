@@ -11,12 +11,17 @@ const Bool = z.union([
 ]);
 
 /** Keys of a graph save request that are not part of the graph itself. */
-export const SAVE_CONTROL_KEYS = ['folder', 'overwrite', 'expected_etag'] as const;
+export const SAVE_CONTROL_KEYS = ['folder', 'overwrite', 'expected_etag', 'replace_unreadable'] as const;
 
 export const GraphSaveControlSchema = z.object({
   folder: z.string().default(''),
   overwrite: z.boolean().default(false),
   expected_etag: z.string().optional(),
+  /**
+   * A file that exists but does not read as a graph is replaced only when this says so (else 409
+   * `unreadable-file`); the editor sends it after the user confirmed over the parse error.
+   */
+  replace_unreadable: z.boolean().default(false),
 });
 
 export const GraphMoveBodySchema = z

@@ -594,6 +594,49 @@ describe('validate: composites', () => {
     expect(only(issues, 'eval-without-graphout')).toEqual([]);
   });
 
+  it("an inner grant to an enclosing graph's container is valid (the engine resolves it there); one no level declares dangles", () => {
+    // Two levels deep: outer graph declares `box`, the middle composite declares `mid_box`; the
+    // innermost node writes both. Exactly what src/engine/flatten.ts runs (engine test: flatten.test.ts).
+    const inner = {
+      eval_graph: false,
+      nodes: [
+        { id: 'gi', type: 'graphIn', config: { portName: 'input' } },
+        { id: 'w', type: 'stateWrite', config: { container: 'box', state: 'log' } },
+      ],
+      edges: [{ id: 'ie', source: 'gi', target: 'w', sourceHandle: 'value', targetHandle: 'value' }],
+      access_grants: [
+        { id: 'to_box', node_id: 'w', container_id: 'box' },
+        { id: 'to_mid', node_id: 'w', container_id: 'mid_box' },
+        { id: 'to_none', node_id: 'w', container_id: 'nowhere' },
+      ],
+    };
+    const middle = {
+      eval_graph: false,
+      nodes: [
+        { id: 'gi', type: 'graphIn', config: { portName: 'input' } },
+        { id: 'deep', type: 'compositeNode', subgraph: inner },
+      ],
+      edges: [{ id: 'me', source: 'gi', target: 'deep', sourceHandle: 'value', targetHandle: 'input' }],
+      containers: [{ id: 'mid_box', states: { log: { type: 'accumulator' } } }],
+    };
+    const g = base();
+    (g.containers as object[]).push({ id: 'box', states: { log: { type: 'accumulator' } } });
+    g.nodes.push({ id: 'comp', type: 'compositeNode', subgraph: middle });
+    g.edges.push({
+      id: 'into',
+      source: 'think',
+      target: 'comp',
+      sourceHandle: 'response',
+      targetHandle: 'input',
+    });
+    const issues = check(g);
+    const grantIssues = only(issues, 'dangling-grant');
+    expect(grantIssues.map((i) => i.grantId)).toEqual(['to_none']);
+    expect(grantIssues[0]!.message).toMatch(/neither this subgraph nor an enclosing graph declares/);
+    // Granted from inside the composites: neither container reads as "nobody can touch it".
+    expect(only(issues, 'ungranted-container')).toEqual([]);
+  });
+
   it('archived composite fixture is clean', () => {
     const r = parseGraphText(fixture('archived-composite'));
     expect(r.ok && validate(r.graph)).toEqual([]);

@@ -23,8 +23,15 @@ import { checkRouting } from '../routing/routing.validate.ts';
 
 export { hasErrors } from './issues.ts';
 
-function validateAt(graph: GraphDef, base: string, catalog: Catalog, issues: Issue[], isRoot: boolean): void {
-  const ctx = new ValidateCtx(graph, base, catalog, issues, isRoot);
+function validateAt(
+  graph: GraphDef,
+  base: string,
+  catalog: Catalog,
+  issues: Issue[],
+  isRoot: boolean,
+  outer: ReadonlySet<string> = new Set(),
+): void {
+  const ctx = new ValidateCtx(graph, base, catalog, issues, isRoot, outer);
   checkDuplicateIds(ctx);
   checkNodeTypes(ctx);
   checkDanglingEdges(ctx);
@@ -37,8 +44,10 @@ function validateAt(graph: GraphDef, base: string, catalog: Catalog, issues: Iss
   checkEvalGraph(ctx);
   checkNumbers(ctx);
   checkRouting(ctx);
+  // What a subgraph's grants may name: its own containers, then those of every enclosing graph.
+  const visible = new Set([...outer, ...ctx.containerIds]);
   graph.nodes.forEach((n, i) => {
-    if (n.subgraph) validateAt(n.subgraph, `${base}.nodes[${i}].subgraph`, catalog, issues, false);
+    if (n.subgraph) validateAt(n.subgraph, `${base}.nodes[${i}].subgraph`, catalog, issues, false, visible);
   });
 }
 

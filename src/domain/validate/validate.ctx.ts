@@ -19,6 +19,12 @@ export class ValidateCtx {
     readonly catalog: Catalog,
     readonly issues: Issue[],
     readonly isRoot: boolean,
+    /**
+     * Containers the enclosing graphs declare (empty at the root). A grant inside a composite to a
+     * container its subgraph does not declare resolves to the nearest enclosing one, as the engine
+     * flattens it (src/engine/flatten.ts), so such a grant is not dangling.
+     */
+    readonly outerContainerIds: ReadonlySet<string> = new Set(),
   ) {
     graph.nodes.forEach((n, i) => {
       this.nodeById.set(n.id, n);

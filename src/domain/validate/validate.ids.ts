@@ -1,6 +1,7 @@
 // Identity and reference rules: duplicate ids, dangling edges and grants, duplicate grants,
 // containers nobody may touch, and node types that are removed, frontend-only or unknown.
 import { FRONTEND_ONLY_TYPES, REMOVED_NODE_TYPES } from '../catalog/catalog.builtins.ts';
+import type { GraphDef } from '../graph/graph.schema.ts';
 import type { IssueIds, ValidateCtx } from './validate.ctx.ts';
 
 function duplicates(
@@ -89,11 +90,15 @@ export function checkGrants(ctx: ValidateCtx): void {
         `grant '${g.id}' names node '${g.node_id}', which does not exist (kept; it is inert)`,
         ids,
       );
-    if (!ctx.containerIds.has(g.container_id)) {
+    // Inside a composite a grant may name a container of an enclosing graph (the engine resolves it
+    // there); only a name no graph on the way up declares is dangling.
+    if (!ctx.containerIds.has(g.container_id) && !ctx.outerContainerIds.has(g.container_id)) {
       ctx.warn(
         'dangling-grant',
         `${p}.container_id`,
-        `grant '${g.id}' names container '${g.container_id}', which does not exist (kept; it is inert)`,
+        ctx.isRoot
+          ? `grant '${g.id}' names container '${g.container_id}', which does not exist (kept; it is inert)`
+          : `grant '${g.id}' names container '${g.container_id}', which neither this subgraph nor an enclosing graph declares (kept; it is inert)`,
         ids,
       );
     }
@@ -117,10 +122,30 @@ export function checkGrants(ctx: ValidateCtx): void {
   });
 }
 
+/**
+ * Container ids the grants inside `graph`'s composites reach outside them: an inner grant to a
+ * container its subgraph does not declare resolves to an enclosing graph's (src/engine/flatten.ts).
+ * Only composites the engine flattens count (a subgraph with nodes).
+ */
+function reachedFromInside(graph: GraphDef): Set<string> {
+  const out = new Set<string>();
+  for (const n of graph.nodes) {
+    const sub = n.subgraph;
+    if (!sub || sub.nodes.length === 0) continue;
+    const own = new Set(sub.containers.map((c) => c.id));
+    const nodes = new Set(sub.nodes.map((x) => x.id));
+    for (const g of sub.access_grants)
+      if (nodes.has(g.node_id) && !own.has(g.container_id)) out.add(g.container_id);
+    for (const id of reachedFromInside(sub)) if (!own.has(id)) out.add(id);
+  }
+  return out;
+}
+
 export function checkUngrantedContainers(ctx: ValidateCtx): void {
-  const granted = new Set(
-    ctx.graph.access_grants.filter((g) => ctx.nodeById.has(g.node_id)).map((g) => g.container_id),
-  );
+  const granted = new Set([
+    ...ctx.graph.access_grants.filter((g) => ctx.nodeById.has(g.node_id)).map((g) => g.container_id),
+    ...reachedFromInside(ctx.graph),
+  ]);
   ctx.graph.containers.forEach((c, i) => {
     if (!granted.has(c.id))
       ctx.warn(

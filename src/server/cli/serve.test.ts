@@ -20,6 +20,10 @@ describe('statewire serve workspace line', () => {
     try {
       expect(s.output()).toContain(`workspace ${ws.dir}\n`);
       expect(s.output()).not.toMatch(/created/);
+      // The editor's Graphs panel shows the same path (GET /api/graphs/folders → root).
+      expect(s.output()).toContain(`graphs ${join(ws.dir, 'graphs')}\n`);
+      const folders = (await (await fetch(`${s.url}/api/graphs/folders`)).json()) as { root: string };
+      expect(folders.root).toBe(join(ws.dir, 'graphs'));
     } finally {
       expect(await s.stop()).toBe(0);
     }

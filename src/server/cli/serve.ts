@@ -164,6 +164,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     console.log(
       `workspace ${resolve(workspace)}${workspaceExisted ? '' : ' (created: the folder did not exist)'}`,
     );
+    // The folder the editor's Graphs panel lists, named the same way there (its header shows this path).
+    console.log(`graphs ${resolve(workspace, 'graphs')}`);
     if (server.distributed)
       console.log(
         `distributed: batches queued on ${server.distributed.redis} for statewire worker processes, runs in ${server.distributed.postgres}`,

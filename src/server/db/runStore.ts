@@ -605,6 +605,16 @@ export class RunStore {
   }
 
   /** Every branch run id (for the run list's `kind`). */
+  /** Each batch's status and episode count: the Runs list groups a batch's episode runs under it. */
+  batchStates(): Map<string, { status: string; episodes: number }> {
+    const rows = this.db
+      .prepare<[], { id: string; status: string; episodes: number }>(
+        'SELECT id, status, episodes FROM batches',
+      )
+      .all();
+    return new Map(rows.map((r) => [r.id, { status: r.status, episodes: r.episodes }]));
+  }
+
   branchIds(): Set<string> {
     return new Set(
       this.db

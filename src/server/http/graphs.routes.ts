@@ -1,5 +1,6 @@
 // `/api/graphs` (REFERENCE.md 1.16): graph files CRUD, move and folder operations. Bodies are
 // parsed by zod (control keys) and the tolerant graph parser (the graph itself).
+import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import {
@@ -48,7 +49,8 @@ export function registerGraphRoutes(app: FastifyInstance, files: GraphFiles, onC
       : files.list(),
   );
 
-  app.get('/api/graphs/folders', async () => ({ folders: files.folders() }));
+  // `root`: the graphs folder as `statewire serve` prints it (the editor's Graphs panel shows it too).
+  app.get('/api/graphs/folders', async () => ({ folders: files.folders(), root: resolve(files.root) }));
   app.post('/api/graphs/folders', async (req) =>
     changed(files.createFolder(parseOr400(FolderCreateBodySchema, req.body, 'body').path)),
   );
@@ -63,7 +65,7 @@ export function registerGraphRoutes(app: FastifyInstance, files: GraphFiles, onC
 
   app.post('/api/graphs', async (req, reply) => {
     const { control, graph } = decodeSaveRequest(req.body);
-    const saved = files.create(graph, control.folder, control.overwrite);
+    const saved = files.create(graph, control.folder, control.overwrite, control.replace_unreadable);
     return reply.status(201).send(changed(saved));
   });
 
@@ -75,7 +77,7 @@ export function registerGraphRoutes(app: FastifyInstance, files: GraphFiles, onC
     const expected =
       control.expected_etag ??
       (typeof ifMatch === 'string' ? ifMatch.replace(/^W\//, '').replace(/"/g, '') : undefined);
-    return changed(files.update(wildcard(req.params), graph, expected));
+    return changed(files.update(wildcard(req.params), graph, expected, control.replace_unreadable));
   });
 
   app.delete('/api/graphs/*', async (req) => changed(files.delete(wildcard(req.params))));

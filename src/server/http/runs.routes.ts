@@ -8,6 +8,7 @@ import {
   RunIdParamSchema,
   StateQuerySchema,
 } from '../../domain/protocol/protocol.rest.ts';
+import { episodeOfRunId } from '../batch/batchManager.ts';
 import type { RunStore } from '../db/runStore.ts';
 import type { RunManager } from '../runs/runManager.ts';
 import { notFound, parseOr400 } from './errors.ts';
@@ -28,10 +29,17 @@ export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store:
   };
 
   // `?graph=NAME` (exact graph name) and `?status=S` filter; each run says its `kind`: run, fork,
-  // branch (holds the steps a restore abandoned) or imported.
+  // branch (holds the steps a restore abandoned) or imported, and `batch`: for an episode of a batch
+  // stored here, `{id, episode, episodes, status}` (the batch's), else null.
   app.get('/api/runs', async (req) => {
     const q = parseOr400(RunListQuerySchema, req.query, 'query');
     const branches = store.branchIds();
+    const batches = store.batchStates();
+    const batchOf = (runId: string) => {
+      const ep = episodeOfRunId(runId);
+      const b = ep && batches.get(ep.batchId);
+      return ep && b ? { id: ep.batchId, episode: ep.episode, episodes: b.episodes, status: b.status } : null;
+    };
     return store
       .listRuns()
       .filter(
@@ -39,7 +47,11 @@ export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store:
           (q.graph === undefined || r.graph_name === q.graph) &&
           (q.status === undefined || r.status === q.status),
       )
-      .map((r) => ({ ...r, kind: branches.has(r.id) ? 'branch' : r.parent_run_id ? 'fork' : 'run' }));
+      .map((r) => ({
+        ...r,
+        kind: branches.has(r.id) ? 'branch' : r.parent_run_id ? 'fork' : 'run',
+        batch: batchOf(r.id),
+      }));
   });
 
   app.get('/api/runs/:id', async (req) => {

@@ -1,10 +1,13 @@
-// Graphs explorer: saved graphs from GET /api/graphs grouped by folder. Double-click (or Enter)
-// opens one in a tab (an already-open graph focuses its tab); the bin deletes after a confirm.
-import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { Folder, RefreshCw, Trash2 } from 'lucide-react';
+// Graphs explorer: the files of workspace/graphs (GET /api/graphs) grouped by folder, kept current by
+// the server's graphs_changed notice (files/graphsSync.ts; ↻ forces a refetch). A click selects a
+// graph, ↑/↓ move the selection, Enter or a double-click opens it in a tab (an already-open graph
+// focuses its tab), Delete or the bin deletes after a confirm. The header names the folder as
+// `statewire serve` prints it (`graphs /abs/workspace/graphs`), so the two are recognisably the same.
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { AlertTriangle, Folder, RefreshCw, Trash2 } from 'lucide-react';
 import type { GraphListEntry } from '../../api/client.ts';
 import { deleteSaved, GRAPHS_CHANGED_EVENT, openSavedGraph } from '../../files/documents.ts';
-import { loadGraphList, useGraphList } from '../../files/graphList.ts';
+import { loadGraphList, loadGraphsRoot, useGraphList } from '../../files/graphList.ts';
 import { editorStore, useEditor } from '../../store/editor.store.ts';
 import { GRAPH_DRAG_MIME } from '../../ui/dragMime.ts';
 
@@ -13,7 +16,13 @@ export function GraphsExplorer() {
   const list = useGraphList((s) => s.list);
   const error = useGraphList((s) => s.error);
   const loaded = useGraphList((s) => s.loaded);
+  const root = useGraphList((s) => s.root);
   const refresh = useCallback(() => void loadGraphList(), []);
+  const [selected, setSelected] = useState<string | null>(null);
+  const rows = useRef(new Map<string, HTMLDivElement>());
+  useEffect(() => {
+    if (root === null) void loadGraphsRoot();
+  }, [root]);
   // Refetch whenever any tab gets saved (its savedId/diskText changes), not at mount: boot has
   // just loaded the list (a graph opened by boot is a tab already on disk).
   const savedKey = useEditor((s) =>
@@ -48,14 +57,41 @@ export function GraphsExplorer() {
     }
     return [...by.entries()].sort(([a], [b]) => a.localeCompare(b));
   }, [list]);
+  /** The graph rows in the order shown (for ↑/↓). */
+  const order = useMemo(() => folders.flatMap(([, graphs]) => graphs.map((g) => g._id)), [folders]);
+  const select = (id: string) => {
+    setSelected(id);
+    rows.current.get(id)?.focus();
+  };
+  const onRowKey = (e: KeyboardEvent, id: string) => {
+    if (e.key === 'Enter') void openSavedGraph(id);
+    else if (e.key === 'Delete') {
+      e.stopPropagation(); // not the canvas' "delete selection"
+      askDelete(id);
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = order[order.indexOf(id) + (e.key === 'ArrowDown' ? 1 : -1)];
+      if (next) select(next);
+    }
+  };
 
   return (
     <div
       className="flex max-h-[40%] min-h-[120px] flex-col border-b border-zinc-800"
       data-testid="graphs-explorer"
     >
-      <div className="flex items-center px-2 pt-2 pb-1 text-[10px] font-semibold tracking-wider text-zinc-500 uppercase">
-        Graphs
+      <div className="flex items-center gap-1.5 px-2 pt-2 pb-1 text-[10px] text-zinc-500">
+        <span className="font-semibold tracking-wider uppercase">Graphs</span>
+        {root && (
+          <span
+            className="min-w-0 truncate font-mono text-[10px] text-zinc-500 [direction:rtl]"
+            title={`graphs ${root} (as statewire serve prints it)`}
+            data-testid="graphs-root"
+          >
+            {/* rtl truncates at the start, so the folder's own name stays visible */}
+            <bdi>{root}</bdi>
+          </span>
+        )}
         <button
           type="button"
           title="Refresh"
@@ -65,7 +101,7 @@ export function GraphsExplorer() {
           <RefreshCw size={11} />
         </button>
       </div>
-      <div className="min-h-0 flex-1 overflow-y-auto px-1 pb-1">
+      <div className="min-h-0 flex-1 overflow-y-auto px-1 pb-1" role="listbox" aria-label="Graphs">
         {error && <div className="px-1 text-[11px] text-red-400">{error}</div>}
         {!error && loaded && list.length === 0 && (
           <div className="px-1 text-[11px] text-zinc-500 italic">No saved graphs</div>
@@ -77,34 +113,50 @@ export function GraphsExplorer() {
                 <Folder size={11} /> {folder}
               </div>
             )}
-            {graphs.map((g) => (
-              <div
-                key={g._id}
-                data-testid={`explorer-graph-${g._id}`}
-                tabIndex={0}
-                onDoubleClick={() => void openSavedGraph(g._id)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') void openSavedGraph(g._id);
-                  if (e.key === 'Delete') {
-                    e.stopPropagation(); // not the canvas' "delete selection"
-                    askDelete(g._id);
-                  }
-                }}
-                title={`${g._id}${g.description ? ` — ${g.description}` : ''} (double-click to open)`}
-                className={`group flex cursor-default items-center rounded py-0.5 pr-1 text-xs text-zinc-300 hover:bg-zinc-800 focus:bg-zinc-800 focus:outline-none ${folder ? 'pl-4' : 'pl-1.5'}`}
-              >
-                <span className="truncate">{g.name || g._id}</span>
-                <button
-                  type="button"
-                  title={`Delete ${g._id} (or select it and press Delete)`}
-                  data-testid={`explorer-delete-${g._id}`}
-                  className="ml-auto hidden text-zinc-500 group-hover:block group-focus:block hover:text-red-400"
-                  onClick={() => askDelete(g._id)}
+            {graphs.map((g) => {
+              const isSelected = selected === g._id;
+              return (
+                <div
+                  key={g._id}
+                  ref={(el) => {
+                    if (el) rows.current.set(g._id, el);
+                    else rows.current.delete(g._id);
+                  }}
+                  data-testid={`explorer-graph-${g._id}`}
+                  role="option"
+                  aria-selected={isSelected}
+                  tabIndex={isSelected || (selected === null && g._id === order[0]) ? 0 : -1}
+                  onClick={() => select(g._id)}
+                  onFocus={() => setSelected(g._id)}
+                  onDoubleClick={() => void openSavedGraph(g._id)}
+                  onKeyDown={(e) => onRowKey(e, g._id)}
+                  title={`${g._id}${g.description ? ` — ${g.description}` : ''}${g._error ? `\ndoes not read as a graph: ${g._error}` : ''}\n(Enter or double-click to open)`}
+                  className={`group flex cursor-default items-center gap-1 rounded py-0.5 pr-1 text-xs focus:outline-none ${isSelected ? 'bg-sky-900/50 text-zinc-100 focus:ring-1 focus:ring-sky-700' : 'text-zinc-300 hover:bg-zinc-800'} ${folder ? 'pl-4' : 'pl-1.5'}`}
                 >
-                  <Trash2 size={11} />
-                </button>
-              </div>
-            ))}
+                  <span className="truncate">{g.name || g._id}</span>
+                  {g._error && (
+                    <AlertTriangle
+                      size={10}
+                      className="shrink-0 text-amber-400"
+                      data-testid={`explorer-unreadable-${g._id}`}
+                      aria-label="does not read as a graph"
+                    />
+                  )}
+                  <button
+                    type="button"
+                    title={`Delete ${g._id} (or select it and press Delete)`}
+                    data-testid={`explorer-delete-${g._id}`}
+                    className={`ml-auto text-zinc-500 group-hover:block hover:text-red-400 ${isSelected ? 'block' : 'hidden'}`}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      askDelete(g._id);
+                    }}
+                  >
+                    <Trash2 size={11} />
+                  </button>
+                </div>
+              );
+            })}
           </div>
         ))}
         {graphNodes.length > 0 && (
@@ -126,6 +178,11 @@ export function GraphsExplorer() {
           </div>
         ))}
       </div>
+      {list.length > 0 && (
+        <div className="px-2 pb-1 text-[10px] text-zinc-500" data-testid="explorer-hint">
+          Click selects · Enter/double-click opens
+        </div>
+      )}
     </div>
   );
 }

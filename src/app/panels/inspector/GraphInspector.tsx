@@ -53,6 +53,7 @@ export function GraphInspector() {
       <Field label="eval_graph" hint="an eval graph must contain a graphOut">
         <input
           type="checkbox"
+          data-testid="graph-eval"
           checked={g.eval_graph}
           onChange={(e) => set({ eval_graph: e.target.checked })}
         />

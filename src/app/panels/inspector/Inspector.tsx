@@ -1,5 +1,6 @@
 // Right panel: inspector for the single selected node, container or data edge, else the graph settings.
 import { Suspense } from 'react';
+import { activeTab } from '../../store/doc.slice.ts';
 import { useEditor } from '../../store/editor.store.ts';
 import { lazyNamed } from '../../ui/lazyNamed.ts';
 import { GraphInspector } from './GraphInspector.tsx';
@@ -18,6 +19,7 @@ export function Inspector() {
     if (edges[0]) return `e:${edges[0]}`;
     return null;
   });
+  const unreadable = useEditor((s) => Boolean(activeTab(s)?.unreadable));
   return (
     <aside
       className="flex w-80 shrink-0 flex-col border-l border-zinc-800 bg-zinc-925"
@@ -28,7 +30,11 @@ export function Inspector() {
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
         <Suspense fallback={null}>
-          {single?.startsWith('n:') ? (
+          {unreadable ? (
+            <p className="text-xs text-zinc-500 italic">
+              The file does not read as a graph: nothing to inspect until it is fixed.
+            </p>
+          ) : single?.startsWith('n:') ? (
             <NodeInspector key={single} id={single.slice(2)} />
           ) : single?.startsWith('c:') ? (
             <ContainerInspector key={single} id={single.slice(2)} />

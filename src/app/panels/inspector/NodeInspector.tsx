@@ -83,6 +83,7 @@ export function NodeInspector({ id }: { id: string }) {
   const node = useEditor((s) => selectNode(s, id));
   const spec = useEditor((s) => (node ? s.catalog.get(node.type) : undefined));
   const grants = useEditor(useShallow((s) => currentLevel(s).access_grants.filter((g) => g.node_id === id)));
+  const levelContainers = useEditor(useShallow((s) => currentLevel(s).containers.map((c) => c.id)));
   const level = useEditor(currentLevel);
   const problem = useEditor((s) => (node ? serviceProblemOf(node.type, s.catalog, s.services) : null));
   const schema = spec?.config_schema;
@@ -192,8 +193,17 @@ export function NodeInspector({ id }: { id: string }) {
         </div>
       )}
       {grants.map((g) => (
-        <div key={g.id} className="flex items-center gap-1 text-xs text-zinc-300">
+        <div key={g.id} className="flex items-center gap-1 text-xs text-zinc-300" data-testid="node-grant">
           <span className="truncate text-violet-300">{g.container_id}</span>
+          {!levelContainers.includes(g.container_id) && (
+            // Inside a composite: the engine resolves it to the enclosing graph's container.
+            <span
+              className="truncate text-[10px] text-zinc-500"
+              title="This subgraph does not declare it: the grant reaches the container of that name in an enclosing graph"
+            >
+              in an enclosing graph
+            </span>
+          )}
           <button
             type="button"
             title="Remove grant"

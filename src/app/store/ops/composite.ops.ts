@@ -3,6 +3,11 @@
 // ungroup(group(g, sel)) gives back g: the same nodes, edges (ids included), containers and grants.
 // A graph's own graphIn/graphOut nodes never move into a composite: inside one they would become the
 // composite's ports (and vanish again on ungroup), so they stay at their level as outside nodes.
+// Grants follow the engine's rule (src/engine/flatten.ts, docs/reference-differences.md 15): a grant
+// inside a composite to a container its subgraph does not declare resolves to the enclosing graph's
+// container. So a grouped node keeps its grants to containers left outside (they still reach them,
+// and the validator agrees); only a container moved inside while an outside node holds a grant to it
+// is refused, since nothing resolves inward.
 import type { OpResult } from '../../../domain/graph/graph.ops.ts';
 import { emptyGraph, type EdgeDef, type GraphDef, type NodeDef } from '../../../domain/graph/graph.schema.ts';
 import { pairedId } from '../../../domain/flow/loopPorts.ts';
@@ -37,12 +42,6 @@ export function groupNodes(
           : 'select the nodes to group',
     };
   for (const g of level.access_grants) {
-    if (ns.has(g.node_id) && !cs.has(g.container_id)) {
-      return {
-        ok: false,
-        reason: `"${g.node_id}" holds a grant to "${g.container_id}", which stays outside; inner grants to outer containers break when composites are flattened. Select the container too, or remove the grant.`,
-      };
-    }
     if (cs.has(g.container_id) && !ns.has(g.node_id)) {
       return {
         ok: false,

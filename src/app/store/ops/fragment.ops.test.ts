@@ -63,9 +63,18 @@ describe('composites', () => {
     ).toEqual(['a_1.response->b_1.text', 'b_1.value->c_1.text']);
   });
 
-  it('refuses grouping a node whose grant would cross the boundary', () => {
+  it('a grouped node keeps its grant to a container left outside (it resolves outward, as the engine runs it)', () => {
     const r = groupNodes(g(), ['a_1'], [], 'comp');
-    expect(!r.ok && r.reason).toMatch(/holds a grant to "mem"/);
+    if (!r.ok) throw new Error(r.reason);
+    const comp = r.graph.nodes.find((n) => n.id === 'comp')!;
+    expect(comp.subgraph!.access_grants).toEqual([{ id: 'g1', node_id: 'a_1', container_id: 'mem' }]);
+    expect(r.graph.containers.map((c) => c.id)).toEqual(['mem']);
+    expect(r.graph.access_grants).toEqual([]);
     expect(groupNodes(g(), ['a_1'], ['mem'], 'comp').ok).toBe(true);
+  });
+
+  it('refuses moving a container inside while a node left outside holds a grant to it', () => {
+    const r = groupNodes(g(), ['b_1'], ['mem'], 'comp');
+    expect(!r.ok && r.reason).toMatch(/container "mem" is granted to "a_1", which stays outside/);
   });
 });
