@@ -123,3 +123,53 @@ test('the slot dot breaks on every write; a node breakpoint stops before the nod
   await page.getByTestId('run-stop').click();
   await expect(status(page)).toHaveAttribute('data-status', 'stopped');
 });
+
+test('paused inside a step, every view shows the state right after the hit, after a reload too', async ({
+  page,
+  server,
+}) => {
+  server.writeGraph('bp_in_step', { ...(DEMO as object), name: 'bp_in_step' });
+  const editor = new EditorPage(page);
+  await editor.open('?graph=bp_in_step');
+  await expect(editor.container('graph_state')).toBeVisible();
+  await page.getByTestId('drawer-tab-breakpoints').click();
+  await page.getByTestId('bp-kind').selectOption('match');
+  await page.getByTestId('bp-slot').selectOption('graph_state.step_count');
+  await page.getByTestId('bp-op').selectOption('>=');
+  await page.getByTestId('bp-value').fill('5');
+  await page.getByTestId('bp-add').click();
+  await page.getByTestId('run-play').click();
+  await expect(status(page)).toHaveAttribute('data-status', 'paused');
+  // The policy writes step_count in the middle of step 5: the server has 4 complete steps.
+  const paused = await serverStatus(page);
+  expect(paused.step).toBe(4);
+  expect(paused.breakpoint?.value).toBe(5);
+
+  const everyView = async () => {
+    await expect(page.getByTestId('bp-hit')).toContainText('step 5');
+    await expect(page.getByTestId('run-step-counter')).toHaveText('Step 5');
+    await expect(page.getByTestId('run-step-counter')).toHaveAttribute('data-in-step', 'true');
+    await expect(page.getByTestId('slot-live-graph_state-step_count')).toHaveText('5');
+    await page.getByTestId('drawer-tab-state').click();
+    await expect(page.getByTestId('live-value-graph_state-step_count').first()).toContainText('5');
+    await page.getByTestId('drawer-tab-timeline').click();
+    await expect(page.getByTestId('timeline-selected')).toHaveText('live · step 5 (paused inside it)');
+    const tick = page.locator('[data-testid="timeline-tick-5"][data-partial="true"]');
+    await expect(tick).toHaveAttribute('data-current', 'true');
+    await expect(page.getByTestId('timeline-changes')).toContainText('step_count counter 5');
+    await page.getByTestId('drawer-tab-breakpoints').click();
+  };
+  await everyView();
+  await page.reload();
+  await expect(editor.container('graph_state')).toBeVisible();
+  await page.getByTestId('drawer-tab-breakpoints').click();
+  await everyView();
+
+  // Step finishes step 5: its own snapshot takes over, still 5, no longer "inside".
+  await page.getByTestId('run-step').click();
+  await expect(page.getByTestId('run-step-counter')).toHaveAttribute('data-in-step', 'false');
+  await expect(page.getByTestId('run-step-counter')).toHaveText('Step 5');
+  await expect(page.getByTestId('slot-live-graph_state-step_count')).toHaveText('5');
+  await page.getByTestId('run-stop').click();
+  await expect(status(page)).toHaveAttribute('data-status', 'stopped');
+});

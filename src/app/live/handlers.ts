@@ -113,6 +113,8 @@ const onNavStep: Handler = (m, store) => {
   // The step a breakpoint paused inside is complete: the run has moved past the hit.
   const hit = s.breakpointHit;
   if (hit && m.seq > hit.seq && d.step >= hit.step) store.setState({ breakpointHit: null });
+  // The step it was paused inside is complete: its own snapshot takes over.
+  if (s.partial && d.step >= s.partial.step) store.setState({ partial: null });
   const mine = s.pending[d.step];
   const snap: StepSnapshot = {
     step: d.step,
@@ -256,7 +258,13 @@ function onRouteFailure(seq: number, d: Data<'error_event'>, store: RunStoreLike
 const onBreakpointHit: Handler = (m, store) => {
   const d = parsed('breakpoint_hit', m, store);
   if (!d) return;
-  store.setState({ breakpointHit: { ...d, seq: m.seq } });
+  const { state, ...hit } = d;
+  const s = store.getState();
+  store.setState({
+    breakpointHit: { ...hit, seq: m.seq },
+    // Paused inside a step the run has not completed: the state there is the current one.
+    ...(state && d.step > s.step ? { partial: partialStep(m.seq, state, s.pending[d.step]) } : {}),
+  });
   const where = d.kind === 'node' ? '' : d.node_id ? `, written by ${d.node_id}` : '';
   pushLog(store, {
     seq: m.seq,
@@ -264,6 +272,25 @@ const onBreakpointHit: Handler = (m, store) => {
     text: `breakpoint hit: ${d.description} (step ${d.step}${where})`,
   });
 };
+
+/** A step paused inside: the state the hit carried, with what the step did up to it. */
+function partialStep(
+  seq: number,
+  state: NonNullable<Data<'breakpoint_hit'>['state']>,
+  mine: StepEvents | undefined,
+): StepSnapshot {
+  return {
+    step: state.step,
+    seq,
+    containers: state.containers,
+    nodeStates: state.nodeStates,
+    ...(Object.keys(state.features).length > 0 ? { features: state.features } : {}),
+    clears: [...(mine?.clears ?? [])],
+    writes: [...(mine?.writes ?? [])],
+    errors: [...(mine?.errors ?? [])],
+    ...(mine?.signals ? { signals: [...mine.signals] } : {}),
+  };
+}
 
 /** Restore rewinds the run: the live view jumps to that step and the later steps are gone (they will be re-run). */
 const onRestored: Handler = (m, store) => {
@@ -319,6 +346,7 @@ const onRestored: Handler = (m, store) => {
       .concat(s.steps.includes(d.restored_to) ? [] : [d.restored_to])
       .sort((a, b) => a - b),
     pending: {},
+    partial: null,
     inspectedStep: null,
     inspected: null,
   });

@@ -738,7 +738,10 @@ export class RunManager {
     )
       return this.stateAt(row.parent_run_id, step);
     const { base, after } = this.store.stateEvents(runId, step);
-    if (step > this.store.maxStep(runId))
+    // The step the current run is paused inside at a breakpoint: no snapshot yet, but its events so
+    // far are committed (commitMidStep), so the fold below gives the state the pause shows.
+    const pausedInside = this.current?.id === runId && this.current.breakAt?.hit.step === step;
+    if (step > this.store.maxStep(runId) && !pausedInside)
       throw notFound(`run ${runId} has no committed step ${step} (last: ${row.steps})`, 'no-state');
     if (!base && after.length === 0)
       throw notFound(`run ${runId} has no committed state at step ${step}`, 'no-state');
