@@ -3,7 +3,12 @@
 // Each parses its payload with the protocol's zod schema (the socket is a boundary); a payload that
 // does not parse becomes a log line naming the event and field instead of a crash.
 import type { z } from 'zod';
-import { EVENT_DATA_SCHEMAS, type EventEnvelope, type EventType } from '../../domain/protocol/protocol.ts';
+import {
+  EVENT_DATA_SCHEMAS,
+  RunStatusSchema,
+  type EventEnvelope,
+  type EventType,
+} from '../../domain/protocol/protocol.ts';
 import { viewerLine, viewerPicture } from '../run/viewerLine.ts';
 import { viewerNumbers } from '../run/viewerNumbers.ts';
 import {
@@ -490,6 +495,32 @@ export const HANDLERS: Record<EventType, Handler> = {
   breakpoint_hit: onBreakpointHit,
   route: onRoute,
 };
+
+/** A run's status as GET /api/runs/{id} reports it, as of its event `last_seq`. */
+export interface RunStatusRow {
+  status: string;
+  last_seq: number;
+}
+
+/**
+ * The status a run's row has, when no newer nav_status was applied: a server that restarted marks
+ * the runs it found live `interrupted` in their rows only (their logs end where the crash cut them).
+ */
+export function applyRunStatus(row: RunStatusRow, store: RunStoreLike): void {
+  const status = RunStatusSchema.safeParse(row.status);
+  const s = store.getState();
+  if (!status.success || row.last_seq < s.statusSeq || status.data === s.status) return;
+  store.setState({
+    status: status.data,
+    statusSeq: row.last_seq,
+    ...(status.data !== 'paused' ? { breakpointHit: null } : {}),
+  });
+  pushLog(store, {
+    seq: row.last_seq,
+    level: 'info',
+    text: `run is ${status.data} (read again after reconnecting)`,
+  });
+}
 
 /**
  * Applies a batch with ONE store update: handlers write into a buffering stand-in, and the result
