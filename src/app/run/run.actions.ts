@@ -12,7 +12,7 @@ import { TIMELINE_TAB } from './timelineTab.ts';
 import { breakpointsOf, loadBreakpoints } from '../debug/breakpoints.store.ts';
 import { initialRunState, isActive, runStore, type RunState } from './run.store.ts';
 import { parentHistory, type ParentHistory, type RunOrigin } from './forkHistory.ts';
-import { askConfirm, ownStart, pushNotice, setLineage } from './runNotices.ts';
+import { askConfirm, followedRun, ownStart, pushNotice, setLineage } from './runNotices.ts';
 
 const set = (patch: Partial<RunState>) => runStore.setState(patch);
 
@@ -52,6 +52,7 @@ function followFresh(
     ...(history ? historyView(history) : {}),
   });
   liveClient().follow(runId, 0);
+  followedRun(runId);
 }
 
 /** A fork's timeline before its own log arrives: the parent's steps, shown at the fork point. */
