@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchAggregate, EpisodeRow } from '../../domain/batch/batch.types.ts';
+import { deriveSeed } from '../../domain/batch/seeds.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
 import { REPO, tempWorkspace } from '../test/serverProcess.testutil.ts';
 import { aggregateLines, episodeLine } from './batchReport.ts';
@@ -41,6 +42,9 @@ describe('statewire batch', () => {
       '2',
       '--set',
       'step_budget=20',
+      // A negative seed is a seed (not "argument is ambiguous").
+      '--seed',
+      '-7',
       '--json',
       '--csv',
       csvFile,
@@ -56,6 +60,7 @@ describe('statewire batch', () => {
     };
     expect(out.status).toBe('done');
     expect(out.episodes.map((e) => e.episode)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(out.episodes.map((e) => e.seed)).toEqual([1, 2, 3, 4, 5, 6].map((e) => deriveSeed(-7, e)));
     for (const e of out.episodes) {
       expect(e).toMatchObject({
         status: 'done',
@@ -116,6 +121,13 @@ describe('statewire batch', () => {
     const badWorkers = await statewire(['batch', graph, '--episodes', '2', '--workers', '0']);
     expect(badWorkers.code).toBe(2);
     expect(badWorkers.stderr).toMatch(/--workers must be an integer from 1 to 64/);
+    // A negative number gets the range message too, long or short.
+    for (const flag of ['--episodes', '-n']) {
+      const negative = await statewire(['batch', graph, flag, '-1']);
+      expect(negative.code).toBe(2);
+      expect(negative.stderr).toMatch(/--episodes must be an integer from 1 to 100000, got "-1"/);
+      expect(negative.stderr).not.toMatch(/ambiguous/);
+    }
   }, 60_000);
 });
 

@@ -7,7 +7,6 @@
 // or path).
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { MAX_EPISODES, MAX_WORKERS } from '../../domain/batch/batch.schema.ts';
 import { rowsToCsv } from '../../domain/batch/csv.ts';
 import { applySets } from '../../domain/batch/setPaths.ts';
@@ -23,6 +22,7 @@ import { distributedBatch } from '../distributed/distributedMode.ts';
 import { aggregateLines, episodeLine } from './batchReport.ts';
 import { defaultPluginDir, loadRegistry, runBlockers } from './headless.ts';
 import { issueLine, readGraphFile } from './readGraphFile.ts';
+import { parseCliArgs } from './cliArgs.ts';
 
 export const BATCH_USAGE = `usage: statewire batch FILE --episodes N [--workers K] [--seed S] [--set path=value]...
                       [--json] [--csv FILE] [--workspace DIR] [--plugins DIR] [--services FILE]
@@ -74,7 +74,7 @@ function intFlag(
 function parse(argv: string[]): Args | string | 'help' {
   let parsed;
   try {
-    parsed = parseArgs({
+    parsed = parseCliArgs({
       args: argv,
       options: {
         episodes: { type: 'string', short: 'n' },

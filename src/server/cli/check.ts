@@ -1,11 +1,11 @@
 // `statewire check FILE…`: prints every parse warning and validation issue of each file as
 // `FILE: severity code path message` (or a JSON array with --json). Exit 0 when no file has an
 // error, 1 when some issue is an error, 2 when a file cannot be read or parsed at all.
-import { parseArgs } from 'node:util';
 import { validate } from '../../domain/validate/graph.validate.ts';
 import { hasErrors, type Issue } from '../../domain/validate/issues.ts';
 import { GRAPH_TEST_SUFFIX, parseGraphTestText } from '../../domain/graphtest/graphTest.schema.ts';
 import { issueLine, readGraphFile, readRegularFile } from './readGraphFile.ts';
+import { parseCliArgs } from './cliArgs.ts';
 
 /** A `*.test.json` file: its own schema's errors (with JSON paths), not the graph rules. */
 async function checkGraphTestFile(file: string): Promise<{ issues: Issue[]; unreadable: boolean }> {
@@ -30,7 +30,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
   let values: { json?: boolean; help?: boolean };
   let files: string[];
   try {
-    ({ values, positionals: files } = parseArgs({
+    ({ values, positionals: files } = parseCliArgs({
       args: argv,
       allowPositionals: true,
       options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },

@@ -6,7 +6,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import { evaluate, stepsNeeded, StepRecorder, type RunOutcome } from '../../domain/graphtest/evaluate.ts';
 import {
   GRAPH_TEST_SUFFIX,
@@ -18,6 +17,7 @@ import { defaultPluginDir, createHeadlessRun, driveSteps, loadRegistry, runBlock
 import type { LoadedRegistry } from './headless.ts';
 import { issueLine, readGraphFile, readRegularFile } from './readGraphFile.ts';
 import { caseCount, junitXml, tapLines, tapSummary, type FileOutcome } from './testReport.ts';
+import { parseCliArgs } from './cliArgs.ts';
 
 export const TEST_USAGE = `usage: statewire test [FILE|DIR …] [--junit FILE] [--plugins DIR]
   Runs graph tests (*.test.json): each names a graph (relative to the test file), runs it headless
@@ -140,7 +140,7 @@ export async function testCommand(argv: string[]): Promise<number> {
   let values: { junit?: string; plugins?: string; help?: boolean };
   let targets: string[];
   try {
-    ({ values, positionals: targets } = parseArgs({
+    ({ values, positionals: targets } = parseCliArgs({
       args: argv,
       allowPositionals: true,
       options: {
