@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { EditorPage } from './pages/EditorPage.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, test, type ServerHandle } from './fixtures.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DEMO = JSON.parse(
@@ -23,22 +23,33 @@ const serverStatus = async (page: Page) =>
     breakpoint?: { node_id: string; value: unknown };
   };
 
-test('a slot condition stops the run, shows who wrote it, and Step/Resume/disable go on', async ({
-  page,
-  server,
-}) => {
-  server.writeGraph('bp_navigator', DEMO);
+/** The demo graph saved as `id` (its name, so no earlier run of it is shown) and opened. */
+async function openDemoAs(page: Page, server: ServerHandle, id: string): Promise<EditorPage> {
+  server.writeGraph(id, { ...(DEMO as object), name: id });
   const editor = new EditorPage(page);
-  await editor.open('?graph=bp_navigator');
+  await editor.open(`?graph=${id}`);
   await expect(editor.container('graph_state')).toBeVisible();
+  return editor;
+}
 
-  // Breakpoints tab: graph_state.step_count >= 3.
+/** The Breakpoints tab's form: `graph_state.step_count >= value`. */
+async function addStepCountBreakpoint(page: Page, value: number): Promise<void> {
   await page.getByTestId('drawer-tab-breakpoints').click();
   await page.getByTestId('bp-kind').selectOption('match');
   await page.getByTestId('bp-slot').selectOption('graph_state.step_count');
   await page.getByTestId('bp-op').selectOption('>=');
-  await page.getByTestId('bp-value').fill('3');
+  await page.getByTestId('bp-value').fill(String(value));
   await page.getByTestId('bp-add').click();
+}
+
+test('a slot condition stops the run, shows who wrote it, and Step/Resume/disable go on', async ({
+  page,
+  server,
+}) => {
+  await openDemoAs(page, server, 'bp_navigator');
+
+  // Breakpoints tab: graph_state.step_count >= 3.
+  await addStepCountBreakpoint(page, 3);
   const row = page.locator('[data-testid^="bp-row-"]');
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('graph_state.step_count >= 3');
@@ -96,10 +107,7 @@ test('the slot dot breaks on every write; a node breakpoint stops before the nod
   page,
   server,
 }) => {
-  server.writeGraph('bp_demo', { ...(DEMO as object), name: 'bp_demo' });
-  const editor = new EditorPage(page);
-  await editor.open('?graph=bp_demo');
-  await expect(editor.container('graph_state')).toBeVisible();
+  await openDemoAs(page, server, 'bp_demo');
 
   // The dot on the container box's `stats` row: break on every write of it.
   const dot = page.getByTestId('slot-row-graph_state-stats').getByTestId('slot-bp-graph_state-stats');
@@ -128,16 +136,8 @@ test('paused inside a step, every view shows the state right after the hit, afte
   page,
   server,
 }) => {
-  server.writeGraph('bp_in_step', { ...(DEMO as object), name: 'bp_in_step' });
-  const editor = new EditorPage(page);
-  await editor.open('?graph=bp_in_step');
-  await expect(editor.container('graph_state')).toBeVisible();
-  await page.getByTestId('drawer-tab-breakpoints').click();
-  await page.getByTestId('bp-kind').selectOption('match');
-  await page.getByTestId('bp-slot').selectOption('graph_state.step_count');
-  await page.getByTestId('bp-op').selectOption('>=');
-  await page.getByTestId('bp-value').fill('5');
-  await page.getByTestId('bp-add').click();
+  const editor = await openDemoAs(page, server, 'bp_in_step');
+  await addStepCountBreakpoint(page, 5);
   await page.getByTestId('run-play').click();
   await expect(status(page)).toHaveAttribute('data-status', 'paused');
   // The policy writes step_count in the middle of step 5: the server has 4 complete steps.
