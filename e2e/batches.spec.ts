@@ -70,6 +70,25 @@ test('batch of the demo: progress to 8/8, episodes table, aggregate, a row opens
   await expect(page.getByTestId('batch-title')).toHaveText(NAME);
   await expect(page.getByTestId('batch-sets')).toHaveText(`step_budget=${BUDGET}`);
 
+  // Every moment the panel says "done", its aggregate is either the final one or says it is behind
+  // (the notice that ends the batch arrives before the last rows are fetched).
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as { __doneViews?: string[] }).__doneViews = seen;
+    const look = () => {
+      const status = document.querySelector('[data-testid="batch-status"]')?.getAttribute('data-status');
+      const agg = document.querySelector('[data-testid="batch-aggregate"]');
+      if (status === 'done' && agg)
+        seen.push(`${agg.getAttribute('data-episodes')}:${agg.getAttribute('data-behind')}`);
+    };
+    new MutationObserver(look).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
+  });
+
   // 3. The progress reaches 8/8 and the batch ends.
   const progress = page.getByTestId('batch-progress');
   await expect(progress).toHaveAttribute('data-total', '8');
@@ -88,10 +107,16 @@ test('batch of the demo: progress to 8/8, episodes table, aggregate, a row opens
   for (const s of steps) expect(s).toBeLessThanOrEqual(BUDGET);
   const detail = (await (await page.request.get(`/api/batches/${batch_id}`)).json()) as {
     episodes: { seed: number; run_id: string }[];
-    aggregate: { episodes: number };
+    aggregate: { episodes: number; success_rate: number };
   };
   expect(detail.episodes.map((e) => String(e.seed)).sort()).toEqual([...seeds].sort());
   expect(detail.aggregate.episodes).toBe(8);
+  await expect(page.getByTestId('batch-aggregate')).toHaveAttribute('data-episodes', '8');
+  await expect(page.getByTestId('batch-aggregate')).toHaveAttribute('data-behind', 'false');
+  await expect(page.getByTestId('batch-aggregate-scope')).toHaveText('over 8 episodes');
+  const doneViews = await page.evaluate(() => (window as { __doneViews?: string[] }).__doneViews ?? []);
+  expect(doneViews.length).toBeGreaterThan(0);
+  expect(doneViews.filter((v) => !v.startsWith('8:') && !v.endsWith(':true'))).toEqual([]);
 
   // 5. Sorting by seed orders the rows by seed; again, the other way.
   await page.getByTestId('batch-sort-seed').click();
@@ -104,7 +129,9 @@ test('batch of the demo: progress to 8/8, episodes table, aggregate, a row opens
 
   // 6. The aggregate: success rate, mean steps, and a chart with one point per episode.
   await expect(page.getByTestId('batch-aggregate')).toBeVisible();
-  await expect(page.getByTestId('batch-success-rate')).toHaveText(/^\d+(\.\d)?%$/);
+  await expect(page.getByTestId('batch-success-rate')).toHaveText(
+    `${(detail.aggregate.success_rate * 100).toFixed(1)}%`,
+  );
   await expect(page.getByTestId('batch-mean-steps')).toHaveText(/^\d/);
   const plot = page.getByTestId('batch-chart').getByTestId('episode-plot');
   await expect(plot).toHaveAttribute('data-steps', '8');

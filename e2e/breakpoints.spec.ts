@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { EditorPage } from './pages/EditorPage.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, test, type ServerHandle } from './fixtures.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DEMO = JSON.parse(
@@ -23,22 +23,33 @@ const serverStatus = async (page: Page) =>
     breakpoint?: { node_id: string; value: unknown };
   };
 
-test('a slot condition stops the run, shows who wrote it, and Step/Resume/disable go on', async ({
-  page,
-  server,
-}) => {
-  server.writeGraph('bp_navigator', DEMO);
+/** The demo graph saved as `id` (its name, so no earlier run of it is shown) and opened. */
+async function openDemoAs(page: Page, server: ServerHandle, id: string): Promise<EditorPage> {
+  server.writeGraph(id, { ...(DEMO as object), name: id });
   const editor = new EditorPage(page);
-  await editor.open('?graph=bp_navigator');
+  await editor.open(`?graph=${id}`);
   await expect(editor.container('graph_state')).toBeVisible();
+  return editor;
+}
 
-  // Breakpoints tab: graph_state.step_count >= 3.
+/** The Breakpoints tab's form: `graph_state.step_count >= value`. */
+async function addStepCountBreakpoint(page: Page, value: number): Promise<void> {
   await page.getByTestId('drawer-tab-breakpoints').click();
   await page.getByTestId('bp-kind').selectOption('match');
   await page.getByTestId('bp-slot').selectOption('graph_state.step_count');
   await page.getByTestId('bp-op').selectOption('>=');
-  await page.getByTestId('bp-value').fill('3');
+  await page.getByTestId('bp-value').fill(String(value));
   await page.getByTestId('bp-add').click();
+}
+
+test('a slot condition stops the run, shows who wrote it, and Step/Resume/disable go on', async ({
+  page,
+  server,
+}) => {
+  await openDemoAs(page, server, 'bp_navigator');
+
+  // Breakpoints tab: graph_state.step_count >= 3.
+  await addStepCountBreakpoint(page, 3);
   const row = page.locator('[data-testid^="bp-row-"]');
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('graph_state.step_count >= 3');
@@ -96,10 +107,7 @@ test('the slot dot breaks on every write; a node breakpoint stops before the nod
   page,
   server,
 }) => {
-  server.writeGraph('bp_demo', { ...(DEMO as object), name: 'bp_demo' });
-  const editor = new EditorPage(page);
-  await editor.open('?graph=bp_demo');
-  await expect(editor.container('graph_state')).toBeVisible();
+  await openDemoAs(page, server, 'bp_demo');
 
   // The dot on the container box's `stats` row: break on every write of it.
   const dot = page.getByTestId('slot-row-graph_state-stats').getByTestId('slot-bp-graph_state-stats');
@@ -120,6 +128,48 @@ test('the slot dot breaks on every write; a node breakpoint stops before the nod
   await expect.poll(async () => (await serverStatus(page)).breakpoint?.node_id).toBe('policy');
   await expect(page.getByTestId('bp-hit')).toContainText('paused here');
   await expect(page.getByTestId('node-policy')).toHaveAttribute('data-breakpoint', 'true');
+  await page.getByTestId('run-stop').click();
+  await expect(status(page)).toHaveAttribute('data-status', 'stopped');
+});
+
+test('paused inside a step, every view shows the state right after the hit, after a reload too', async ({
+  page,
+  server,
+}) => {
+  const editor = await openDemoAs(page, server, 'bp_in_step');
+  await addStepCountBreakpoint(page, 5);
+  await page.getByTestId('run-play').click();
+  await expect(status(page)).toHaveAttribute('data-status', 'paused');
+  // The policy writes step_count in the middle of step 5: the server has 4 complete steps.
+  const paused = await serverStatus(page);
+  expect(paused.step).toBe(4);
+  expect(paused.breakpoint?.value).toBe(5);
+
+  const everyView = async () => {
+    await expect(page.getByTestId('bp-hit')).toContainText('step 5');
+    await expect(page.getByTestId('run-step-counter')).toHaveText('Step 5');
+    await expect(page.getByTestId('run-step-counter')).toHaveAttribute('data-in-step', 'true');
+    await expect(page.getByTestId('slot-live-graph_state-step_count')).toHaveText('5');
+    await page.getByTestId('drawer-tab-state').click();
+    await expect(page.getByTestId('live-value-graph_state-step_count').first()).toContainText('5');
+    await page.getByTestId('drawer-tab-timeline').click();
+    await expect(page.getByTestId('timeline-selected')).toHaveText('live · step 5 (paused inside it)');
+    const tick = page.locator('[data-testid="timeline-tick-5"][data-partial="true"]');
+    await expect(tick).toHaveAttribute('data-current', 'true');
+    await expect(page.getByTestId('timeline-changes')).toContainText('step_count counter 5');
+    await page.getByTestId('drawer-tab-breakpoints').click();
+  };
+  await everyView();
+  await page.reload();
+  await expect(editor.container('graph_state')).toBeVisible();
+  await page.getByTestId('drawer-tab-breakpoints').click();
+  await everyView();
+
+  // Step finishes step 5: its own snapshot takes over, still 5, no longer "inside".
+  await page.getByTestId('run-step').click();
+  await expect(page.getByTestId('run-step-counter')).toHaveAttribute('data-in-step', 'false');
+  await expect(page.getByTestId('run-step-counter')).toHaveText('Step 5');
+  await expect(page.getByTestId('slot-live-graph_state-step_count')).toHaveText('5');
   await page.getByTestId('run-stop').click();
   await expect(status(page)).toHaveAttribute('data-status', 'stopped');
 });

@@ -158,6 +158,22 @@ test('a grant dropped on a container body grants; a refused drag says why while 
   await page.mouse.up();
   await expect(page.getByTestId('connection-hint')).toHaveCount(0);
   await expect(editor.refusal).toContainText('cannot feed itself');
+
+  // Output onto another node's output, input onto input: refused with the reason, like the rest.
+  const edges = await page.locator('.react-flow__edge').count();
+  await dragOver(page, page.getByTestId('handle-out-policy-action'), page.getByTestId('handle-out-env-pose'));
+  await expect(page.getByTestId('connection-hint')).toContainText('an output connects to an input');
+  await page.mouse.up();
+  await expect(editor.refusal).toContainText('an output connects to an input');
+  await dragOver(
+    page,
+    page.getByTestId('handle-in-policy-observation'),
+    page.getByTestId('handle-in-env-action'),
+  );
+  await expect(page.getByTestId('connection-hint')).toContainText('an input takes its value from an output');
+  await page.mouse.up();
+  await expect(editor.refusal).toContainText('an input takes its value from an output');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(edges);
 });
 
 const intersects = (

@@ -137,6 +137,19 @@ test('compare two steps, then a fork with its parent', async ({ page, server }) 
   await expect(view).toHaveAttribute('data-status', 'ready');
   const fork = await page.getByTestId('compare-b-run').inputValue();
   expect(fork).toMatch(/^fork_/);
+  // Both run pickers show their whole choice (the id and its steps), never an id cut short.
+  for (const tag of ['a', 'b']) {
+    const room = await page.getByTestId(`compare-${tag}-run`).evaluate((el) => {
+      const sel = el as HTMLSelectElement;
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = getComputedStyle(sel).font;
+      return { text: ctx.measureText(sel.selectedOptions[0]!.text).width, box: sel.clientWidth };
+    });
+    expect(room.text + 16, `picker ${tag}`).toBeLessThanOrEqual(room.box);
+  }
+  await expect(page.getByTestId('compare-b-run').locator('option:checked')).toHaveText(
+    new RegExp(`^${fork} \\(\\d+ steps\\)$`),
+  );
   // Fork vs the step before: the fork's own step-4 writers, and the parent's for what it kept.
   await expect(count.getByTestId('compare-old-new')).toHaveText('3 → 4');
   await expect(count.getByTestId('compare-writer')).toHaveText('by policy @ 4');

@@ -90,6 +90,19 @@ test('play, pause, step, inspect, restore, resume and fork the demo graph', asyn
   await expect.poll(() => stepOf(page)).toBeGreaterThanOrEqual(5);
   await page.getByTestId('run-stop').click();
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'stopped');
+
+  // After a reload the fork reads the same: the parent's first steps, then its own, same episodes.
+  const count = (await page.getByTestId('timeline-count').textContent())!;
+  const bands = page.locator('[data-testid^="timeline-band-"]');
+  const bandCount = await bands.count();
+  const forkRun = (await page.getByTestId('timeline-panel').textContent())!.match(/fork_\w+/)![0];
+  await page.reload();
+  await expect(editor.container('graph_state')).toBeVisible();
+  await page.getByTestId('drawer-tab-timeline').click();
+  await expect(page.getByTestId('timeline-panel')).toContainText(forkRun);
+  await expect(page.getByTestId('timeline-count')).toHaveText(count);
+  await expect(page.getByTestId('timeline-tick-1')).toBeVisible();
+  await expect(bands).toHaveCount(bandCount);
 });
 
 test('/?run=<id> opens a past run with its graph and timeline', async ({ page }) => {

@@ -136,6 +136,16 @@ test('a run started over REST replaces the shown one: the editor says so, the Ru
   await expect(page.getByTestId('timeline-panel')).toContainText(next);
   await expect.poll(() => stepOf(page)).toBeGreaterThanOrEqual(2);
   await stopViaRest(page.request);
+
+  // The offer goes once the run is followed by another way too (here: Runs › Follow).
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'stopped');
+  const third = await startViaRest(page.request, DEMO);
+  await expect(page.getByTestId('run-notice-started')).toContainText(`Run ${third} of graph`);
+  await page.getByTestId('runs-menu').click();
+  await page.getByTestId(`runs-follow-${third}`).click();
+  await expect(page.getByTestId('timeline-panel')).toContainText(third);
+  await expect(page.getByTestId('run-notices')).toHaveCount(0);
+  await stopViaRest(page.request);
 });
 
 test('Play while another graph runs in another tab asks first; the replaced tab says so', async ({

@@ -1,6 +1,7 @@
 // Starts a real `statewire serve` on a free loopback port (--port 0; the URL is read from its
 // "listening on" line) over a temp copy of a workspace folder; `stop()` ends it and deletes the copy.
-// Shared by the Playwright fixtures, the screenshot script and bench/canvas.bench.ts.
+// Shared by the Playwright fixtures, the screenshot script and bench/canvas.bench.ts. A crash test
+// passes its own workspace and port (`opts`) to start a second server where the first one died.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,13 +14,27 @@ export interface RunningServer {
   url: string;
   workspace: string;
   stop(): Promise<void>;
+  /** SIGKILL (a crash): the process dies at once; the workspace stays (start another server on it). */
+  kill9(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Serve this existing workspace (not copied; `stop()` leaves it to the caller). */
+  workspace?: string;
+  /** Listen on this port instead of a free one (a restart on the port a crashed server had). */
+  port?: number;
 }
 
 /** `extraArgs` go to `statewire serve` (e.g. `--token …` in e2e/attacks.spec.ts). */
-export async function startServer(copyFrom?: string, extraArgs: string[] = []): Promise<RunningServer> {
-  const workspace = mkdtempSync(join(tmpdir(), 'statewire-e2e-'));
+export async function startServer(
+  copyFrom?: string,
+  extraArgs: string[] = [],
+  opts: StartOptions = {},
+): Promise<RunningServer> {
+  const owned = opts.workspace === undefined;
+  const workspace = opts.workspace ?? mkdtempSync(join(tmpdir(), 'statewire-e2e-'));
   // Never copy a run database (.statewire/): each server starts with its own fresh one.
-  if (copyFrom)
+  if (copyFrom && owned)
     cpSync(copyFrom, workspace, {
       recursive: true,
       filter: (src) => !src.split(/[\\/]/).includes('.statewire'),
@@ -30,7 +45,7 @@ export async function startServer(copyFrom?: string, extraArgs: string[] = []): 
       join(root, 'bin/statewire.js'),
       'serve',
       '--port',
-      '0',
+      String(opts.port ?? 0),
       '--host',
       '127.0.0.1',
       '--workspace',
@@ -68,21 +83,28 @@ export async function startServer(copyFrom?: string, extraArgs: string[] = []): 
     });
   } catch (e) {
     proc.kill('SIGKILL');
-    rmSync(workspace, { recursive: true, force: true });
+    if (owned) rmSync(workspace, { recursive: true, force: true });
     throw e;
   }
+  const exited = new Promise<void>((r) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) r();
+    else proc.once('exit', () => r());
+  });
   return {
     url,
     workspace,
     async stop() {
-      if (proc.exitCode === null) {
-        const exited = new Promise((r) => proc.once('exit', r));
+      if (proc.exitCode === null && proc.signalCode === null) {
         proc.kill('SIGTERM');
         const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
         await exited;
         clearTimeout(timer);
       }
-      rmSync(workspace, { recursive: true, force: true });
+      if (owned) rmSync(workspace, { recursive: true, force: true });
+    },
+    async kill9() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -92,6 +92,37 @@ describe('engine breakpoints', () => {
     expect(outcomes.every((o) => o.breakpoint === undefined)).toBe(true);
   });
 
+  it('a pause inside a step carries the state there: the hit’s write in, later nodes’ not yet', async () => {
+    const s = setup([{ kind: 'match', container: 'm', slot: 'count', op: '>=', value: 2 }], () => undefined);
+    await s.run.stepOnce();
+    await s.run.stepOnce();
+    await s.run.stepOnce();
+    const hit = s.events.find((e) => e.type === 'breakpoint_hit')!.data as {
+      step: number;
+      state?: { step: number; containers: Record<string, { states: Record<string, { value?: unknown }> }> };
+    };
+    expect(hit.step).toBe(3);
+    // Step 3 in progress: count already 2 (the write that hit), copy still step 2's 1.
+    expect(hit.state?.step).toBe(3);
+    expect(hit.state?.containers.m?.states.count?.value).toBe(2);
+    expect(hit.state?.containers.m?.states.copy?.value).toBe(1);
+    // The state the engine paused in is what the step's own snapshot then builds on.
+    const nav3 = s.events.find((e) => e.type === 'nav_step' && e.data.step === 3)!.data as {
+      containers: Record<string, { states: Record<string, { value?: unknown }> }>;
+    };
+    expect(nav3.containers.m?.states.count?.value).toBe(2);
+    expect(nav3.containers.m?.states.copy?.value).toBe(2);
+  });
+
+  it('a hit at the end of a step carries no state of its own (the step’s nav_step is it)', async () => {
+    const s = setup([{ kind: 'match', container: 'm', slot: 'copy', op: '==', value: 1 }], () => undefined);
+    await s.run.stepOnce();
+    await s.run.stepOnce();
+    const hit = s.events.find((e) => e.type === 'breakpoint_hit')!;
+    expect(hit.data).toMatchObject({ step: 2, slot: 'copy' });
+    expect(hit.data).not.toHaveProperty('state');
+  });
+
   it('disabled or unmatched breakpoints never pause; edits apply at once', async () => {
     const s = setup([{ kind: 'write', container: 'm', slot: 'copy', enabled: false }], () => undefined);
     await s.run.stepOnce();

@@ -104,9 +104,21 @@ export class Executor {
     const hit = nodeHit ?? (pivot ? undefined : this.pendingHit);
     if (hit === this.pendingHit || (nodeHit && this.pendingHit)) this.pendingHit = undefined;
     if (!hit) return false;
-    this.rc.emit({ type: 'breakpoint_hit', data: hit });
+    // Paused inside the step: the event carries the state here, so a viewer shows what the hit did
+    // rather than the last completed step (protocol.ts, BreakpointHitEventSchema).
+    this.rc.emit({ type: 'breakpoint_hit', data: { ...hit, state: this.stateInStep(hit.step) } });
     await host.pause(hit);
     return this.stopRequested;
+  }
+
+  /** The state as it is now, inside step `step`: containers, node-local state and features. */
+  private stateInStep(step: number) {
+    return {
+      step,
+      containers: snapshotContainers(this.rc.containers),
+      nodeStates: { ...this.live.nodeStates },
+      features: this.router.normalize(this.live.features),
+    };
   }
 
   /** A hit left by a step's last events: reported, and handed to the host to pause between steps. */

@@ -27,6 +27,7 @@ interface Ev {
   seq: number;
   data: Record<string, unknown>;
 }
+type SlotsOf = { states: Record<string, { value?: unknown }> };
 const status = async () => (await api(server.url, 'GET', '/api/navigate/run/status')).body;
 const events = async (id: string): Promise<Ev[]> =>
   (await api(server.url, 'GET', `/api/runs/${id}/events?limit=5000`)).body.events;
@@ -64,6 +65,16 @@ describe('breakpoints on a real server', () => {
 
     // step_count is written mid-step in the demo: the run is paused inside that step.
     expect(paused.breakpoint).toMatchObject({ breakpoint_id: 'bp1' });
+    // The state there travels with the hit (full values in the log) and is the step's state over
+    // REST too: the write that hit is in it, though the step has no snapshot yet.
+    expect(paused.step).toBe(2);
+    const inStep = hit.data.state as { step: number; containers: Record<string, SlotsOf> };
+    expect(inStep.step).toBe(3);
+    expect(inStep.containers.graph_state!.states.step_count!.value).toBe(3);
+    const rest = await api(server.url, 'GET', `/api/runs/${id}/state?step=3`);
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    expect(rest.body.containers.graph_state.states.step_count.value).toBe(3);
+    expect((await api(server.url, 'GET', `/api/runs/${id}/state?step=4`)).status).toBe(404);
     const restore = await api(server.url, 'POST', `/api/navigate/run/restore/1`, {});
     expect(restore.status).toBe(409);
     expect(restore.body.error.code).toBe('at-breakpoint');

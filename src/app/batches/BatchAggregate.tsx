@@ -51,16 +51,31 @@ function Chart({ episodes }: { episodes: readonly EpisodeRow[] }) {
 export function BatchAggregate({
   aggregate,
   episodes,
+  finished,
 }: {
   aggregate: Aggregate;
   episodes: readonly EpisodeRow[];
+  /** Episodes the batch's progress says have ended (notices run ahead of the fetched aggregate). */
+  finished: number;
 }) {
   const names = Object.keys(aggregate.metrics).sort((a, b) => a.localeCompare(b));
+  const behind = aggregate.episodes < finished;
   return (
     <div
       className="flex w-72 shrink-0 flex-col gap-1 border-l border-zinc-800 px-2 py-1"
       data-testid="batch-aggregate"
+      data-episodes={aggregate.episodes}
+      data-behind={behind ? 'true' : 'false'}
     >
+      <div
+        className={`text-[10px] ${behind ? 'text-amber-300' : 'text-zinc-500'}`}
+        data-testid="batch-aggregate-scope"
+        title="the episodes these numbers are computed from"
+      >
+        {behind
+          ? `over ${aggregate.episodes} of ${finished} finished episodes · updating…`
+          : `over ${aggregate.episodes} episode${aggregate.episodes === 1 ? '' : 's'}`}
+      </div>
       <div className="flex items-baseline gap-3 text-[11px] whitespace-nowrap">
         <span title="episodes that count as a success, of those finished">
           <span className="text-zinc-500">success </span>

@@ -11,7 +11,7 @@ import { BatchAggregate } from './BatchAggregate.tsx';
 import { BatchEpisodes } from './BatchEpisodes.tsx';
 import { showBatchForm } from './BatchForm.tsx';
 import { cancelBatch, selectBatch, useBatchPolling } from './batchSync.ts';
-import { isTerminal, progressView } from './batchTable.ts';
+import { finishedOf, isTerminal, progressView } from './batchTable.ts';
 import { itemOf, useBatches } from './batches.store.ts';
 
 const STATUS_TONE: Record<BatchProgress['status'], string> = {
@@ -228,7 +228,11 @@ function Detail() {
       {detail ? (
         <div className="flex min-h-0 flex-1">
           <BatchEpisodes episodes={detail.episodes} />
-          <BatchAggregate aggregate={detail.aggregate} episodes={detail.episodes} />
+          <BatchAggregate
+            aggregate={detail.aggregate}
+            episodes={detail.episodes}
+            finished={finishedOf(item.progress)}
+          />
         </div>
       ) : (
         !error && <div className="px-2 py-1 text-zinc-500">Loading episodes…</div>

@@ -49,10 +49,22 @@ export async function refreshList(): Promise<void> {
 }
 
 let detailInFlight: string | null = null;
-export async function refreshDetail(): Promise<void> {
+/** A fetch was asked for with `again` while one was on its way (whose answer may predate the reason). */
+let detailAgain = false;
+
+/**
+ * Fetches the selected batch. A poll skips while a fetch is on its way; `again` (the batch just
+ * ended) fetches once more after it, since that answer may have been read before the last episodes.
+ */
+export async function refreshDetail(opts: { again?: boolean } = {}): Promise<void> {
   const id = batchesStore.getState().selectedId;
-  if (id === null || detailInFlight === id) return;
+  if (id === null) return;
+  if (detailInFlight === id) {
+    if (opts.again) detailAgain = true;
+    return;
+  }
   detailInFlight = id;
+  detailAgain = false;
   try {
     const d = await batchApi.get(id);
     updateBatches((s) => withDetail(s, d));
@@ -60,6 +72,10 @@ export async function refreshDetail(): Promise<void> {
     if (batchesStore.getState().selectedId === id) batchesStore.setState({ detailError: message(e) });
   } finally {
     if (detailInFlight === id) detailInFlight = null;
+    if (detailAgain) {
+      detailAgain = false;
+      void refreshDetail();
+    }
   }
 }
 
@@ -104,6 +120,10 @@ export function connectBatchNotices(source: NoticeSource = liveClient()): void {
     const s = batchesStore.getState();
     if (s.list !== null && !isListed(s, data.batch_id)) void refreshList();
     updateBatches((st) => withNotice(st, data));
+    // The shown batch ended: the header says so now, so its final episodes and aggregate are
+    // fetched now too, not at the next poll (until they come, the aggregate says it is behind).
+    if (isTerminal(data.status) && batchesStore.getState().selectedId === data.batch_id)
+      void refreshDetail({ again: true });
   });
   // Back after a disconnect: notices may have been missed.
   source.onNotice('connect', () => {

@@ -5,7 +5,7 @@
 import { useEffect, useMemo, type RefObject } from 'react';
 import { useConnection, useStore, useStoreApi, type ConnectionState, type InternalNode } from '@xyflow/react';
 import { editorStore } from '../store/editor.store.ts';
-import { refusalOf, type FlowConnection } from './connectionCheck.ts';
+import { directionRefusal, refusalOf, type FlowConnection } from './connectionCheck.ts';
 import { CONTAINER_DROP_HANDLE, type FlowNode } from './flowMapping.ts';
 
 type HandleType = 'source' | 'target';
@@ -82,7 +82,9 @@ function reasonAt(
   if (conn.toHandle) {
     const t = conn.toHandle;
     return (
-      refusals.handles.get(handleKey(t.nodeId, t.id, t.type)) ?? refusalOf(towards(from, t.nodeId, t.id))
+      directionRefusal(from, t) ??
+      refusals.handles.get(handleKey(t.nodeId, t.id, t.type)) ??
+      refusalOf(towards(from, t.nodeId, t.id))
     );
   }
   const r = domNode?.getBoundingClientRect();
@@ -90,7 +92,11 @@ function reasonAt(
   const el = document.elementFromPoint(r.left + conn.pointer.x, r.top + conn.pointer.y);
   const handle = el?.closest('.react-flow__handle');
   const nodeId = handle?.getAttribute('data-nodeid');
-  if (handle && nodeId) return refusalOf(towards(from, nodeId, handle.getAttribute('data-handleid')));
+  if (handle && nodeId) {
+    const id = handle.getAttribute('data-handleid');
+    const type = handle.classList.contains('source') ? 'source' : 'target';
+    return directionRefusal(from, { type, id }) ?? refusalOf(towards(from, nodeId, id));
+  }
   const node = el?.closest('.react-flow__node')?.getAttribute('data-id');
   return node ? (refusals.nodes.get(node) ?? null) : null;
 }

@@ -6,7 +6,7 @@ import { CONTAINER_HANDLE, STATE_HANDLE } from '../../domain/graph/graph.ops.ts'
 import { emptyGraph } from '../../domain/graph/graph.schema.ts';
 import { editorStore } from '../store/editor.store.ts';
 import { connectHandles } from '../store/actions.ts';
-import { refusalOf, toConnectRequest } from './connectionCheck.ts';
+import { directionRefusal, refusalOf, toConnectRequest } from './connectionCheck.ts';
 import { connectionRefusals } from './ConnectionFeedback.tsx';
 import { CONTAINER_DROP_HANDLE, containerFlowId, type FlowNode } from './flowMapping.ts';
 
@@ -71,5 +71,19 @@ describe('connection checks while dragging', () => {
     expect(r.nodes.has(containerFlowId('mem'))).toBe(false);
     expect(r.css).toContain('.react-flow__node[data-id="a"]');
     expect(r.css).not.toContain('c:mem');
+  });
+
+  it('an output dropped on an output, or an input on an input, is refused with a reason', () => {
+    const out = { type: 'source' as const, id: 'response' };
+    const inp = { type: 'target' as const, id: 'prompt' };
+    expect(directionRefusal(out, { type: 'source', id: 'value' })).toMatch(/^an output connects to an input/);
+    expect(directionRefusal(inp, { type: 'target', id: 'value' })).toMatch(
+      /^an input takes its value from an output/,
+    );
+    expect(directionRefusal(out, inp)).toBeNull();
+    expect(directionRefusal(inp, out)).toBeNull();
+    // State handles: the store's own reason (they connect only to containers).
+    expect(directionRefusal({ type: 'source', id: STATE_HANDLE }, out)).toBeNull();
+    expect(directionRefusal(out, { type: 'source', id: STATE_HANDLE })).toBeNull();
   });
 });

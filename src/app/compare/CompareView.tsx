@@ -241,7 +241,10 @@ function SidePicker({
   const runs = useCompare((s) => s.runs);
   const [step, setStep] = useState(String(side.step));
   useEffect(() => setStep(String(side.step)), [side.step]);
-  const ids = runs.some((r) => r.id === side.runId) ? runs : [{ id: side.runId, steps: 0 }, ...runs];
+  const ids = runs.some((r) => r.id === side.runId)
+    ? runs
+    : [{ id: side.runId, steps: 0, graph_name: '' }, ...runs];
+  const shown = ids.find((r) => r.id === side.runId);
   const commit = () => {
     const n = Number(step);
     if (Number.isInteger(n) && n >= 0 && n !== side.step) onChange({ ...side, step: n });
@@ -251,9 +254,11 @@ function SidePicker({
   return (
     <span className="flex items-center gap-1">
       <span className="font-semibold text-zinc-400">{label}</span>
+      {/* As wide as its longest choice: a run id cut short is one that cannot be told apart. */}
       <select
         data-testid={`compare-${tag}-run`}
-        className="max-w-[220px] rounded border border-zinc-700 bg-zinc-950 px-1 text-[11px] text-zinc-200"
+        className="rounded border border-zinc-700 bg-zinc-950 px-1 text-[11px] text-zinc-200"
+        title={shown?.graph_name ? `run ${side.runId} of ${shown.graph_name}` : `run ${side.runId}`}
         value={side.runId}
         onChange={(e) => onChange({ ...side, runId: e.target.value })}
       >

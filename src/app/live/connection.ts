@@ -25,6 +25,7 @@ export function liveClient(): LiveClient {
       store: runStore,
       socket: socket as unknown as SocketLike,
       fetchEvents: (runId, after, type) => runApi.events(runId, after, PAGE_LIMIT, type),
+      fetchRun: (runId) => runApi.run(runId),
     });
     const live = client;
     watchConnection(socket as unknown as StatusSocket, typeof window === 'undefined' ? null : window, () =>

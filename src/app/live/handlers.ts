@@ -3,7 +3,12 @@
 // Each parses its payload with the protocol's zod schema (the socket is a boundary); a payload that
 // does not parse becomes a log line naming the event and field instead of a crash.
 import type { z } from 'zod';
-import { EVENT_DATA_SCHEMAS, type EventEnvelope, type EventType } from '../../domain/protocol/protocol.ts';
+import {
+  EVENT_DATA_SCHEMAS,
+  RunStatusSchema,
+  type EventEnvelope,
+  type EventType,
+} from '../../domain/protocol/protocol.ts';
 import { viewerLine, viewerPicture } from '../run/viewerLine.ts';
 import { viewerNumbers } from '../run/viewerNumbers.ts';
 import {
@@ -113,6 +118,8 @@ const onNavStep: Handler = (m, store) => {
   // The step a breakpoint paused inside is complete: the run has moved past the hit.
   const hit = s.breakpointHit;
   if (hit && m.seq > hit.seq && d.step >= hit.step) store.setState({ breakpointHit: null });
+  // The step it was paused inside is complete: its own snapshot takes over.
+  if (s.partial && d.step >= s.partial.step) store.setState({ partial: null });
   const mine = s.pending[d.step];
   const snap: StepSnapshot = {
     step: d.step,
@@ -271,7 +278,13 @@ function onRouteFailure(seq: number, d: Data<'error_event'>, store: RunStoreLike
 const onBreakpointHit: Handler = (m, store) => {
   const d = parsed('breakpoint_hit', m, store);
   if (!d) return;
-  store.setState({ breakpointHit: { ...d, seq: m.seq } });
+  const { state, ...hit } = d;
+  const s = store.getState();
+  store.setState({
+    breakpointHit: { ...hit, seq: m.seq },
+    // Paused inside a step the run has not completed: the state there is the current one.
+    ...(state && d.step > s.step ? { partial: partialStep(m.seq, state, s.pending[d.step]) } : {}),
+  });
   const where = d.kind === 'node' ? '' : d.node_id ? `, written by ${d.node_id}` : '';
   pushLog(store, {
     seq: m.seq,
@@ -279,6 +292,25 @@ const onBreakpointHit: Handler = (m, store) => {
     text: `breakpoint hit: ${d.description} (step ${d.step}${where})`,
   });
 };
+
+/** A step paused inside: the state the hit carried, with what the step did up to it. */
+function partialStep(
+  seq: number,
+  state: NonNullable<Data<'breakpoint_hit'>['state']>,
+  mine: StepEvents | undefined,
+): StepSnapshot {
+  return {
+    step: state.step,
+    seq,
+    containers: state.containers,
+    nodeStates: state.nodeStates,
+    ...(Object.keys(state.features).length > 0 ? { features: state.features } : {}),
+    clears: [...(mine?.clears ?? [])],
+    writes: [...(mine?.writes ?? [])],
+    errors: [...(mine?.errors ?? [])],
+    ...(mine?.signals ? { signals: [...mine.signals] } : {}),
+  };
+}
 
 /** Restore rewinds the run: the live view jumps to that step and the later steps are gone (they will be re-run). */
 const onRestored: Handler = (m, store) => {
@@ -334,6 +366,7 @@ const onRestored: Handler = (m, store) => {
       .concat(s.steps.includes(d.restored_to) ? [] : [d.restored_to])
       .sort((a, b) => a - b),
     pending: {},
+    partial: null,
     inspectedStep: null,
     inspected: null,
   });
@@ -477,6 +510,32 @@ export const HANDLERS: Record<EventType, Handler> = {
   breakpoint_hit: onBreakpointHit,
   route: onRoute,
 };
+
+/** A run's status as GET /api/runs/{id} reports it, as of its event `last_seq`. */
+export interface RunStatusRow {
+  status: string;
+  last_seq: number;
+}
+
+/**
+ * The status a run's row has, when no newer nav_status was applied: a server that restarted marks
+ * the runs it found live `interrupted` in their rows only (their logs end where the crash cut them).
+ */
+export function applyRunStatus(row: RunStatusRow, store: RunStoreLike): void {
+  const status = RunStatusSchema.safeParse(row.status);
+  const s = store.getState();
+  if (!status.success || row.last_seq < s.statusSeq || status.data === s.status) return;
+  store.setState({
+    status: status.data,
+    statusSeq: row.last_seq,
+    ...(status.data !== 'paused' ? { breakpointHit: null } : {}),
+  });
+  pushLog(store, {
+    seq: row.last_seq,
+    level: 'info',
+    text: `run is ${status.data} (read again after reconnecting)`,
+  });
+}
 
 /**
  * Applies a batch with ONE store update: handlers write into a buffering stand-in, and the result

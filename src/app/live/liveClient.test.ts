@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { createRunStore } from '../run/run.store.ts';
+import type { RunStatusRow } from './handlers.ts';
 import { LiveClient, type EventsPage, type SocketLike } from './liveClient.ts';
 import { ev, navStep, RUN } from './testEvents.testutil.ts';
 
@@ -25,7 +26,7 @@ class FakeSocket implements SocketLike {
   }
 }
 
-function setup(log: EventEnvelope[] = []) {
+function setup(log: EventEnvelope[] = [], row?: () => RunStatusRow) {
   const socket = new FakeSocket();
   const store = createRunStore();
   const fetches: { after: number; type?: string }[] = [];
@@ -36,7 +37,13 @@ function setup(log: EventEnvelope[] = []) {
     const last = events[events.length - 1];
     return { events, next_after: last ? last.seq : after, last_seq: log[log.length - 1]?.seq ?? 0 };
   };
-  const client = new LiveClient({ store, socket, fetchEvents, schedule: (fn) => frames.push(fn) });
+  const client = new LiveClient({
+    store,
+    socket,
+    fetchEvents,
+    schedule: (fn) => frames.push(fn),
+    ...(row ? { fetchRun: async () => row() } : {}),
+  });
   const frame = () => {
     for (const f of frames.splice(0)) f();
   };
@@ -192,5 +199,38 @@ describe('LiveClient', () => {
     const ack = socket.emitted[0]?.args[1] as (a: unknown) => void;
     ack({ ok: false, error: { message: 'subscribe: no run "nope"' } });
     expect(store.getState().error).toBe('subscribe: no run "nope"');
+  });
+
+  it('after a reconnect it re-reads the run status: a restarted server left the run interrupted', async () => {
+    let row: RunStatusRow = { status: 'running', last_seq: 2 };
+    const { client, socket, store, frame } = setup([], () => row);
+    socket.fire('connect'); // the first connect: the status came with the follow
+    client.follow(RUN);
+    socket.fire('events', [ev('nav_status', 1, { status: 'running', step: 0 }), navStep(2, 1, 1)]);
+    frame();
+    await settle();
+    expect(store.getState().status).toBe('running');
+    // The server dies and comes back: the run's row says interrupted, its log has no event for it.
+    socket.fire('disconnect');
+    row = { status: 'interrupted', last_seq: 2 };
+    socket.fire('connect');
+    await settle();
+    expect(store.getState().status).toBe('interrupted');
+    expect(store.getState().log.at(-1)?.text).toBe('run is interrupted (read again after reconnecting)');
+  });
+
+  it('a re-read older than the status events already applied changes nothing', async () => {
+    const { client, socket, store, frame } = setup([], () => ({ status: 'running', last_seq: 2 }));
+    socket.fire('connect');
+    client.follow(RUN);
+    socket.fire('events', [
+      navStep(1, 1, 1),
+      navStep(2, 2, 2),
+      ev('nav_status', 3, { status: 'paused', step: 2 }),
+    ]);
+    frame();
+    socket.fire('connect');
+    await settle();
+    expect(store.getState().status).toBe('paused');
   });
 });

@@ -2,7 +2,8 @@
 // accepted seq, fill holes from GET /api/runs/{id}/events before going on, honour the server's
 // `gap` notices (dropped intermediate nav_steps under backpressure: tolerated in order, fetched in
 // the background for the timeline), re-subscribe with afterSeq on reconnect, and apply accepted
-// events to the run store at most once per animation frame.
+// events to the run store at most once per animation frame. After a reconnect the run's status is
+// read again over REST (a restarted server marks the runs it found live `interrupted` without an event).
 // Batches (`events` messages: the envelopes of one committed group or replay page, in seq order) are
 // the app's delivery: one socket frame per commit instead of one per event. Each envelope of a batch
 // goes through the same checks as a single message, so order, holes and duplicates are handled
@@ -12,7 +13,7 @@
 // The transport is injected (`SocketLike`), so the ordering logic is tested without a socket.
 import { EventEnvelopeSchema, EVENT_TYPES, type EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { RunStoreLike } from '../run/run.store.ts';
-import { applyBatch } from './handlers.ts';
+import { applyBatch, applyRunStatus, type RunStatusRow } from './handlers.ts';
 
 export interface SocketLike {
   on(event: string, fn: (...args: unknown[]) => void): unknown;
@@ -31,6 +32,8 @@ export interface LiveClientDeps {
   store: RunStoreLike;
   socket: SocketLike;
   fetchEvents: (runId: string, after: number, type?: string) => Promise<EventsPage>;
+  /** GET /api/runs/{id}: the run's status as of its last event, re-read after a reconnect. */
+  fetchRun?: (runId: string) => Promise<RunStatusRow>;
   /** Schedules the batch apply; defaults to requestAnimationFrame with a timer fallback (hidden tabs). */
   schedule?: (fn: () => void) => void;
 }
@@ -63,12 +66,34 @@ export class LiveClient {
   private readonly schedule: (fn: () => void) => void;
   /** Ack requests of replay batches, answered after the next apply. */
   private acks: Array<() => void> = [];
+  /** The socket has connected before: the next `connect` is a reconnect. */
+  private connectedBefore = false;
 
   constructor(private readonly deps: LiveClientDeps) {
     this.schedule = deps.schedule ?? frameScheduler;
     for (const type of EVENT_TYPES) deps.socket.on(type, (msg: unknown) => this.receive(msg));
     deps.socket.on('events', (batch: unknown, ack?: unknown) => this.receiveBatch(batch, ack));
-    deps.socket.on('connect', () => this.subscribe());
+    deps.socket.on('connect', () => {
+      this.subscribe();
+      if (this.connectedBefore) void this.rereadStatus();
+      this.connectedBefore = true;
+    });
+  }
+
+  /**
+   * Connected again: the server may have restarted meanwhile, and a run it found live at its start
+   * is `interrupted` with no event saying so (its log ends where the crash cut it; the replay brings
+   * the steps, not that). So the run's status is read again, as of its last event.
+   */
+  private async rereadStatus(): Promise<void> {
+    const runId = this.runId;
+    if (runId === null || !this.deps.fetchRun) return;
+    try {
+      const row = await this.deps.fetchRun(runId);
+      if (this.runId === runId) applyRunStatus(row, this.deps.store);
+    } catch {
+      // Not answered (gone again, or the run was deleted): the next reconnect tries again.
+    }
   }
 
   /**

@@ -6,12 +6,15 @@ import { ChevronsRight, Pause, Play, RotateCcw, Square, StepForward } from 'luci
 import { useEditor } from '../store/editor.store.ts';
 import { Button } from '../ui/Button.tsx';
 import { inspect, pause, play, reset, setStepDelay, stepOnce, stop } from './run.actions.ts';
-import { useRun } from './run.store.ts';
+import { liveStep, useRun } from './run.store.ts';
 import { statusView, toolbarModel } from './toolbarModel.ts';
 
 export function RunToolbar() {
   const status = useRun((s) => s.status);
-  const step = useRun((s) => s.step);
+  const step = useRun(liveStep);
+  // Paused inside a step at a breakpoint: its number, and the state is that step's so far.
+  const completed = useRun((s) => s.step);
+  const inStep = step !== completed;
   const delay = useRun((s) => s.stepDelayMs);
   const error = useRun((s) => s.error);
   const inspected = useRun((s) => s.inspectedStep);
@@ -77,7 +80,12 @@ export function RunToolbar() {
       <span
         className="ml-2 w-16 shrink-0 text-right font-mono text-[11px] text-zinc-300 tabular-nums"
         data-testid="run-step-counter"
-        title="current step"
+        data-in-step={inStep ? 'true' : 'false'}
+        title={
+          inStep
+            ? `paused inside step ${step} (${completed} completed): the values shown are right after the breakpoint's event`
+            : 'current step'
+        }
       >
         Step {step}
       </span>

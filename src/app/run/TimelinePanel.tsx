@@ -13,7 +13,14 @@ import { Button } from '../ui/Button.tsx';
 import { fork, inspect } from './run.actions.ts';
 import { RestoreButton } from './RestoreButton.tsx';
 import { RunsMenu } from './RunsMenu.tsx';
-import { useRun, viewContainers, viewFeatures, type StepSnapshot } from './run.store.ts';
+import {
+  liveStep,
+  shownPartial,
+  useRun,
+  viewContainers,
+  viewFeatures,
+  type StepSnapshot,
+} from './run.store.ts';
 import { formatValue, slotLine } from './slotLine.ts';
 import { shownNodeStates } from './nodeLocalState.ts';
 import { ndInfoOf } from '../ui/ndarray.ts';
@@ -44,6 +51,7 @@ const Tick = memo(function Tick({
   hasClear,
   hasSignal,
   label,
+  partial = false,
 }: {
   step: number;
   selected: boolean;
@@ -52,14 +60,18 @@ const Tick = memo(function Tick({
   hasClear: boolean;
   hasSignal: boolean;
   label: string;
+  /** The step the run is paused inside (no snapshot of its own yet): drawn hollow; a click shows it live. */
+  partial?: boolean;
 }) {
   const tone = selected
     ? 'bg-sky-400'
-    : current
-      ? 'bg-emerald-400'
-      : hasError
-        ? 'bg-red-500/70 group-hover:bg-red-400'
-        : 'bg-zinc-600 group-hover:bg-zinc-400';
+    : partial
+      ? 'border border-emerald-400 bg-emerald-400/30'
+      : current
+        ? 'bg-emerald-400'
+        : hasError
+          ? 'bg-red-500/70 group-hover:bg-red-400'
+          : 'bg-zinc-600 group-hover:bg-zinc-400';
   return (
     <button
       type="button"
@@ -67,9 +79,11 @@ const Tick = memo(function Tick({
       data-selected={selected ? 'true' : 'false'}
       data-signal={hasSignal ? 'true' : 'false'}
       data-error={hasError ? 'true' : 'false'}
+      data-current={current ? 'true' : 'false'}
+      data-partial={partial ? 'true' : 'false'}
       title={label}
       aria-label={label}
-      onClick={() => void inspect(step)}
+      onClick={() => void inspect(partial ? null : step)}
       className="group relative flex h-7 w-2 shrink-0 items-end justify-center"
     >
       <span className={`block w-1 rounded-sm ${tone} ${selected || current ? 'h-6' : 'h-4'}`} />
@@ -87,7 +101,8 @@ function Ticks() {
   const steps = useRun((s) => s.steps);
   const snapshots = useRun((s) => s.snapshots);
   const selected = useRun((s) => s.inspectedStep);
-  const current = useRun((s) => s.step);
+  const current = useRun(liveStep);
+  const partial = useRun(shownPartial);
   const { signals, episodeOf, hasResets } = useTimelineEpisodes();
   let shown = steps;
   if (steps.length > MAX_TICKS) {
@@ -178,6 +193,18 @@ function Ticks() {
           </div>
         );
       })}
+      {partial && (
+        <Tick
+          step={partial.step}
+          selected={false}
+          current
+          partial
+          hasError={partial.errors.length > 0}
+          hasClear={partial.clears.length > 0}
+          hasSignal={false}
+          label={`${tickLabel(partial.step, undefined, partial)} so far · paused inside this step at a breakpoint`}
+        />
+      )}
     </div>
   );
 }
@@ -282,9 +309,12 @@ export function TimelinePanel() {
   const runId = useRun((s) => s.runId);
   const count = useRun((s) => s.steps.length);
   const selected = useRun((s) => s.inspectedStep);
-  const current = useRun((s) => s.step);
+  const current = useRun(liveStep);
+  const inStep = useRun((s) => shownPartial(s) !== null);
   const status = useRun((s) => s.status);
-  const snap = useRun((s) => (s.inspectedStep === null ? s.snapshots[s.step] : s.snapshots[s.inspectedStep]));
+  const snap = useRun((s) =>
+    s.inspectedStep === null ? (shownPartial(s) ?? s.snapshots[s.step]) : s.snapshots[s.inspectedStep],
+  );
   const episodesOpen = useEpisodeView((s) => s.open);
   if (runId === null)
     return (
@@ -305,7 +335,9 @@ export function TimelinePanel() {
           {runId} · {status ?? 'idle'}
         </span>
         <span className="ml-auto text-zinc-400" data-testid="timeline-selected">
-          {selected === null ? `live · step ${current}` : `inspecting step ${selected}`}
+          {selected === null
+            ? `live · step ${current}${inStep ? ' (paused inside it)' : ''}`
+            : `inspecting step ${selected}`}
         </span>
         <Button
           variant="ghost"
@@ -319,9 +351,13 @@ export function TimelinePanel() {
         <RestoreButton selected={selected} target={target} />
         <Button
           data-testid="timeline-fork"
-          disabled={count === 0}
+          disabled={count === 0 || (selected === null && inStep)}
           onClick={() => void fork(target)}
-          title="Start a new run from this step's state"
+          title={
+            selected === null && inStep
+              ? `Step ${current} is not complete (paused inside it): Step finishes it, or pick an earlier step to fork from`
+              : "Start a new run from this step's state"
+          }
         >
           <GitFork size={11} /> Fork
         </Button>
@@ -347,7 +383,9 @@ export function TimelinePanel() {
             <StepValues />
           </div>
           <div className="min-w-0">
-            <div className="mb-0.5 text-[10px] text-zinc-500 uppercase">What step {target} did</div>
+            <div className="mb-0.5 text-[10px] text-zinc-500 uppercase">
+              What step {target} did{selected === null && inStep ? ' so far' : ''}
+            </div>
             <StepRoutes step={target} />
             <StepChanges snap={snap} />
           </div>

@@ -3,14 +3,15 @@
 // the timeline inspects one (full values once fetched). The timeline's value table and the node
 // inspector read it from here, so both show the same step.
 import { useEditor } from '../store/editor.store.ts';
-import { useRun, type RunState } from './run.store.ts';
+import { liveStep, shownPartial, useRun, type RunState } from './run.store.ts';
 
 // A selector must return a stable object: a fresh `{}` per call would loop useSyncExternalStore.
 const NO_NODE_STATES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /** Every node's local state at the shown step (the inspected one, else the latest). */
 export function shownNodeStates(s: RunState): Record<string, unknown> {
-  if (s.inspectedStep === null) return s.snapshots[s.step]?.nodeStates ?? NO_NODE_STATES;
+  if (s.inspectedStep === null)
+    return shownPartial(s)?.nodeStates ?? s.snapshots[s.step]?.nodeStates ?? NO_NODE_STATES;
   if (s.inspected?.step === s.inspectedStep) return s.inspected.nodeStates;
   return s.snapshots[s.inspectedStep]?.nodeStates ?? NO_NODE_STATES;
 }
@@ -28,7 +29,7 @@ export function useNodeLocalState(nodeId: string): NodeLocalStateView | undefine
   const runTab = useRun((s) => s.tabId);
   const activeTabId = useEditor((s) => s.activeTabId);
   const value = useRun((s) => shownNodeStates(s)[nodeId]);
-  const step = useRun((s) => s.inspectedStep ?? s.step);
+  const step = useRun((s) => s.inspectedStep ?? liveStep(s));
   const inspecting = useRun((s) => s.inspectedStep !== null);
   if (value === undefined || (runTab !== null && runTab !== activeTabId)) return undefined;
   return { value, step, inspecting };

@@ -11,7 +11,8 @@ import { runApi } from './run.api.ts';
 import { TIMELINE_TAB } from './timelineTab.ts';
 import { breakpointsOf, loadBreakpoints } from '../debug/breakpoints.store.ts';
 import { initialRunState, isActive, runStore, type RunState } from './run.store.ts';
-import { askConfirm, ownStart, pushNotice, setLineage } from './runNotices.ts';
+import { parentHistory, type ParentHistory, type RunOrigin } from './forkHistory.ts';
+import { askConfirm, followedRun, ownStart, pushNotice, setLineage } from './runNotices.ts';
 
 const set = (patch: Partial<RunState>) => runStore.setState(patch);
 
@@ -31,11 +32,50 @@ const fail = (e: unknown) => set({ error: (e as Error).message });
  * Starts following a run with a fresh timeline. `status` is the run's status as of its event
  * `asOfSeq`: the replayed history before it (a finished run's "running", its old pauses) fills the
  * timeline but never shows as the run's status — a stored run being loaded must not look live.
+ * A fork's timeline starts with its parent's steps up to the fork point (`history`, forkHistory.ts).
  */
-function followFresh(runId: string, tabId: string | null, status: RunState['status'], asOfSeq = 0): void {
+function followFresh(
+  runId: string,
+  tabId: string | null,
+  status: RunState['status'],
+  asOfSeq = 0,
+  history: ParentHistory | null = null,
+): void {
   const { stepDelayMs } = runStore.getState();
-  runStore.setState({ ...initialRunState(), runId, tabId, status, stepDelayMs, statusSeq: asOfSeq });
+  runStore.setState({
+    ...initialRunState(),
+    runId,
+    tabId,
+    status,
+    stepDelayMs,
+    statusSeq: asOfSeq,
+    ...(history ? historyView(history) : {}),
+  });
   liveClient().follow(runId, 0);
+  followedRun(runId);
+}
+
+/** A fork's timeline before its own log arrives: the parent's steps, shown at the fork point. */
+function historyView(h: ParentHistory): Partial<RunState> {
+  const last = h.snapshots[h.steps[h.steps.length - 1] ?? -1];
+  return {
+    steps: h.steps,
+    snapshots: h.snapshots,
+    ...(last ? { step: last.step, containers: last.containers, features: last.features ?? {} } : {}),
+  };
+}
+
+/** The parent's steps a fork's timeline starts with; none when they cannot be read (said in the toolbar). */
+async function historyOf(origin: Partial<RunOrigin>): Promise<ParentHistory | null> {
+  try {
+    return await parentHistory({
+      parent_run_id: origin.parent_run_id ?? null,
+      parent_step: origin.parent_step ?? null,
+    });
+  } catch (e) {
+    set({ error: `the parent run's steps could not be read: ${(e as Error).message}` });
+    return null;
+  }
 }
 
 /** The root graph of the active tab, canonical JSON (what a save would write), or null. */
@@ -210,14 +250,10 @@ export async function fork(step: number): Promise<void> {
       () => runApi.fork(s.runId!, step, s.stepDelayMs),
       (r) => r.run_id,
     );
-    followFresh(r.run_id, s.tabId, 'paused');
-    // A fork's steps up to its fork point are its parent's: keep them on the new timeline.
-    const steps = s.steps.filter((st) => st <= step);
-    const snapshots: RunState['snapshots'] = {};
-    for (const st of steps) if (s.snapshots[st]) snapshots[st] = s.snapshots[st];
-    const now = runStore.getState();
-    if (now.steps.length === 0)
-      set({ steps, snapshots, step, containers: s.snapshots[step]?.containers ?? now.containers });
+    // A fork's steps up to its fork point are its parent's: read as a reload would read them, so
+    // the new timeline is the same now and after one.
+    const history = await historyOf({ parent_run_id: s.runId, parent_step: step });
+    followFresh(r.run_id, s.tabId, 'paused', 0, history);
   } catch (e) {
     fail(e);
   }
@@ -235,7 +271,7 @@ export async function openRun(runId: string): Promise<boolean> {
       title: `${info.graph_name || parsed.graph.name || 'run'} · run`,
       loadWarnings: parsed.warnings,
     });
-    followFresh(runId, tabId, info.status as RunState['status'], info.last_seq);
+    followFresh(runId, tabId, info.status as RunState['status'], info.last_seq, await historyOf(info));
     setLineage(runId, info);
     editorStore.getState().setDrawerTab(TIMELINE_TAB);
     return true;
@@ -263,7 +299,7 @@ export async function followRun(runId: string): Promise<boolean> {
     const tabId = tabOfGraph(info.graph_name);
     if (!tabId) return openRun(runId);
     editorStore.getState().setActiveTab(tabId);
-    followFresh(runId, tabId, info.status as RunState['status'], info.last_seq);
+    followFresh(runId, tabId, info.status as RunState['status'], info.last_seq, await historyOf(info));
     setLineage(runId, info);
     return true;
   } catch (e) {
@@ -306,7 +342,9 @@ export async function openRunFromLocation(search: string = window.location.searc
       // The user may have started or opened a run while these answers were on their way.
       if (runStore.getState().runId !== null) return;
       if (tab || !info || tabs.length === 0) {
-        followFresh(live.execution_id, tab?.id ?? null, live.status, info?.last_seq ?? 0);
+        const history = info ? await historyOf(info) : null;
+        if (runStore.getState().runId !== null) return;
+        followFresh(live.execution_id, tab?.id ?? null, live.status, info?.last_seq ?? 0, history);
         return;
       }
       pushNotice({
@@ -323,8 +361,9 @@ export async function openRunFromLocation(search: string = window.location.searc
     const latest = await latestRunOf(tab.graph.name);
     if (!latest) return;
     const info = await runApi.run(latest.id);
+    const history = await historyOf(info);
     if (runStore.getState().runId !== null) return;
-    followFresh(latest.id, tab.id, info.status as RunState['status'], info.last_seq);
+    followFresh(latest.id, tab.id, info.status as RunState['status'], info.last_seq, history);
     setLineage(latest.id, info);
   } catch {
     // No server status: nothing to re-attach to.

@@ -66,11 +66,7 @@ export const runApi = {
       paused: true,
     }),
   list: () => call<RunSummary[]>('GET', '/api/runs'),
-  run: (runId: string) =>
-    call<{ id: string; graph_name: string; status: string; steps: number; last_seq: number }>(
-      'GET',
-      `/api/runs/${encodeURIComponent(runId)}`,
-    ),
+  run: (runId: string) => call<RunSummary>('GET', `/api/runs/${encodeURIComponent(runId)}`),
   graph: (runId: string) => call<unknown>('GET', `/api/runs/${encodeURIComponent(runId)}/graph`),
   state: (runId: string, step: number) =>
     call<InspectedState>('GET', `/api/runs/${encodeURIComponent(runId)}/state?step=${step}`),

@@ -174,6 +174,14 @@ export interface RunState {
   error: string | null;
   /** The breakpoint the run is paused at (cleared when it runs again): highlights its slot and node. */
   breakpointHit: (BreakpointHit & { seq: number }) | null;
+  /**
+   * A step a breakpoint paused the run inside: its state there (the hit's write included, carried by
+   * the breakpoint_hit event) and what the step did so far. Kept until that step's nav_step, a
+   * restore, or the next hit inside it; while the run is live it is what the views show as the
+   * current step (`shownPartial`, `liveStep`, `viewContainers`). Not in `steps`/`snapshots`: no
+   * checkpoint exists for it, and a run that ends without finishing the step never had it.
+   */
+  partial: StepSnapshot | null;
   /** seq of the last nav_status applied: a control call's answer never overrides a newer one. */
   statusSeq: number;
   /** Routes taken, by step (the timeline's step view; the canvas while a step is inspected). */
@@ -209,6 +217,7 @@ export function initialRunState(): RunState {
     stepDelayMs: 200,
     error: null,
     breakpointHit: null,
+    partial: null,
     statusSeq: 0,
     routes: {},
     lastRoute: {},
@@ -234,16 +243,26 @@ export const routePortKey = (node: string, port: string): string => `${node}\u00
 
 export const clearKey = (container: string, slot: string) => `${container}/${slot}`;
 
+/** The step the live run is paused inside at a breakpoint (or resumed from, until it completes), if any. */
+export function shownPartial(s: RunState): StepSnapshot | null {
+  return s.partial !== null && isActive(s.status) ? s.partial : null;
+}
+
+/** The run's current step as every view shows it: the one it is paused inside, else the last completed. */
+export function liveStep(s: RunState): number {
+  return shownPartial(s)?.step ?? s.step;
+}
+
 /** Containers the UI should show: the inspected step's (full values if fetched) or the live ones. */
 export function viewContainers(s: RunState): Record<string, ContainerSnapshot> {
-  if (s.inspectedStep === null) return s.containers;
+  if (s.inspectedStep === null) return shownPartial(s)?.containers ?? s.containers;
   if (s.inspected?.step === s.inspectedStep) return s.inspected.containers;
   return s.snapshots[s.inspectedStep]?.containers ?? s.containers;
 }
 
 /** Feature values the UI should show: the inspected step's, or the live ones. */
 export function viewFeatures(s: RunState): FeatureValues {
-  if (s.inspectedStep === null) return s.features;
+  if (s.inspectedStep === null) return shownPartial(s)?.features ?? s.features;
   return s.snapshots[s.inspectedStep]?.features ?? s.features;
 }
 

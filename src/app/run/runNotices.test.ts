@@ -7,7 +7,14 @@ import { editorStore } from '../store/editor.store.ts';
 import { initialRunState, runStore } from './run.store.ts';
 import { restoreLabel } from './RestoreButton.tsx';
 import { duration } from './RunsMenu.tsx';
-import { askConfirm, noticesStore, onRunBranched, onRunStarted, ownStart } from './runNotices.ts';
+import {
+  askConfirm,
+  followedRun,
+  noticesStore,
+  onRunBranched,
+  onRunStarted,
+  ownStart,
+} from './runNotices.ts';
 
 afterEach(() => {
   runStore.setState(initialRunState());
@@ -59,6 +66,19 @@ describe('run notices', () => {
     // A later start that replaces exec_y makes that offer stale.
     onRunStarted(started('exec_z', 'Not Open', 'exec_y'));
     expect(texts()).toEqual([]);
+  });
+
+  it('an offer to follow a run goes once that run is followed, whichever way', () => {
+    const g = { ...emptyGraph('Followed Graph') };
+    editorStore.getState().openTab({ graph: g, title: 'Followed Graph' });
+    onRunStarted(started('exec_f', 'Followed Graph'));
+    runStore.setState({ runId: 'exec_a' });
+    onRunBranched({ run_id: 'branch_f', of_run: 'exec_a', from_step: 1, to_step: 2 });
+    expect(texts()).toHaveLength(2);
+    followedRun('exec_other');
+    expect(texts()).toHaveLength(2);
+    followedRun('exec_f');
+    expect(texts()).toEqual(['branched: Steps 1–2 of run exec_a are kept as branch branch_f']);
   });
 
   it('a branch of the shown run is announced with its steps; of another run, not', () => {

@@ -37,6 +37,13 @@ export function dismissNotice(id: string): void {
   noticesStore.setState({ notices: noticesStore.getState().notices.filter((n) => n.id !== id) });
 }
 
+/** The run is followed now (by whatever way: a notice, Runs, a link, a boot): offers to follow it are done. */
+export function followedRun(runId: string): void {
+  const { notices } = noticesStore.getState();
+  const left = notices.filter((n) => !(n.action === 'follow' && n.runId === runId));
+  if (left.length !== notices.length) noticesStore.setState({ notices: left });
+}
+
 /** An in-app confirm dialog (RunNotices renders it); resolves with the user's answer. */
 export function askConfirm(text: string): Promise<boolean> {
   noticesStore.getState().confirm?.resolve(false);

@@ -157,6 +157,15 @@ export const RunStateSchema = z.object({
   features: FeatureValuesSchema.default({}),
 });
 
+/**
+ * A breakpoint hit (src/domain/debug/breakpoints.ts). When it pauses the run inside a root step (a
+ * data hit, before the next node fires; a node breakpoint), `state` is the run's state there: the
+ * last completed step's plus what this step did so far, the hit's write included, with `step` the
+ * step in progress. Views show it as the current state while the run is paused there. A hit at the
+ * end of a step has no `state` (that step's nav_step is it).
+ */
+export const BreakpointHitEventSchema = BreakpointHitSchema.extend({ state: RunStateSchema.optional() });
+
 /** One outgoing edge of a routed port as the route decision saw it. */
 export const RouteCandidateSchema = z.object({
   edge_id: z.string(),
@@ -271,7 +280,7 @@ export const EVENT_DATA_SCHEMAS = {
   effect: EffectDataSchema,
   llm_usage: LlmUsageDataSchema,
   run_result: RunResultDataSchema,
-  breakpoint_hit: BreakpointHitSchema,
+  breakpoint_hit: BreakpointHitEventSchema,
   route: RouteDataSchema,
 } as const;
 

@@ -117,6 +117,42 @@ describe('BatchManager', () => {
     expect(await m.get('batch_nope')).toBeUndefined();
   });
 
+  it('a live batch reads as one moment: its progress counts exactly the rows and aggregate it answers with', async () => {
+    // The log takes a while to write a row (a busy disk, PostgreSQL): rows finish faster than that.
+    const log = memoryLog();
+    const record = log.recordEpisode.bind(log);
+    log.recordEpisode = async (id, r) => {
+      await new Promise((res) => setTimeout(res, 30));
+      return record(id, r);
+    };
+    let finish!: (r: EpisodeRow) => void;
+    let release!: () => void;
+    const gate = new Promise<void>((res) => (release = res));
+    const executor: BatchExecutor = {
+      async run(_b, jobs, onRow) {
+        finish = onRow;
+        for (const j of jobs.slice(0, 2)) onRow(row(j, 'done', j.episode));
+        await gate;
+      },
+      cancel: () => undefined,
+      close: async () => undefined,
+    };
+    const m = new BatchManager({ log, executor });
+    const { batchId, done } = await m.start({ graph, episodes: 3, workers: 1, seed: 1, sets: [] });
+    const view = (await m.get(batchId))!;
+    expect(view.batch.status).toBe('running');
+    expect(view.episodes.map((r) => r.episode)).toEqual([1, 2]);
+    expect(view.progress).toMatchObject({ completed: 2, failed: 0, total: 3 });
+    expect(view.aggregate).toMatchObject({ episodes: 2, completed: 2 });
+    expect(view.aggregate.metrics.reward).toMatchObject({ mean: 1.5, n: 2 });
+    finish(row(buildJobs(batchId, graph, 3, 1)[2]!, 'error', 0));
+    release();
+    await done;
+    const final = (await m.get(batchId))!;
+    expect(final.progress).toMatchObject({ status: 'done', completed: 2, failed: 1 });
+    expect(final.aggregate).toMatchObject({ episodes: 3, completed: 2, failed: 1 });
+  });
+
   it('ends a batch left running by a process that died as error, keeping its rows; a live one is untouched', async () => {
     const log = memoryLog();
     const orphan = buildJobs('b_orphan', graph, 2, 1);

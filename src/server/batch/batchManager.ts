@@ -233,15 +233,29 @@ export class BatchManager {
     }
   }
 
-  /** The batch (without its graph), its progress, every recorded row and the aggregate. */
+  /**
+   * The batch (without its graph), its progress, every recorded row and the aggregate — one
+   * consistent answer: for a live batch the rows finished so far are in the log first (their
+   * writes are chained on `recording`), and the progress counts the rows read, so an answer never
+   * says "20 finished" beside the table and aggregate of 19.
+   */
   async get(batchId: string): Promise<BatchDetail | undefined> {
     const live = this.live.get(batchId);
+    if (live) await live.recording;
     const record = live?.record ?? (await this.opts.log.getBatch(batchId));
     if (!record) return undefined;
     const episodes = await this.opts.log.episodes(batchId);
     return {
       batch: withoutGraph(record),
-      progress: live ? this.progress(live) : this.storedProgress(record, episodes),
+      progress: live
+        ? progressOf(
+            live.record.status,
+            episodes,
+            live.record.episodes,
+            live.running.size,
+            this.now() - live.startedMs,
+          )
+        : this.storedProgress(record, episodes),
       episodes,
       aggregate: aggregateRows(episodes),
     };

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SET_ENTRIES } from '../../domain/batch/batch.schema.ts';
 import type { BatchAggregate, EpisodeRow } from '../../domain/batch/batch.types.ts';
+import { deriveSeed } from '../../domain/batch/seeds.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
 import { REPO, tempWorkspace } from '../test/serverProcess.testutil.ts';
 import { aggregateLines, episodeLine } from './batchReport.ts';
@@ -42,6 +43,9 @@ describe('statewire batch', () => {
       '2',
       '--set',
       'step_budget=20',
+      // A negative seed is a seed (not "argument is ambiguous").
+      '--seed',
+      '-7',
       '--json',
       '--csv',
       csvFile,
@@ -57,6 +61,7 @@ describe('statewire batch', () => {
     };
     expect(out.status).toBe('done');
     expect(out.episodes.map((e) => e.episode)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(out.episodes.map((e) => e.seed)).toEqual([1, 2, 3, 4, 5, 6].map((e) => deriveSeed(-7, e)));
     for (const e of out.episodes) {
       expect(e).toMatchObject({
         status: 'done',
@@ -124,6 +129,13 @@ describe('statewire batch', () => {
     const tooMany = await statewire(['batch', graph, '--episodes', '1', ...sets]);
     expect(tooMany.code).toBe(2);
     expect(tooMany.stderr).toContain(`at most ${MAX_SET_ENTRIES} --set entries (got ${MAX_SET_ENTRIES + 1})`);
+    // A negative number gets the range message too, long or short.
+    for (const flag of ['--episodes', '-n']) {
+      const negative = await statewire(['batch', graph, flag, '-1']);
+      expect(negative.code).toBe(2);
+      expect(negative.stderr).toMatch(/--episodes must be an integer from 1 to 100000, got "-1"/);
+      expect(negative.stderr).not.toMatch(/ambiguous/);
+    }
   }, 60_000);
 
   it('--max-workers caps the child processes: 4 asked, 1 allowed, every episode on the one child', async () => {

@@ -7,7 +7,6 @@
 // or path).
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { MAX_EPISODES, MAX_SET_ENTRIES, MAX_WORKERS } from '../../domain/batch/batch.schema.ts';
 import { rowsToCsv } from '../../domain/batch/csv.ts';
 import { applySets } from '../../domain/batch/setPaths.ts';
@@ -24,6 +23,7 @@ import { distributedBatch } from '../distributed/distributedMode.ts';
 import { aggregateLines, episodeLine } from './batchReport.ts';
 import { defaultPluginDir, loadRegistry, runBlockers } from './headless.ts';
 import { issueLine, readGraphFile } from './readGraphFile.ts';
+import { parseCliArgs } from './cliArgs.ts';
 
 export const BATCH_USAGE = `usage: statewire batch FILE --episodes N [--workers K] [--max-workers M] [--seed S] [--set path=value]...
                       [--json] [--csv FILE] [--workspace DIR] [--plugins DIR] [--services FILE]
@@ -79,7 +79,7 @@ function intFlag(
 function parse(argv: string[]): Args | string | 'help' {
   let parsed;
   try {
-    parsed = parseArgs({
+    parsed = parseCliArgs({
       args: argv,
       options: {
         episodes: { type: 'string', short: 'n' },

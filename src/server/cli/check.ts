@@ -4,7 +4,6 @@
 // A graph with node-service types is checked against the services' manifests (the workspace's
 // services.json, `--services FILE`, `--service NAME=URL`; cliServices.ts), so e.g. an unwired
 // required input of a service node is an error before any run.
-import { parseArgs } from 'node:util';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import { validate } from '../../domain/validate/graph.validate.ts';
 import { hasErrors, type Issue } from '../../domain/validate/issues.ts';
@@ -13,6 +12,7 @@ import { createRegistry, type NodeRegistry } from '../../engine/registry.ts';
 import { allNodes } from '../services/serviceEvents.ts';
 import { CliServicesPool } from './cliServices.ts';
 import { issueLine, readGraphFile, readRegularFile } from './readGraphFile.ts';
+import { parseCliArgs } from './cliArgs.ts';
 
 /** A `*.test.json` file: its own schema's errors (with JSON paths), not the graph rules. */
 async function checkGraphTestFile(file: string): Promise<{ issues: Issue[]; unreadable: boolean }> {
@@ -66,7 +66,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
   let values: { json?: boolean; help?: boolean; service?: string[]; services?: string };
   let files: string[];
   try {
-    ({ values, positionals: files } = parseArgs({
+    ({ values, positionals: files } = parseCliArgs({
       args: argv,
       allowPositionals: true,
       options: {

@@ -74,6 +74,27 @@ describe('statewire dispatcher', () => {
       expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
   });
 
+  it('a negative number after a numeric flag gets that flag’s range message, in every command', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['serve', '--port', '-1'], /invalid port "-1" \(expected 0–65535\)/],
+      [['serve', '--body-limit', '-5'], /invalid --body-limit "-5"/],
+      [['worker', '--concurrency', '-1'], /invalid --concurrency "-1" \(1–256\)/],
+      [['worker', '--grace', '-3'], /invalid --grace "-3"/],
+      [
+        ['batch', 'g.json', '--workers', '-2', '-n', '1'],
+        /--workers must be an integer from 1 to 64, got "-2"/,
+      ],
+      [['run', 'g.json', '--steps', '-1'], /--steps needs a positive integer/],
+    ];
+    const answers = await Promise.all(cases.map(([args]) => statewire(args, dir)));
+    for (const [i, [args, message]] of cases.entries()) {
+      const r = answers[i]!;
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(r.stderr, args.join(' ')).not.toMatch(/ambiguous/);
+    }
+  });
+
   it('an unknown command prints usage and exits 2', async () => {
     const r = await statewire(['frobnicate'], dir);
     expect(r.code).toBe(2);

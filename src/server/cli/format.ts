@@ -2,10 +2,10 @@
 // rewrites the file(s) in place atomically (temp file in the same folder, then rename), so a crash
 // never leaves a half-written graph. Parse warnings go to stderr; unreadable or invalid → exit 2.
 import { stat } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { formatGraph } from '../../domain/graph/graph.format.ts';
 import { writeFileAtomic as writeFileAtomicSync } from '../workspace/atomicWrite.ts';
 import { issueLine, readGraphFile } from './readGraphFile.ts';
+import { parseCliArgs } from './cliArgs.ts';
 
 export const FORMAT_USAGE = `usage: statewire format [--write] FILE…
   Prints the canonical form of a graph file (key order, omitted defaults, 2-space indentation).
@@ -30,7 +30,7 @@ export async function formatCommand(argv: string[]): Promise<number> {
   let values: { write?: boolean; help?: boolean };
   let files: string[];
   try {
-    ({ values, positionals: files } = parseArgs({
+    ({ values, positionals: files } = parseCliArgs({
       args: argv,
       allowPositionals: true,
       options: { write: { type: 'boolean', short: 'w' }, help: { type: 'boolean', short: 'h' } },

@@ -6,11 +6,11 @@
 import { existsSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT, type StatewireServer } from '../app.ts';
 import { MB } from '../db/valueLimits.ts';
 import { parseAllowedHostEntries, tokenProblem } from '../http/originGuard.ts';
 import { startDemoRunIfFirstLaunch } from './demoRun.ts';
+import { parseCliArgs } from './cliArgs.ts';
 
 const USAGE =
   'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--dist DIR] [--body-limit BYTES] [--demo-run]\n' +
@@ -35,7 +35,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     help?: boolean;
   };
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseCliArgs({
       args: argv,
       options: {
         port: { type: 'string', short: 'p' },

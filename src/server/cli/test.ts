@@ -8,7 +8,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import { evaluate, stepsNeeded, StepRecorder, type RunOutcome } from '../../domain/graphtest/evaluate.ts';
 import {
   GRAPH_TEST_SUFFIX,
@@ -22,6 +21,7 @@ import { allNodes } from '../services/serviceEvents.ts';
 import { CliServicesPool, parseExecutorPort, serviceProblems } from './cliServices.ts';
 import { issueLine, readGraphFile, readRegularFile } from './readGraphFile.ts';
 import { caseCount, junitXml, tapLines, tapSummary, type FileOutcome } from './testReport.ts';
+import { parseCliArgs } from './cliArgs.ts';
 
 export const TEST_USAGE = `usage: statewire test [FILE|DIR …] [--junit FILE] [--plugins DIR] [--service NAME=URL]… [--services FILE] [--executor-port N]
   Runs graph tests (*.test.json): each names a graph (relative to the test file), runs it headless
@@ -179,7 +179,7 @@ export async function testCommand(argv: string[]): Promise<number> {
   };
   let targets: string[];
   try {
-    ({ values, positionals: targets } = parseArgs({
+    ({ values, positionals: targets } = parseCliArgs({
       args: argv,
       allowPositionals: true,
       options: {

@@ -6,7 +6,6 @@
 // 0; a second signal hands them back at once.
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadServicesConfig, type ServiceEntry } from '../services/servicesConfig.ts';
 import {
   distributedConfig,
@@ -15,6 +14,7 @@ import {
   REDIS_URL_ENV,
 } from '../distributed/config.ts';
 import { startWorker, type StatewireWorker } from '../distributed/worker.ts';
+import { parseCliArgs } from './cliArgs.ts';
 
 const USAGE =
   'usage: statewire worker [--concurrency C] [--plugins DIR] [--services FILE] [--grace SECONDS] [--name NAME]\n' +
@@ -31,7 +31,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     help?: boolean;
   };
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseCliArgs({
       args: argv,
       options: {
         concurrency: { type: 'string', short: 'c' },

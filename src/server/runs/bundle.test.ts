@@ -133,6 +133,10 @@ describe('run bundles', () => {
         `source database ${dbBytes} B (runs.db + WAL, one run)`,
     );
     expect(bundle.length).toBeLessThan(dbBytes);
+    // The figure the READMEs quote (100 KB, 678 KB uncompressed): a value stored unshared or
+    // uncompressed again would be far past these bounds.
+    expect(bundle.length).toBeLessThan(110 * 1024);
+    expect(container.length).toBeLessThan(720 * 1024);
   });
 
   it('a second import gets a new id (the original is taken) and is read-only; fork is allowed', async () => {

@@ -746,7 +746,10 @@ export class RunManager {
     }
     const row = this.store.getRun(id)!;
     const { base, after } = this.store.stateEvents(id, step);
-    if (step > this.store.maxStep(id))
+    // The step the current run is paused inside at a breakpoint: no snapshot yet, but its events so
+    // far are committed (commitMidStep), so the fold below gives the state the pause shows.
+    const pausedInside = this.current?.id === id && this.current.breakAt?.hit.step === step;
+    if (step > this.store.maxStep(id) && !pausedInside)
       throw notFound(`run ${id} has no committed step ${step} (last: ${row.steps})`, 'no-state');
     if (!base && after.length === 0)
       throw notFound(`run ${id} has no committed state at step ${step}`, 'no-state');

@@ -106,4 +106,18 @@ describe('withoutFullValues', () => {
         .value,
     ).toEqual([1, 2]);
   });
+
+  it('previews the state a breakpoint_hit carries the same way, and leaves a hit without one alone', () => {
+    const list = { type: 'accumulator', value_type: 'ANY', lifetime: 'forever', value: [1, 2], size: 2 };
+    const n = { type: 'counter', value_type: 'ANY', lifetime: 'run', value: 3 };
+    const state = { step: 4, containers: { m: { label: 'M', owner: 'home', states: { list, n } } } };
+    const e = ev(1, 'breakpoint_hit', 'r', { breakpoint_id: 'b', step: 4, state });
+    const out = withoutFullValues(e).data as typeof e.data & { state: typeof state };
+    expect(out.state.step).toBe(4);
+    expect(out.state.containers.m.states.list).not.toHaveProperty('value');
+    expect(out.state.containers.m.states.n).toEqual(n);
+    expect(state.containers.m.states.list.value).toEqual([1, 2]); // shared original untouched
+    const bare = ev(2, 'breakpoint_hit', 'r', { breakpoint_id: 'b', step: 4 });
+    expect(withoutFullValues(bare)).toBe(bare);
+  });
 });

@@ -65,15 +65,32 @@ export function compactSlice(slice: readonly EventEnvelope[], keepFrom: number):
   return out;
 }
 
-/** nav_step without full slot values (the reference's preview shape plus lifetime). */
+/**
+ * nav_step without full slot values (the reference's preview shape plus lifetime); the same for the
+ * state a breakpoint_hit carries when it paused inside a step (the client shows both alike).
+ */
 export function withoutFullValues(e: EventEnvelope): EventEnvelope {
-  if (e.type !== 'nav_step') return e;
-  const data = e.data as {
-    containers?: Record<string, { states?: Record<string, Record<string, unknown>> }>;
-  } | null;
-  if (!data?.containers) return e;
-  const containers: Record<string, unknown> = {};
-  for (const [cid, c] of Object.entries(data.containers)) {
+  if (e.type === 'nav_step') {
+    const data = e.data as { containers?: Record<string, PreviewableContainer> } | null;
+    if (!data?.containers) return e;
+    return { ...e, data: { ...data, containers: previewContainers(data.containers) } };
+  }
+  if (e.type === 'breakpoint_hit') {
+    const data = e.data as { state?: { containers?: Record<string, PreviewableContainer> } } | null;
+    if (!data?.state?.containers) return e;
+    return {
+      ...e,
+      data: { ...data, state: { ...data.state, containers: previewContainers(data.state.containers) } },
+    };
+  }
+  return e;
+}
+
+type PreviewableContainer = { states?: Record<string, Record<string, unknown>> };
+
+function previewContainers(containers: Record<string, PreviewableContainer>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [cid, c] of Object.entries(containers)) {
     const states: Record<string, unknown> = {};
     for (const [slot, s] of Object.entries(c.states ?? {})) {
       const { value, keyed, ...rest } = s;
@@ -83,7 +100,7 @@ export function withoutFullValues(e: EventEnvelope): EventEnvelope {
       const keep = typeof value === 'number' || typeof value === 'boolean' || isNdArraySummary(value);
       states[slot] = keep ? { ...rest, value } : rest;
     }
-    containers[cid] = { ...c, states };
+    out[cid] = { ...c, states };
   }
-  return { ...e, data: { ...data, containers } };
+  return out;
 }
