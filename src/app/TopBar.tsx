@@ -127,7 +127,7 @@ function Tabs() {
     <div className="flex min-w-[160px] flex-1 items-end self-stretch" data-testid="tab-strip">
       <div
         ref={strip}
-        className="flex min-w-0 items-end gap-0.5 self-stretch overflow-x-auto overflow-y-hidden [scrollbar-width:none] [&::-webkit-scrollbar]:hidden"
+        className="relative flex min-w-0 items-end gap-0.5 self-stretch overflow-x-auto overflow-y-hidden [scrollbar-width:none] [&::-webkit-scrollbar]:hidden"
         data-testid="tabs"
         onWheel={(e) => {
           // A vertical wheel scrolls the strip sideways (it has no vertical extent to scroll).

@@ -122,7 +122,7 @@ function Header({ item }: { item: BatchListItem }) {
       (e: unknown) => editorStore.getState().showToast((e as Error).message, 'error'),
     );
   return (
-    <div className="flex flex-col gap-1 border-b border-zinc-800 px-2 py-1">
+    <div className="flex flex-col gap-1 border-b border-zinc-800 px-2 py-1" data-testid="batch-header">
       <div className="flex min-w-0 items-center gap-2">
         <span
           className="min-w-[3rem] shrink truncate text-zinc-100"
@@ -131,7 +131,10 @@ function Header({ item }: { item: BatchListItem }) {
         >
           {batch.graph_name || 'untitled'}
         </span>
-        <span className="min-w-0 shrink-[3] truncate text-[10px] whitespace-nowrap text-zinc-500">
+        <span
+          className="min-w-0 shrink-[3] truncate text-[10px] whitespace-nowrap text-zinc-500"
+          title={`${batch.episodes} episodes · ${batch.workers} worker${batch.workers === 1 ? '' : 's'} · seed ${batch.seed}${batch.mode === 'distributed' ? ' · distributed' : ''}`}
+        >
           {batch.episodes} episodes · {batch.workers} worker{batch.workers === 1 ? '' : 's'} · seed{' '}
           {batch.seed}
           {batch.mode === 'distributed' ? ' · distributed' : ''}

@@ -33,9 +33,10 @@ function Box({ c }: { c: OwnedContainer }) {
         {c.slots.length === 0 && <div className="text-zinc-500 italic">No states declared</div>}
         {c.slots.map((st) => (
           <div key={st.name} className="py-0.5">
-            <div className="flex items-center gap-1">
-              <span className="h-1.5 w-1.5 rounded-full bg-indigo-400" />
-              <span className="truncate text-zinc-200">{st.name}</span>
+            {/* A long slot name wraps the badges to the next line rather than being cut. */}
+            <div className="flex flex-wrap items-center gap-x-1">
+              <span className="h-1.5 w-1.5 shrink-0 rounded-full bg-indigo-400" />
+              <span className="min-w-0 break-all text-zinc-200">{st.name}</span>
               <span className={`rounded px-1 text-[9px] ${reducerBadge(st.type)}`}>{st.type}</span>
               {st.lifetime !== 'forever' && (
                 <span

@@ -215,7 +215,11 @@ function StepChanges({ snap }: { snap: StepSnapshot | undefined }) {
         </div>
       ))}
       {snap.clears.map((c, i) => (
-        <div key={`c${i}`} className="truncate text-pink-300">
+        <div
+          key={`c${i}`}
+          className="truncate text-pink-300"
+          title={`${c.container}.${c.slot} cleared by ${c.signal}`}
+        >
           {c.container}.{c.slot} cleared by {c.signal}
         </div>
       ))}
@@ -246,7 +250,7 @@ function StepValues() {
         {entries.flatMap(([cid, c]) =>
           Object.entries(c.states).map(([slot, s]) => (
             <tr key={`${cid}/${slot}`} className="border-t border-zinc-800/60">
-              <td className="w-1/3 truncate px-1 text-violet-300">
+              <td className="w-1/3 truncate px-1 text-violet-300" title={`${cid}.${slot}`}>
                 {cid}.{slot}
               </td>
               <td
@@ -299,7 +303,10 @@ export function TimelinePanel() {
     <div className="flex h-full flex-col text-xs" data-testid="timeline-panel">
       {/* One line at any width: the run id gives way first (its tooltip has it), then the buttons
           keep only their icons (their tooltips say what they do), never wrap. */}
-      <div className="@container flex items-center gap-2 border-b border-zinc-800 px-2 py-0.5 whitespace-nowrap">
+      <div
+        className="@container flex items-center gap-2 border-b border-zinc-800 px-2 py-0.5 whitespace-nowrap"
+        data-testid="timeline-toolbar"
+      >
         <History size={12} className="shrink-0 text-sky-400" />
         <span className="shrink-0 text-zinc-300" data-testid="timeline-count">
           {count} steps
