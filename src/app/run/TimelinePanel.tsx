@@ -313,6 +313,7 @@ export function TimelinePanel() {
         </span>
         <span
           className="min-w-0 truncate text-[10px] text-zinc-500"
+          data-testid="timeline-run-id"
           title={`run ${runId} · ${status ?? 'idle'}`}
         >
           {runId} · {status ?? 'idle'}
