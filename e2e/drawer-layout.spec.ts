@@ -9,15 +9,13 @@ import type { Locator, Page } from '@playwright/test';
 import { EditorPage } from './pages/EditorPage.ts';
 import { expect, test } from './fixtures.ts';
 import { rectOf, SHOW_SCROLLBARS } from './geometry.ts';
+import { DEMO, startRun, untilRunDone } from './restRuns.ts';
 
 test.use(SHOW_SCROLLBARS);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SMOKE = JSON.parse(
   readFileSync(join(here, 'fixtures/workspace/graphs/smoke_demo.json'), 'utf8'),
-) as object;
-const DEMO = JSON.parse(
-  readFileSync(join(here, '../workspace/graphs/grid_navigator.json'), 'utf8'),
 ) as object;
 
 /** Drawer height and the sash's middle. */
@@ -112,10 +110,7 @@ for (const [width, height] of [
     test.setTimeout(120_000);
     server.writeGraph('grid_navigator', DEMO);
     // A finished run of 30 steps (two episodes and more) and a finished batch of 4 episodes.
-    const run = await page.request.post('/api/navigate/run', {
-      data: { loop_definition: { ...DEMO, step_budget: 30 }, step_delay_ms: 0 },
-    });
-    expect(run.ok()).toBe(true);
+    await startRun(page.request, { ...DEMO, step_budget: 30 }, 0);
     const batch = await page.request.post('/api/batches', {
       data: { loop_definition: { ...DEMO, step_budget: 30 }, episodes: 4, workers: 1, seed: 3 },
     });
@@ -132,12 +127,7 @@ for (const [width, height] of [
         { timeout: 60_000 },
       )
       .toBe('done');
-    await expect
-      .poll(
-        async () =>
-          ((await (await page.request.get('/api/navigate/run/status')).json()) as { status: string }).status,
-      )
-      .toBe('done');
+    await untilRunDone(page.request);
 
     await page.setViewportSize({ width, height });
     const editor = new EditorPage(page);

@@ -2,20 +2,13 @@
 // container boxes and viewer nodes keep their size from step to step; a truncated text always has a
 // tooltip and no text is smaller than 9 px at 1:1; scrollbars and native controls are dark; the
 // shortcut sheet's keycaps are one line tall; a restore's notice stays off the inspector.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { EditorPage } from './pages/EditorPage.ts';
 import { expect, test } from './fixtures.ts';
 import { intersects, rectOf, SHOW_SCROLLBARS } from './geometry.ts';
+import { DEMO, openFinishedDemo, startRun, stopRun, untilRunDone } from './restRuns.ts';
 
 test.use(SHOW_SCROLLBARS);
-
-const here = dirname(fileURLToPath(import.meta.url));
-const DEMO = JSON.parse(
-  readFileSync(join(here, '../workspace/graphs/grid_navigator.json'), 'utf8'),
-) as object;
 
 /** Visible text cut with an ellipsis and no tooltip on it or around it: "Evict ended episo…". */
 function cutWithoutTooltip(page: Page): Promise<string[]> {
@@ -45,20 +38,7 @@ function tinyText(page: Page): Promise<string[]> {
 }
 
 test('container boxes and viewer nodes keep their width from step to step', async ({ page, server }) => {
-  server.writeGraph('grid_navigator', DEMO);
-  const run = await page.request.post('/api/navigate/run', {
-    data: { loop_definition: { ...DEMO, step_budget: 40 }, step_delay_ms: 0 },
-  });
-  expect(run.ok()).toBe(true);
-  await expect
-    .poll(
-      async () =>
-        ((await (await page.request.get('/api/navigate/run/status')).json()) as { status: string }).status,
-    )
-    .toBe('done');
-  const editor = new EditorPage(page);
-  await editor.open('?graph=grid_navigator');
-  await expect(page.getByTestId('run-step-counter')).toHaveText('Step 40');
+  await openFinishedDemo(page, server, 40);
   await page.getByTestId('drawer-tab-timeline').click();
   // Layout widths (not scaled by the zoom) of the boxes whose lines show live values.
   const widths = () =>
@@ -85,16 +65,8 @@ test('text: cut only with a tooltip, never under 9 px; scrollbars and controls a
   server,
 }) => {
   server.writeGraph('grid_navigator', DEMO);
-  const run = await page.request.post('/api/navigate/run', {
-    data: { loop_definition: { ...DEMO, step_budget: 25 }, step_delay_ms: 0 },
-  });
-  expect(run.ok()).toBe(true);
-  await expect
-    .poll(
-      async () =>
-        ((await (await page.request.get('/api/navigate/run/status')).json()) as { status: string }).status,
-    )
-    .toBe('done');
+  await startRun(page.request, { ...DEMO, step_budget: 25 }, 0);
+  await untilRunDone(page.request);
   for (const [width, height] of [
     [1440, 900],
     [1024, 700],
@@ -156,20 +128,7 @@ test("a restore's notice takes a bar above the canvas, clear of the inspector's 
   page,
   server,
 }) => {
-  server.writeGraph('grid_navigator', DEMO);
-  const run = await page.request.post('/api/navigate/run', {
-    data: { loop_definition: { ...DEMO, step_budget: 12 }, step_delay_ms: 0 },
-  });
-  expect(run.ok()).toBe(true);
-  await expect
-    .poll(
-      async () =>
-        ((await (await page.request.get('/api/navigate/run/status')).json()) as { status: string }).status,
-    )
-    .toBe('done');
-  const editor = new EditorPage(page);
-  await editor.open('?graph=grid_navigator');
-  await expect(page.getByTestId('run-step-counter')).toHaveText('Step 12');
+  const editor = await openFinishedDemo(page, server, 12);
   await page.getByTestId('drawer-tab-timeline').click();
   await page.getByTestId('timeline-tick-5').click();
   await page.getByTestId('timeline-restore').click();
@@ -180,5 +139,5 @@ test("a restore's notice takes a bar above the canvas, clear of the inspector's 
   expect(intersects(bar, inspectorHeader)).toBe(false);
   // It covers no node either: the canvas starts below it.
   expect(bar.y + bar.height).toBeLessThanOrEqual((await rectOf(editor.canvas)).y + 1);
-  await page.request.post('/api/navigate/run/stop', { headers: { 'content-type': 'application/json' } });
+  await stopRun(page.request);
 });

@@ -6,25 +6,17 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { EditorPage } from './pages/EditorPage.ts';
 import { expect, test } from './fixtures.ts';
 import { SHOW_SCROLLBARS, inside, intersects, rectOf } from './geometry.ts';
+import { DEMO, openFinishedDemo, startRun, stopRun } from './restRuns.ts';
 
 test.use(SHOW_SCROLLBARS);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const read = (path: string) => JSON.parse(readFileSync(join(here, path), 'utf8')) as Record<string, unknown>;
 const SMOKE = read('fixtures/workspace/graphs/smoke_demo.json');
-const DEMO = read('../workspace/graphs/grid_navigator.json');
-
-const startViaRest = async (request: APIRequestContext, graph: unknown, delay: number, paused = false) => {
-  const r = await request.post('/api/navigate/run', {
-    data: { loop_definition: graph, step_delay_ms: delay, paused },
-  });
-  expect(r.ok()).toBe(true);
-  return ((await r.json()) as { execution_id: string }).execution_id;
-};
 
 /** Opens a saved graph from the Graphs list, as a user does. */
 async function openFromList(page: Page, id: string) {
@@ -99,17 +91,7 @@ test('File and Runs menus close on Escape, on a press outside and when a dialog 
 });
 
 test("the timeline's branches menu closes on Escape and on a press outside", async ({ page, server }) => {
-  server.writeGraph('grid_navigator', DEMO);
-  await startViaRest(page.request, { ...DEMO, step_budget: 12 }, 0);
-  await expect
-    .poll(
-      async () =>
-        ((await (await page.request.get('/api/navigate/run/status')).json()) as { status: string }).status,
-    )
-    .toBe('done');
-  const editor = new EditorPage(page);
-  await editor.open('?graph=grid_navigator');
-  await expect(page.getByTestId('run-step-counter')).toHaveText('Step 12');
+  await openFinishedDemo(page, server, 12);
   await page.getByTestId('drawer-tab-timeline').click();
   await page.getByTestId('timeline-tick-6').click();
   await page.getByTestId('timeline-restore').click();
@@ -118,7 +100,7 @@ test("the timeline's branches menu closes on Escape and on a press outside", asy
   const list = page.getByTestId('timeline-branches-list');
   await closesOnEscape(page, branches, list);
   await closesOnOutsidePress(page, branches, list);
-  await page.request.post('/api/navigate/run/stop', { headers: { 'content-type': 'application/json' } });
+  await stopRun(page.request);
 });
 
 test('the tab strip: no scrollbar, the active tab in view, same titles told apart, never squeezed', async ({
@@ -177,7 +159,7 @@ test('the tab strip: no scrollbar, the active tab in view, same titles told apar
   // The strip keeps its width, and the notice covers neither the tabs nor the inspector's header.
   const stripWidth = (await rectOf(page.getByTestId('tab-strip'))).width;
   expect(stripWidth).toBeGreaterThanOrEqual(160);
-  const id = await startViaRest(page.request, { ...DEMO, name: 'Twin Graph' }, 500, true);
+  const id = await startRun(page.request, { ...DEMO, name: 'Twin Graph' }, 500, true);
   const notice = page.getByTestId('run-notice-started');
   await expect(notice).toBeVisible();
   expect((await rectOf(page.getByTestId('tab-strip'))).width).toBe(stripWidth);
@@ -196,5 +178,5 @@ test('the tab strip: no scrollbar, the active tab in view, same titles told apar
   await expect(editor.activeTab().getByTestId('tab-detail')).toHaveText(`exec_…${id.slice(-8)}`);
   await expect(editor.activeTab()).toHaveAttribute('title', `Twin Graph · run ${id}`);
   await expect.poll(async () => inside(await rectOf(editor.activeTab()), await rectOf(strip))).toBe(true);
-  await page.request.post('/api/navigate/run/stop', { headers: { 'content-type': 'application/json' } });
+  await stopRun(page.request);
 });

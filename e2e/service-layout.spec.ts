@@ -2,16 +2,8 @@
 // containers sit in a column docked beside the canvas, not over a node or the Episode Log box; the
 // Camera's picture frame has its size before the first picture, so the picture never runs under
 // Write Frame; and the Episode Log box keeps its width while values stream in.
-import { cpSync, rmSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { PY_GRAPH_FILE, writeGridworldServices } from '../src/server/test/pythonService.testutil.ts';
-import {
-  REPO,
-  startServer,
-  tempWorkspace,
-  type ServerProcess,
-} from '../src/server/test/serverProcess.testutil.ts';
+import { startGridworldServer } from './gridworldServer.ts';
 import { intersects, rectOf } from './geometry.ts';
 
 const stepOf = async (page: Page) =>
@@ -30,16 +22,10 @@ test('a Python service run: its state is docked beside the canvas, the Camera gr
   page,
 }) => {
   test.setTimeout(240_000);
-  const ws = tempWorkspace();
-  let srv: ServerProcess | undefined;
+  const gridworldServer = await startGridworldServer();
   try {
-    rmSync(join(ws.dir, 'dist'), { recursive: true, force: true });
-    symlinkSync(join(REPO, 'dist'), join(ws.dir, 'dist'));
-    cpSync(PY_GRAPH_FILE, join(ws.dir, 'graphs', 'python_gridworld.json'));
-    writeGridworldServices(ws.dir);
-    srv = await startServer(ws.dir);
-    const base = srv.url;
-    const server = srv;
+    const server = gridworldServer.server;
+    const base = server.url;
     await expect
       .poll(
         async () =>
@@ -105,7 +91,6 @@ test('a Python service run: its state is docked beside the canvas, the Camera gr
     expect((await rectOf(page.getByTestId('canvas'))).width).toBeGreaterThan(canvas.width + 200);
     await page.getByTestId('run-stop').click();
   } finally {
-    await srv?.stop();
-    ws.cleanup();
+    await gridworldServer.stop();
   }
 });

@@ -1,10 +1,9 @@
 // "All tabs": when the tab strip holds more tabs than it shows, a chevron beside it lists every
 // open tab (title, detail, unsaved mark); picking one activates it (and the strip scrolls to it).
-import { useCallback, useRef, useState } from 'react';
 import { ChevronDown } from 'lucide-react';
 import { editorStore } from './store/editor.store.ts';
 import type { TabLabel } from './tabLabels.ts';
-import { useDismiss } from './ui/useDismiss.ts';
+import { useMenu } from './ui/useDismiss.ts';
 
 export function AllTabsMenu({
   tabs,
@@ -15,11 +14,7 @@ export function AllTabsMenu({
   labels: ReadonlyMap<string, TabLabel>;
   active: string | null;
 }) {
-  const [open, setOpen] = useState(false);
-  const menu = useRef<HTMLDivElement>(null);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(open, close, menu, trigger);
+  const { open, close, toggle, menu, trigger } = useMenu();
   return (
     <div className="relative shrink-0 self-center">
       <button
@@ -30,7 +25,7 @@ export function AllTabsMenu({
         aria-expanded={open}
         title={`All ${tabs.length} tabs`}
         className="flex items-center rounded px-0.5 text-[10px] text-zinc-400 hover:bg-zinc-800 hover:text-zinc-200"
-        onClick={() => setOpen((o) => !o)}
+        onClick={toggle}
       >
         <ChevronDown size={13} />
         {tabs.length}
@@ -53,7 +48,7 @@ export function AllTabsMenu({
                 data-testid="all-tabs-item"
                 className={`flex w-full items-center gap-1.5 px-3 py-0.5 text-left text-xs outline-none hover:bg-zinc-800 focus-visible:bg-zinc-800 ${t.id === active ? 'text-sky-300' : 'text-zinc-200'}`}
                 onClick={() => {
-                  setOpen(false);
+                  close();
                   editorStore.getState().setActiveTab(t.id);
                 }}
               >

@@ -1,7 +1,7 @@
 // Top bar: File menu, tabs (dirty dot, close with confirm), the canvas toolbar (State toggle,
 // undo/redo, layout, fit, snap, palette), the run toolbar, the live connection's status and the run
 // notices (runs started elsewhere, branches kept by a restore).
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { Database, Grid3x3, LayoutDashboard, Maximize, Plus, Redo2, Search, Undo2, X } from 'lucide-react';
 import { closeActiveTab, COMMANDS, runCommand } from './commands/commands.ts';
 import { importFileIntoNewTab } from './files/importExport.ts';
@@ -12,17 +12,13 @@ import { RunNotices } from './run/RunNotices.tsx';
 import { RunToolbar } from './run/RunToolbar.tsx';
 import { BatchButton } from './batches/BatchForm.tsx';
 import { Button } from './ui/Button.tsx';
-import { useDismiss } from './ui/useDismiss.ts';
+import { useMenu } from './ui/useDismiss.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { tabLabels } from './tabLabels.ts';
 import { AllTabsMenu } from './AllTabsMenu.tsx';
 
 function FileMenu() {
-  const [open, setOpen] = useState(false);
-  const menu = useRef<HTMLDivElement>(null);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(open, close, menu, trigger);
+  const { open, close, toggle, menu, trigger } = useMenu();
   return (
     <div className="relative shrink-0">
       <Button
@@ -31,7 +27,7 @@ function FileMenu() {
         data-testid="file-menu"
         aria-haspopup="menu"
         aria-expanded={open}
-        onClick={() => setOpen((o) => !o)}
+        onClick={toggle}
       >
         File
       </Button>
@@ -50,7 +46,7 @@ function FileMenu() {
               data-testid={`menu-${c.id}`}
               className="flex w-full px-3 py-0.5 text-left text-xs text-zinc-200 outline-none hover:bg-zinc-800 focus-visible:bg-zinc-800"
               onClick={() => {
-                setOpen(false);
+                close();
                 c.run();
               }}
             >

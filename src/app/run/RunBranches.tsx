@@ -1,20 +1,15 @@
 // Beside the timeline's Restore button: the shown run's branches (steps earlier restores kept) and,
 // for a branch, the run it came from — each opens on the timeline. What it shows comes from
 // runNotices.ts' lineage (set when a run is opened, and by `run_branched`); it fetches nothing itself.
-import { useCallback, useRef, useState } from 'react';
 import { GitBranch } from 'lucide-react';
 import { openRun } from './run.actions.ts';
 import { useRun } from './run.store.ts';
 import { useLineage } from './runNotices.ts';
-import { useDismiss } from '../ui/useDismiss.ts';
+import { useMenu } from '../ui/useDismiss.ts';
 
 export function RunBranches() {
   const runId = useRun((s) => s.runId);
-  const [open, setOpen] = useState(false);
-  const menu = useRef<HTMLDivElement>(null);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(open, close, menu, trigger);
+  const { open, close, toggle, menu, trigger } = useMenu();
   const shown = useLineage((l) => l.runId === runId && runId !== null);
   const branches = useLineage((l) => l.branches);
   const parent = useLineage((l) => l.branchOf);
@@ -33,7 +28,7 @@ export function RunBranches() {
             ? `This run is a branch of ${parent.of_run}: the steps a restore to step ${parent.at_step} left behind`
             : 'Steps earlier restores of this run kept as branch runs'
         }
-        onClick={() => setOpen((o) => !o)}
+        onClick={toggle}
       >
         <GitBranch size={11} />
         {parent
@@ -52,7 +47,7 @@ export function RunBranches() {
               type="button"
               className="block w-full px-2 py-0.5 text-left text-[11px] text-zinc-200 hover:bg-zinc-800"
               onClick={() => {
-                setOpen(false);
+                close();
                 void openRun(parent.of_run);
               }}
             >
@@ -67,7 +62,7 @@ export function RunBranches() {
               className="block w-full truncate px-2 py-0.5 text-left text-[11px] text-zinc-200 hover:bg-zinc-800"
               title={b.run_id}
               onClick={() => {
-                setOpen(false);
+                close();
                 void openRun(b.run_id);
               }}
             >

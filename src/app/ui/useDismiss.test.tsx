@@ -1,19 +1,14 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { useCallback, useRef, useState } from 'react';
 import { editorStore } from '../store/editor.store.ts';
-import { useDismiss } from './useDismiss.ts';
+import { useMenu } from './useDismiss.ts';
 
 function Menu() {
-  const [open, setOpen] = useState(false);
-  const menu = useRef<HTMLDivElement>(null);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(open, close, menu, trigger);
+  const { open, toggle, menu, trigger } = useMenu();
   return (
     <div>
-      <button ref={trigger} data-testid="trigger" onClick={() => setOpen((o) => !o)}>
+      <button ref={trigger} data-testid="trigger" onClick={toggle}>
         Menu
       </button>
       {open && (

@@ -5,7 +5,7 @@
 // Layers: while a modal dialog the menu is not part of is up (a confirm the menu asked for), Escape
 // and presses belong to that dialog, so the menu under it stays as it is.
 // ArrowDown / ArrowUp move the focus through the menu's enabled buttons.
-import { useEffect, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { editorStore } from '../store/editor.store.ts';
 
 /** A modal dialog is up and the menu is not inside it: events belong to the dialog. */
@@ -69,4 +69,15 @@ export function useDismiss(
       offStore();
     };
   }, [open, close, menu, trigger]);
+}
+
+/** A popup menu's state: open or not, its element and its button, closed the way useDismiss says. */
+export function useMenu() {
+  const [open, setOpen] = useState(false);
+  const menu = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  const toggle = useCallback(() => setOpen((o) => !o), []);
+  useDismiss(open, close, menu, trigger);
+  return { open, close, toggle, menu, trigger };
 }
