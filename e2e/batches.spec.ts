@@ -127,7 +127,10 @@ test('batch of the demo: progress to 8/8, episodes table, aggregate, a row opens
   expect((await attrs(page, 'data-seed')).map(Number)).toEqual([...ascending].reverse());
   await page.getByTestId('batch-sort-episode').click();
 
-  // 6. The aggregate: success rate, mean steps, and a chart with one point per episode.
+  // 6. The aggregate: success rate, mean steps, and a chart with one point per episode. Beside the
+  // table when the drawer is wide enough, else behind the Summary switch.
+  const summary = page.getByTestId('batch-view-summary');
+  if (await summary.isVisible()) await summary.click();
   await expect(page.getByTestId('batch-aggregate')).toBeVisible();
   await expect(page.getByTestId('batch-success-rate')).toHaveText(
     `${(detail.aggregate.success_rate * 100).toFixed(1)}%`,
@@ -153,6 +156,8 @@ test('batch of the demo: progress to 8/8, episodes table, aggregate, a row opens
   expect(csv).toHaveLength(9);
 
   // 8. A row opens that episode's run on the Timeline (its id in the URL).
+  const table = page.getByTestId('batch-view-episodes');
+  if (await table.isVisible()) await table.click();
   const row = page.getByTestId('batch-episode-3');
   const runId = (await row.getAttribute('data-run-id'))!;
   const rowSteps = Number(await row.getAttribute('data-steps'));

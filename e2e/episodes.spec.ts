@@ -134,7 +134,7 @@ test('episodes: banded timeline, step tooltips, compare across episodes, uPlot c
 
   // 5. The same run opened from history (`/?run=<id>`: its timeline rebuilt from the event log)
   // shows the same bands.
-  const runId = ((await page.getByTitle('run id').textContent()) ?? '').split(' · ')[0]!.trim();
+  const runId = ((await page.getByTestId('timeline-run-id').textContent()) ?? '').split(' · ')[0]!.trim();
   expect(runId).not.toBe('');
   await editor.open(`?run=${encodeURIComponent(runId)}`);
   await expect(page.getByTestId('timeline-count')).toHaveText(`${budget} steps`);

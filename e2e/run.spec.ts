@@ -110,7 +110,8 @@ test('/?run=<id> opens a past run with its graph and timeline', async ({ page })
   const info = (await (await page.request.get(`/api/runs/${runId}`)).json()) as { steps: number };
   const editor = new EditorPage(page);
   await editor.open(`?run=${encodeURIComponent(runId)}`);
-  await expect(editor.activeTab()).toContainText('run');
+  // The run's tab names the run (its tooltip, the whole id).
+  await expect(editor.activeTab()).toHaveAttribute('title', new RegExp(`· run ${runId}$`));
   await expect(editor.container('graph_state')).toBeVisible();
   await expect(editor.node('env')).toBeVisible();
   // The drawer switched to the Timeline by itself.

@@ -4,16 +4,8 @@
 // and watches the run: a picture in the Camera node, the service-owned container with live values,
 // an executor container that Python writes through its grant. Then the service process is killed:
 // the run fails with a node error naming the service, and Statewire starts the service again.
-import { cpSync, rmSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { PY_GRAPH_FILE, writeGridworldServices } from '../src/server/test/pythonService.testutil.ts';
-import {
-  REPO,
-  startServer,
-  tempWorkspace,
-  type ServerProcess,
-} from '../src/server/test/serverProcess.testutil.ts';
+import { startGridworldServer } from './gridworldServer.ts';
 
 interface ServiceStatus {
   state: string;
@@ -35,14 +27,9 @@ test('a Python node service: library, a live run with its picture and state, a k
   page,
 }) => {
   test.setTimeout(240_000);
-  const ws = tempWorkspace();
-  let srv: ServerProcess | undefined;
+  const gridworldServer = await startGridworldServer();
   try {
-    rmSync(join(ws.dir, 'dist'), { recursive: true, force: true });
-    symlinkSync(join(REPO, 'dist'), join(ws.dir, 'dist'));
-    cpSync(PY_GRAPH_FILE, join(ws.dir, 'graphs', 'python_gridworld.json'));
-    writeGridworldServices(ws.dir); // sets up the SDK's venv on first use
-    srv = await startServer(ws.dir);
+    const srv = gridworldServer.server;
     const base = srv.url;
 
     await page.goto(`${base}/?graph=python_gridworld`);
@@ -124,7 +111,6 @@ test('a Python node service: library, a live run with its picture and state, a k
     await expect.poll(() => stepOf(page), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
     await page.getByTestId('run-stop').click();
   } finally {
-    await srv?.stop();
-    ws.cleanup();
+    await gridworldServer.stop();
   }
 });

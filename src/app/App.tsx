@@ -1,9 +1,11 @@
-// The editor shell: top bar; left sidebar (graphs explorer + node library); canvas with the
-// breadcrumb; right inspector; bottom drawer; overlays (palette, cheatsheet, dialogs, toast). Each
-// panel has its own error boundary, so one panel's render error does not blank the editor.
+// The editor shell: top bar; left sidebar (graphs explorer + node library); the run notices' bar
+// over the canvas (with the breadcrumb) and the service containers docked at its right; right
+// inspector; bottom drawer; overlays (palette, cheatsheet, dialogs, toast). Each panel has its own error boundary, so one panel's render error
+// does not blank the editor.
 import { Suspense } from 'react';
 import { Breadcrumb } from './Breadcrumb.tsx';
 import { Canvas } from './canvas/Canvas.tsx';
+import { ServiceContainersPanel } from './canvas/ServiceContainersPanel.tsx';
 import { useShortcuts } from './commands/useShortcuts.ts';
 import { Drawer } from './panels/Drawer.tsx';
 import { GraphsExplorer } from './panels/explorer/GraphsExplorer.tsx';
@@ -12,6 +14,7 @@ import { NodeLibrary } from './panels/library/NodeLibrary.tsx';
 import { TopBar } from './TopBar.tsx';
 import { activeTab } from './store/doc.slice.ts';
 import { useEditor } from './store/editor.store.ts';
+import { RunNoticeBar } from './run/RunNotices.tsx';
 import { PanelBoundary } from './ui/PanelBoundary.tsx';
 import { Toast } from './ui/Toast.tsx';
 import { lazyNamed } from './ui/lazyNamed.ts';
@@ -47,12 +50,16 @@ export function App() {
           </PanelBoundary>
         </aside>
         <main className="flex min-w-0 flex-1 flex-col">
-          <div className="relative min-h-0 flex-1">
-            <PanelBoundary name="Canvas">
-              <Breadcrumb />
-              <Canvas />
-              <UnreadableGate />
-            </PanelBoundary>
+          <RunNoticeBar />
+          <div className="flex min-h-0 flex-1">
+            <div className="relative min-w-0 flex-1">
+              <PanelBoundary name="Canvas">
+                <Breadcrumb />
+                <Canvas />
+                <UnreadableGate />
+              </PanelBoundary>
+            </div>
+            <ServiceContainersPanel />
           </div>
           <PanelBoundary name="Drawer">
             <Drawer />

@@ -12,7 +12,7 @@ import { BatchEpisodes } from './BatchEpisodes.tsx';
 import { showBatchForm } from './BatchForm.tsx';
 import { cancelBatch, selectBatch, useBatchPolling } from './batchSync.ts';
 import { finishedOf, isTerminal, progressView } from './batchTable.ts';
-import { itemOf, useBatches } from './batches.store.ts';
+import { batchesStore, itemOf, useBatches } from './batches.store.ts';
 
 const STATUS_TONE: Record<BatchProgress['status'], string> = {
   queued: 'text-zinc-400',
@@ -78,7 +78,10 @@ function BatchList() {
   const error = useBatches((s) => s.listError);
   const selectedId = useBatches((s) => s.selectedId);
   return (
-    <aside className="flex w-48 shrink-0 flex-col border-r border-zinc-800" data-testid="batch-list">
+    <aside
+      className="flex w-48 shrink-0 flex-col border-r border-zinc-800 @max-[48rem]:w-36"
+      data-testid="batch-list"
+    >
       <div className="flex items-center gap-1 border-b border-zinc-800 px-2 py-0.5">
         <Layers size={12} className="text-sky-400" />
         <span className="text-zinc-300">Batches</span>
@@ -119,16 +122,19 @@ function Header({ item }: { item: BatchListItem }) {
       (e: unknown) => editorStore.getState().showToast((e as Error).message, 'error'),
     );
   return (
-    <div className="flex flex-col gap-1 border-b border-zinc-800 px-2 py-1">
+    <div className="flex flex-col gap-1 border-b border-zinc-800 px-2 py-1" data-testid="batch-header">
       <div className="flex min-w-0 items-center gap-2">
         <span
-          className="min-w-0 shrink truncate text-zinc-100"
+          className="min-w-[3rem] shrink truncate text-zinc-100"
           data-testid="batch-title"
           title={`batch ${batch.id}, started ${new Date(batch.created_at).toLocaleString()}`}
         >
           {batch.graph_name || 'untitled'}
         </span>
-        <span className="shrink-0 text-[10px] whitespace-nowrap text-zinc-500">
+        <span
+          className="min-w-0 shrink-[3] truncate text-[10px] whitespace-nowrap text-zinc-500"
+          title={`${batch.episodes} episodes · ${batch.workers} worker${batch.workers === 1 ? '' : 's'} · seed ${batch.seed}${batch.mode === 'distributed' ? ' · distributed' : ''}`}
+        >
           {batch.episodes} episodes · {batch.workers} worker{batch.workers === 1 ? '' : 's'} · seed{' '}
           {batch.seed}
           {batch.mode === 'distributed' ? ' · distributed' : ''}
@@ -152,7 +158,7 @@ function Header({ item }: { item: BatchListItem }) {
               live ? 'Stop the batch: running episodes end, queued ones never start' : 'The batch has ended'
             }
           >
-            <Ban size={11} /> Cancel
+            <Ban size={11} /> <span className="@max-[36rem]:hidden">Cancel</span>
           </Button>
           <Button
             variant="ghost"
@@ -161,7 +167,7 @@ function Header({ item }: { item: BatchListItem }) {
             onClick={() => void csv()}
             title="One line per episode: seed, status, steps, success, metrics, outputs"
           >
-            <Download size={11} /> CSV
+            <Download size={11} /> <span className="@max-[36rem]:hidden">CSV</span>
           </Button>
         </span>
       </div>
@@ -207,33 +213,68 @@ function Header({ item }: { item: BatchListItem }) {
   );
 }
 
+/** Episodes table or Summary: the switch a detail too narrow for both side by side shows. */
+function ViewSwitch() {
+  const view = useBatches((s) => s.detailView);
+  const button = (v: 'episodes' | 'summary', text: string) => (
+    <button
+      type="button"
+      data-testid={`batch-view-${v}`}
+      aria-pressed={view === v}
+      onClick={() => batchesStore.setState({ detailView: v })}
+      className={`rounded px-1.5 ${view === v ? 'bg-sky-500/20 text-sky-300' : 'text-zinc-400 hover:text-zinc-200'}`}
+    >
+      {text}
+    </button>
+  );
+  return (
+    <div className="flex shrink-0 items-center gap-1 border-b border-zinc-800 px-2 py-0.5 @min-[60rem]:hidden">
+      {button('episodes', 'Episodes')}
+      {button('summary', 'Summary')}
+    </div>
+  );
+}
+
 function Detail() {
   const item = useBatches((s) => (s.selectedId ? itemOf(s, s.selectedId) : undefined));
   const detail = useBatches((s) => (s.detail?.batch.id === s.selectedId ? s.detail : null));
   const error = useBatches((s) => s.detailError);
+  const view = useBatches((s) => s.detailView);
   if (!item)
     return (
       <div className="flex flex-1 items-center justify-center p-4 text-zinc-500">
         {error ?? 'Pick a batch, or start one with “Batch…”: many runs of a graph, one per episode.'}
       </div>
     );
+  // Wide (60rem and more), the table and the summary sit side by side; narrower, one of them at
+  // a time fills the room (ViewSwitch), so neither is squeezed to nothing or cut.
   return (
     <section
-      className="flex min-w-0 flex-1 flex-col"
+      className="@container flex min-w-0 flex-1 flex-col"
       data-testid="batch-detail"
       data-batch-id={item.batch.id}
     >
       <Header item={item} />
       {error && <div className="px-2 text-red-400">{error}</div>}
       {detail ? (
-        <div className="flex min-h-0 flex-1">
-          <BatchEpisodes episodes={detail.episodes} />
-          <BatchAggregate
-            aggregate={detail.aggregate}
-            episodes={detail.episodes}
-            finished={finishedOf(item.progress)}
-          />
-        </div>
+        <>
+          <ViewSwitch />
+          <div className="flex min-h-0 flex-1">
+            <div className={`flex min-w-0 flex-1 ${view === 'summary' ? '@max-[60rem]:hidden' : ''}`}>
+              <BatchEpisodes episodes={detail.episodes} />
+            </div>
+            <BatchAggregate
+              aggregate={detail.aggregate}
+              episodes={detail.episodes}
+              finished={finishedOf(item.progress)}
+              className={
+                view === 'episodes'
+                  ? '@max-[60rem]:hidden'
+                  : '@max-[60rem]:w-auto @max-[60rem]:flex-1 @max-[60rem]:border-l-0'
+              }
+            />
+          </div>
+        </>
       ) : (
         !error && <div className="px-2 py-1 text-zinc-500">Loading episodes…</div>
       )}
@@ -244,7 +285,7 @@ function Detail() {
 export function BatchesPanel() {
   useBatchPolling();
   return (
-    <div className="flex h-full min-h-0 text-xs" data-testid="batches-panel">
+    <div className="@container flex h-full min-h-0 text-xs" data-testid="batches-panel">
       <BatchList />
       <Detail />
     </div>

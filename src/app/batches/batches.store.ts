@@ -31,6 +31,8 @@ export interface BatchesState {
   sort: SortSpec;
   /** The column the chart draws per episode (a metric, or steps); null = the first metric. */
   metric: SortKey | null;
+  /** What a detail too narrow for both side by side shows (BatchesPanel.tsx). */
+  detailView: 'episodes' | 'summary';
   form: BatchFormState;
 }
 
@@ -42,6 +44,7 @@ export const initialBatchesState = (): BatchesState => ({
   detailError: null,
   sort: DEFAULT_SORT,
   metric: null,
+  detailView: 'episodes',
   form: { open: false, values: DEFAULT_FORM, errors: [], busy: false },
 });
 

@@ -54,7 +54,6 @@ import {
 import { GRAPH_DRAG_MIME, NODE_DRAG_MIME } from '../ui/dragMime.ts';
 import { motionMs } from '../ui/motion.ts';
 import { dropGraphNode } from '../commands/graphNodes.ts';
-import { ServiceContainersPanel } from './ServiceContainersPanel.tsx';
 import { refusalOf, toConnectRequest } from './connectionCheck.ts';
 import { ConnectionFeedback } from './ConnectionFeedback.tsx';
 import { LabelScale } from './LabelScale.tsx';
@@ -410,7 +409,6 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
             />
           )}
           <Controls showInteractive={false} fitViewOptions={FIT_OPTIONS} />
-          {stateVisible && <ServiceContainersPanel />}
           <ConnectionFeedback reasonRef={hintRefusal} />
           <LabelScale target={wrapper} />
           <RouteFailurePanel />

@@ -99,9 +99,12 @@ function ContainerNodeView({ id: flowId, data, selected }: NodeProps<FlowNode>) 
               )}
               <span className="ml-auto text-[10px] text-gray-500">{st.value_type}</span>
             </div>
+            {/* The live value takes the box's width and never sets it (w-0 min-w-full): the box is
+                as wide as its label and slot rows, the same at every step (the value's tooltip and
+                the value viewer show it whole). */}
             <div
               data-testid={`slot-live-${id}-${name}`}
-              className="truncate pl-2.5 font-mono text-[10px] text-zinc-500"
+              className="w-0 min-w-full truncate pl-2.5 font-mono text-[10px] text-zinc-500"
             >
               <LiveSlotValue containerId={id} slot={name} />
             </div>

@@ -24,8 +24,11 @@ import type { NodeReport, NodeRunStatus } from '../run/run.store.ts';
 import type { FlowNode } from './flowMapping.ts';
 import { sameNodeView } from './nodeMemo.ts';
 import { serviceProblemOf, type ServiceProblem } from '../services/serviceIssues.ts';
-import { NdArrayView } from '../ui/NdArrayView.tsx';
+import { EmptyPictureFrame, NdArrayView } from '../ui/NdArrayView.tsx';
 import { boxStyle, NodeBoxBody } from './NodeBox.tsx';
+
+/** The viewer type whose node is a picture frame (reserved before its first picture). */
+const PICTURE_VIEWER = 'imageViewer';
 
 /** Dot colour and (when not selected/highlighted) border colour per run status; idle shows nothing. */
 const RUN_DOT: Record<NodeRunStatus['status'], string> = {
@@ -160,6 +163,7 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
   if (!node || !ports) return null;
   const composite = Boolean(node.subgraph && node.subgraph.nodes.length);
   const runState = run && run.status !== 'idle' ? run.status : undefined;
+  const framed = node.type === PICTURE_VIEWER || viewer?.picture !== undefined;
   // Hover relations (data-related, set by useDelegatedHover) show only on a plain border: the
   // sw-plain class lets CSS give them priority over the run colour but not over these two.
   const ring = atBreakpoint
@@ -250,18 +254,30 @@ function GraphNodeView({ id, selected }: NodeProps<FlowNode>) {
         ))}
       </div>
       {report && <ReportLine id={id} report={report} />}
-      {viewer && (
+      {/* The viewer line takes the node's width and never sets it (w-0 min-w-full): a streaming
+          value must not make the node jump wider and back between steps. */}
+      {viewer && !framed && (
         <div
           data-testid={`viewer-line-${id}`}
           title={`${viewer.text} (step ${viewer.step})`}
-          className="max-w-[260px] truncate border-t border-zinc-800 px-2 py-0.5 font-mono text-[10px] text-emerald-200"
+          className="w-0 min-w-full truncate border-t border-zinc-800 px-2 py-0.5 font-mono text-[10px] text-emerald-200"
         >
           {viewer.text}
         </div>
       )}
-      {viewer?.picture !== undefined && (
-        <div className="border-t border-zinc-800 px-2 py-1">
-          <NdArrayView value={viewer.picture} size="node" />
+      {/* A picture viewer keeps a fixed frame from the start (its caption is the viewer line), so
+          the first picture does not grow the node over the one below it. */}
+      {framed && (
+        <div
+          className="border-t border-zinc-800 px-2 py-1"
+          data-testid={`viewer-frame-${id}`}
+          title={viewer ? `${viewer.text} (step ${viewer.step})` : undefined}
+        >
+          {viewer?.picture !== undefined ? (
+            <NdArrayView value={viewer.picture} size="node" />
+          ) : (
+            <EmptyPictureFrame />
+          )}
         </div>
       )}
       {stateVisible && (

@@ -1,10 +1,13 @@
-// Containers owned by the node services this graph uses, drawn over the canvas (top right) while the
-// State view is on: read-only boxes in the container style, owner tag = the service name, live values.
-// Deliberately not flow nodes: they are not part of the graph document, so they must never be
-// selected, dragged, deleted, copied, laid out or saved with it; a fixed overlay cannot be.
+// Containers owned by the node services this graph uses, in a column docked at the canvas's right
+// edge while the State view is on: read-only boxes in the container style, owner tag = the service
+// name, live values. Deliberately not flow nodes: they are not part of the graph document, so they
+// must never be selected, dragged, deleted, copied, laid out or saved with it. Docked beside the
+// canvas rather than floating over it, they never cover a node or a container box; collapsed, the
+// column is a narrow rail that gives the canvas its room back.
 import { useState } from 'react';
-import { Panel } from '@xyflow/react';
-import { ChevronDown, ChevronRight, Database } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Database } from 'lucide-react';
+import { activeTab } from '../store/doc.slice.ts';
+import { useEditor } from '../store/editor.store.ts';
 import { LiveSlotValue } from '../run/LiveSlotValue.tsx';
 import { useServiceContainers, type OwnedContainer } from '../services/serviceContainers.ts';
 import { lifetimeBadge, lifetimeHint, ownerHint, ownerTag, reducerBadge } from '../ui/stateStyles.ts';
@@ -14,7 +17,7 @@ function Box({ c }: { c: OwnedContainer }) {
     <div
       data-testid={`canvas-service-container-${c.id}`}
       data-owner={c.service}
-      className="mb-1.5 w-[220px] rounded-lg border-2 border-dashed border-indigo-500/40 bg-zinc-900/95 text-[11px]"
+      className="mb-1.5 rounded-lg border-2 border-dashed border-indigo-500/40 bg-zinc-900/95 text-[11px]"
     >
       <div className="flex items-center gap-1.5 border-b border-indigo-500/20 px-2 py-1">
         <Database size={12} className="text-indigo-400" />
@@ -30,9 +33,10 @@ function Box({ c }: { c: OwnedContainer }) {
         {c.slots.length === 0 && <div className="text-zinc-500 italic">No states declared</div>}
         {c.slots.map((st) => (
           <div key={st.name} className="py-0.5">
-            <div className="flex items-center gap-1">
-              <span className="h-1.5 w-1.5 rounded-full bg-indigo-400" />
-              <span className="truncate text-zinc-200">{st.name}</span>
+            {/* A long slot name wraps the badges to the next line rather than being cut. */}
+            <div className="flex flex-wrap items-center gap-x-1">
+              <span className="h-1.5 w-1.5 shrink-0 rounded-full bg-indigo-400" />
+              <span className="min-w-0 break-all text-zinc-200">{st.name}</span>
               <span className={`rounded px-1 text-[9px] ${reducerBadge(st.type)}`}>{st.type}</span>
               {st.lifetime !== 'forever' && (
                 <span
@@ -44,7 +48,7 @@ function Box({ c }: { c: OwnedContainer }) {
               )}
               <span className="ml-auto text-[10px] text-gray-500">{st.value_type}</span>
             </div>
-            <div className="truncate pl-2.5 font-mono text-[10px] text-zinc-500">
+            <div className="w-0 min-w-full truncate pl-2.5 font-mono text-[10px] text-zinc-500">
               <LiveSlotValue containerId={c.id} slot={st.name} />
             </div>
           </div>
@@ -56,22 +60,51 @@ function Box({ c }: { c: OwnedContainer }) {
 
 export function ServiceContainersPanel() {
   const containers = useServiceContainers();
+  const stateVisible = useEditor((s) => activeTab(s)?.stateVisible ?? false);
   const [open, setOpen] = useState(true);
-  if (containers.length === 0) return null;
-  return (
-    <Panel position="top-right" className="!m-2">
-      <div data-testid="canvas-service-containers" className="max-h-[60vh] overflow-y-auto">
+  if (!stateVisible || containers.length === 0) return null;
+  const title = 'Containers owned by node services (read-only; not part of this graph)';
+  if (!open)
+    return (
+      <aside
+        data-testid="canvas-service-containers"
+        data-open="false"
+        className="flex w-6 shrink-0 flex-col items-center border-l border-zinc-800 bg-zinc-925 pt-1"
+      >
         <button
           type="button"
-          onClick={() => setOpen(!open)}
-          className="mb-1 flex w-full items-center gap-1 rounded bg-zinc-900/90 px-1.5 py-0.5 text-[10px] tracking-wide text-zinc-400 uppercase hover:text-zinc-200"
-          title="Containers owned by node services (read-only; not part of this graph)"
+          onClick={() => setOpen(true)}
+          title={`${title}: show`}
+          aria-expanded={false}
+          className="flex flex-col items-center gap-1 rounded px-0.5 py-1 text-[10px] text-zinc-400 hover:bg-zinc-800 hover:text-zinc-200"
         >
-          {open ? <ChevronDown size={11} /> : <ChevronRight size={11} />}
-          Service state ({containers.length})
+          <ChevronLeft size={12} />
+          <Database size={12} className="text-indigo-400" />
+          {containers.length}
         </button>
-        {open && containers.map((c) => <Box key={c.id} c={c} />)}
+      </aside>
+    );
+  return (
+    <aside
+      data-testid="canvas-service-containers"
+      data-open="true"
+      className="flex w-[236px] shrink-0 flex-col border-l border-zinc-800 bg-zinc-925"
+    >
+      <button
+        type="button"
+        onClick={() => setOpen(false)}
+        title={`${title}: hide`}
+        aria-expanded={true}
+        className="flex shrink-0 items-center gap-1 px-2 py-1 text-[10px] tracking-wide text-zinc-400 uppercase hover:text-zinc-200"
+      >
+        Service state ({containers.length})
+        <ChevronRight size={12} className="ml-auto" />
+      </button>
+      <div className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
+        {containers.map((c) => (
+          <Box key={c.id} c={c} />
+        ))}
       </div>
-    </Panel>
+    </aside>
   );
 }

@@ -1,36 +1,43 @@
-// Keyboard shortcut cheatsheet (`?`), generated from the command list.
+// Keyboard shortcut cheatsheet (`?`), generated from the command list, plus the mouse gestures and
+// the timeline's keys; every shortcut drawn as keycaps (Keycaps.tsx).
 import { editorStore, useEditor } from '../store/editor.store.ts';
 import { Modal } from '../ui/Modal.tsx';
 import { COMMANDS } from './commands.ts';
+import { Keycaps } from './Keycaps.tsx';
 
 const close = () => editorStore.getState().setOverlay(null);
+
+const GESTURES: { id: string; title: string; shortcut: string; testId?: string }[] = [
+  { id: 'multi-select', title: 'Multi-select / box select', shortcut: 'Shift+click / Shift+drag' },
+  { id: 'open-composite', title: 'Open composite', shortcut: 'double-click' },
+  {
+    id: 'timeline',
+    title: 'Timeline: previous / next step, back to live',
+    shortcut: '← / → / Esc',
+    testId: 'cheatsheet-timeline',
+  },
+];
 
 export function Cheatsheet() {
   const open = useEditor((s) => s.overlay === 'cheatsheet');
   if (!open) return null;
+  const rows = [
+    ...COMMANDS.filter((c) => c.shortcut).map((c) => ({ id: c.id, title: c.title, shortcut: c.shortcut! })),
+    ...GESTURES,
+  ];
   return (
-    <Modal title="Keyboard shortcuts" onClose={close} testId="cheatsheet">
-      <div className="grid grid-cols-2 gap-x-4 gap-y-0.5 text-xs">
-        {COMMANDS.filter((c) => c.shortcut).map((c) => (
-          <div key={c.id} className="flex justify-between gap-2">
-            <span className="text-zinc-300">{c.title}</span>
-            <kbd className="rounded bg-zinc-800 px-1 font-mono text-[10px] text-zinc-400">{c.shortcut}</kbd>
+    <Modal title="Keyboard shortcuts" onClose={close} testId="cheatsheet" width="w-[680px]">
+      <div className="grid grid-cols-2 gap-x-6 gap-y-1 text-xs">
+        {rows.map((r) => (
+          <div
+            key={r.id}
+            className="flex items-center justify-between gap-3"
+            data-testid={'testId' in r ? r.testId : undefined}
+          >
+            <span className="min-w-0 text-zinc-300">{r.title}</span>
+            <Keycaps shortcut={r.shortcut} />
           </div>
         ))}
-        <div className="flex justify-between gap-2">
-          <span className="text-zinc-300">Multi-select / box select</span>
-          <kbd className="rounded bg-zinc-800 px-1 font-mono text-[10px] text-zinc-400">
-            Shift+click / Shift+drag
-          </kbd>
-        </div>
-        <div className="flex justify-between gap-2">
-          <span className="text-zinc-300">Open composite</span>
-          <kbd className="rounded bg-zinc-800 px-1 font-mono text-[10px] text-zinc-400">double-click</kbd>
-        </div>
-        <div className="flex justify-between gap-2" data-testid="cheatsheet-timeline">
-          <span className="text-zinc-300">Timeline: previous / next step, back to live</span>
-          <kbd className="rounded bg-zinc-800 px-1 font-mono text-[10px] text-zinc-400">← / → / Esc</kbd>
-        </div>
       </div>
     </Modal>
   );

@@ -4,10 +4,12 @@ import { GitCompare } from 'lucide-react';
 import { Button } from '../ui/Button.tsx';
 import { runStore } from '../run/run.store.ts';
 import { showCompare } from './CompareView.tsx';
+import { TOOL_LABEL } from '../run/toolLabel.ts';
 
 export function CompareButton({ runId, step }: { runId: string; step: number }) {
   return (
     <Button
+      className="shrink-0"
       data-testid="timeline-compare"
       onClick={() => {
         const steps = runStore.getState().steps;
@@ -17,7 +19,7 @@ export function CompareButton({ runId, step }: { runId: string; step: number }) 
       }}
       title="Compare this step with another step, or with the parent run (forks)"
     >
-      <GitCompare size={11} /> Compare…
+      <GitCompare size={11} /> <span className={TOOL_LABEL}>Compare…</span>
     </Button>
   );
 }

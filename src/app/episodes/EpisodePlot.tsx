@@ -6,8 +6,12 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Episode } from './episodes.ts';
 
-/** The plot fills its box (the drawer's free height), never smaller than this. */
-const MIN_HEIGHT = 90;
+/**
+ * The plot fills its box (the drawer's free height), never smaller than this: room for four or
+ * five labelled ticks on the y axis and the x axis's labels. A shorter drawer scrolls the view
+ * that holds the plot instead of squashing it.
+ */
+export const PLOT_MIN_HEIGHT = 140;
 
 /** x = steps, y = values (null = no value at that step); boundaries = first step of episodes 2…. */
 export function plotData(steps: readonly number[], ys: readonly (number | null)[]): uPlot.AlignedData {
@@ -75,7 +79,7 @@ export function EpisodePlot({
     const u = new uPlot(
       {
         width: Math.max(200, el.clientWidth),
-        height: Math.max(MIN_HEIGHT, el.clientHeight),
+        height: Math.max(PLOT_MIN_HEIGHT, el.clientHeight),
         scales: { x: { time: false } },
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
@@ -92,7 +96,7 @@ export function EpisodePlot({
     plot.current = u;
     const ro = new ResizeObserver(() => {
       const w = Math.max(200, el.clientWidth);
-      const h = Math.max(MIN_HEIGHT, el.clientHeight);
+      const h = Math.max(PLOT_MIN_HEIGHT, el.clientHeight);
       if (w !== u.width || h !== u.height) u.setSize({ width: w, height: h });
     });
     ro.observe(el);
@@ -116,7 +120,8 @@ export function EpisodePlot({
   return (
     <div
       ref={host}
-      className="min-h-0 min-w-0 flex-1 overflow-hidden"
+      className="min-w-0 flex-1 overflow-hidden"
+      style={{ minHeight: PLOT_MIN_HEIGHT }}
       data-testid="episode-plot"
       data-series={label}
       data-steps={steps.length}

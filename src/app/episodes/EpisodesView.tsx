@@ -281,7 +281,7 @@ export function EpisodesView() {
   );
   return (
     <div
-      className={`flex min-h-0 flex-1 flex-col border-t border-zinc-800 px-2 py-1 ${tab === 'plot' ? 'overflow-hidden' : 'overflow-y-auto'}`}
+      className="flex min-h-0 flex-1 flex-col overflow-y-auto border-t border-zinc-800 px-2 py-1"
       data-testid="episodes-view"
     >
       <div className="mb-1 flex shrink-0 items-center gap-2">

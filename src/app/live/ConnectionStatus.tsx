@@ -18,16 +18,17 @@ export function ConnectionStatus() {
   const reason = useConnection((s) => s.reason);
   const v = VIEW[state];
   // A fixed width (the longest text's) keeps the run toolbar beside it from jumping sideways when
-  // "connecting…" turns into "connected" right after load.
+  // "connecting…" turns into "connected" right after load. A narrow window shows the dot alone
+  // (the tooltip says the rest), so the tabs keep their room.
   return (
     <span
       data-testid="connection-status"
       data-state={state}
-      className={`ml-2 flex w-[88px] shrink-0 items-center justify-end gap-1 text-[10px] ${v.tone}`}
+      className={`ml-2 flex w-[88px] shrink-0 items-center justify-end gap-1 text-[10px] max-xl:w-auto ${v.tone}`}
       title={`live connection to the run server: ${v.text}${attempt ? ` (attempt ${attempt})` : ''}${reason ? ` — ${reason}` : ''}; after a reconnect the run view catches up from the last event it had`}
     >
       <span className={`h-1.5 w-1.5 rounded-full ${v.dot}`} />
-      {v.text}
+      <span className="max-xl:sr-only">{v.text}</span>
     </span>
   );
 }

@@ -1,14 +1,17 @@
-// Bottom drawer with the State / Issues / Log / Timeline / Breakpoints / Batches tabs.
+// Bottom drawer with the State / Issues / Log / Timeline / Breakpoints / Batches tabs; its top edge
+// is a sash that resizes it (the height is remembered: drawerSize.ts).
 import { useEditor } from '../store/editor.store.ts';
 import type { DrawerTab } from '../store/ui.slice.ts';
 import { useIssueCount } from './issues/issueCount.ts';
 import { StatePanel } from './state/StatePanel.tsx';
 import { TIMELINE_TAB } from '../run/timelineTab.ts';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { loadBreakpoints, useBreakpoints } from '../debug/breakpoints.store.ts';
 import { useRun } from '../run/run.store.ts';
 import { BATCHES_TAB } from '../batches/batchesTab.ts';
 import { lazyNamed } from '../ui/lazyNamed.ts';
+import { ResizeSash } from '../ui/ResizeSash.tsx';
+import { clampDrawerHeight, DRAWER_DEFAULT_PX, loadDrawerHeight, saveDrawerHeight } from './drawerSize.ts';
 
 // State (the tab a graph opens on) and the Issues count on its tab button are part of the editor's
 // first paint; the panels of the other tabs, Issues included, are loaded when first shown.
@@ -27,7 +30,27 @@ const TABS: { id: DrawerTab; label: string }[] = [
   { id: BATCHES_TAB, label: 'Batches' },
 ];
 
+const clampToWindow = (px: number) => clampDrawerHeight(px, window.innerHeight);
+
+/** The drawer's height: the kept one, clamped to the window (again whenever the window resizes). */
+function useDrawerHeight(): [number, (px: number) => void] {
+  const [kept, setKept] = useState(loadDrawerHeight);
+  const [windowHeight, setWindowHeight] = useState(() => window.innerHeight);
+  useEffect(() => {
+    const onResize = () => setWindowHeight(window.innerHeight);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  const set = useCallback((px: number) => {
+    setKept(px);
+    saveDrawerHeight(px);
+  }, []);
+  return [clampDrawerHeight(kept, windowHeight), set];
+}
+
 export function Drawer() {
+  const [height, setHeight] = useDrawerHeight();
+  const section = useRef<HTMLElement>(null);
   const tab = useEditor((s) => s.drawerTab);
   const setTab = useEditor((s) => s.setDrawerTab);
   const { errors, warnings } = useIssueCount();
@@ -44,18 +67,28 @@ export function Drawer() {
   }, [hit, setTab]);
   return (
     <section
-      // The Batches view (list, table, aggregate and chart side by side) gets more height.
-      className={`flex ${tab === BATCHES_TAB ? 'h-80' : 'h-52'} shrink-0 flex-col border-t border-zinc-800 bg-zinc-925`}
+      ref={section}
+      className="relative flex shrink-0 flex-col border-t border-zinc-800 bg-zinc-925"
+      style={{ height }}
       data-testid="drawer"
     >
-      <div className="flex items-center gap-0.5 border-b border-zinc-800 px-1">
+      <ResizeSash
+        target={section}
+        height={height}
+        clamp={clampToWindow}
+        onResize={setHeight}
+        defaultHeight={DRAWER_DEFAULT_PX}
+        label="Resize the bottom panel"
+        testId="drawer-sash"
+      />
+      <div className="flex shrink-0 items-center gap-0.5 overflow-x-auto border-b border-zinc-800 px-1 [scrollbar-width:none]">
         {TABS.map((t) => (
           <button
             key={t.id}
             type="button"
             data-testid={`drawer-tab-${t.id}`}
             onClick={() => setTab(t.id)}
-            className={`px-2 py-1 text-xs ${tab === t.id ? 'border-b-2 border-sky-500 text-zinc-100' : 'text-zinc-500 hover:text-zinc-300'}`}
+            className={`shrink-0 px-2 py-1 text-xs whitespace-nowrap ${tab === t.id ? 'border-b-2 border-sky-500 text-zinc-100' : 'text-zinc-500 hover:text-zinc-300'}`}
           >
             {t.label}
             {t.id === 'breakpoints' && bpCount > 0 && (

@@ -1,8 +1,9 @@
-// Run notices under the top bar (runNotices.ts): "run X was stopped: a new run Y of graph G started
+// Run notices above the canvas (runNotices.ts): "run X was stopped: a new run Y of graph G started
 // from elsewhere", "run Y of graph G started from elsewhere", "steps … kept as branch B", each with
 // Follow/Open and Dismiss; and the confirm dialog Play asks before replacing someone else's run.
 // Also registers the server notices they come from on the live connection.
 import { useEffect } from 'react';
+import { Info } from 'lucide-react';
 import { liveClient } from '../live/connection.ts';
 import { Button } from '../ui/Button.tsx';
 import { Modal } from '../ui/Modal.tsx';
@@ -39,41 +40,57 @@ function ConfirmDialog() {
   );
 }
 
+/**
+ * The notices as a bar at the top of the canvas column: it takes its own room (the canvas below
+ * gives way) instead of floating over the inspector, a node or the tabs.
+ */
+export function RunNoticeBar() {
+  const notices = useNotices((s) => s.notices);
+  if (notices.length === 0) return null;
+  return (
+    <div
+      className="flex shrink-0 flex-col gap-px border-b border-amber-700/40 bg-zinc-900"
+      data-testid="run-notices"
+      role="status"
+    >
+      {notices.map((n) => (
+        <div
+          key={n.id}
+          data-testid={`run-notice-${n.kind}`}
+          data-run={n.runId}
+          className="flex min-w-0 items-center gap-2 bg-amber-950/30 px-2 py-0.5 text-xs text-amber-100"
+        >
+          <Info size={12} className="shrink-0 text-amber-400" />
+          <span className="min-w-0 flex-1 break-words" data-testid="run-notice-text">
+            {n.text}
+          </span>
+          <Button
+            variant="primary"
+            className="shrink-0"
+            data-testid="run-notice-follow"
+            onClick={() => {
+              dismissNotice(n.id);
+              void (n.action === 'follow' ? followRun(n.runId) : openRun(n.runId));
+            }}
+          >
+            {n.action === 'follow' ? 'Follow' : 'Open'}
+          </Button>
+          <Button
+            variant="ghost"
+            className="shrink-0"
+            data-testid="run-notice-dismiss"
+            onClick={() => dismissNotice(n.id)}
+          >
+            Dismiss
+          </Button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Listens for the notices (the bar above shows them) and asks Play's confirm. */
 export function RunNotices() {
   useEffect(installRunNotices, []);
-  const notices = useNotices((s) => s.notices);
-  return (
-    <>
-      {notices.length > 0 && (
-        <div className="fixed top-10 right-2 z-40 flex w-[420px] flex-col gap-1" data-testid="run-notices">
-          {notices.map((n) => (
-            <div
-              key={n.id}
-              data-testid={`run-notice-${n.kind}`}
-              data-run={n.runId}
-              className="flex items-center gap-2 rounded border border-amber-700/60 bg-zinc-900/95 px-2 py-1 text-xs text-amber-100 shadow-lg"
-            >
-              <span className="min-w-0 flex-1" data-testid="run-notice-text">
-                {n.text}
-              </span>
-              <Button
-                variant="primary"
-                data-testid="run-notice-follow"
-                onClick={() => {
-                  dismissNotice(n.id);
-                  void (n.action === 'follow' ? followRun(n.runId) : openRun(n.runId));
-                }}
-              >
-                {n.action === 'follow' ? 'Follow' : 'Open'}
-              </Button>
-              <Button variant="ghost" data-testid="run-notice-dismiss" onClick={() => dismissNotice(n.id)}>
-                Dismiss
-              </Button>
-            </div>
-          ))}
-        </div>
-      )}
-      <ConfirmDialog />
-    </>
-  );
+  return <ConfirmDialog />;
 }

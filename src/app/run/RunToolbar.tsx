@@ -100,7 +100,10 @@ export function RunToolbar() {
         {sv.text}
         {otherTab && <span className="text-zinc-500"> · other tab</span>}
       </span>
-      <label className="flex items-center gap-1 text-[10px] text-zinc-500" title="Delay between steps (ms)">
+      <label
+        className="flex shrink-0 items-center gap-1 text-[10px] text-zinc-500"
+        title={`Delay between steps: ${delay} ms`}
+      >
         <input
           type="range"
           min={0}
@@ -111,7 +114,7 @@ export function RunToolbar() {
           className="h-1 w-16 accent-sky-500"
           onChange={(e) => void setStepDelay(Number(e.target.value))}
         />
-        <span className="w-14 whitespace-nowrap tabular-nums">{delay} ms</span>
+        <span className="w-14 whitespace-nowrap tabular-nums max-xl:hidden">{delay} ms</span>
       </label>
       {inspected !== null && (
         <button

@@ -11,6 +11,8 @@ import { BUNDLE_EXTENSION } from '../../domain/protocol/runBundle.schema.ts';
 import { downloadRunBundle, importRunBundle } from '../api/bundles.ts';
 import { editorStore } from '../store/editor.store.ts';
 import { Button } from '../ui/Button.tsx';
+import { useDismiss } from '../ui/useDismiss.ts';
+import { TOOL_LABEL } from './toolLabel.ts';
 import { followRun, openRun } from './run.actions.ts';
 import { runHistoryApi, type RunListItem } from './runHistory.api.ts';
 import { askConfirm } from './runNotices.ts';
@@ -77,11 +79,14 @@ export function RunsMenu() {
       clearInterval(timer);
     };
   }, [open, load]);
-  const close = () => {
+  const close = useCallback(() => {
     if (confirming.current) return;
     setRuns(null);
     setError(null);
-  };
+  }, []);
+  const menu = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  useDismiss(open, close, menu, trigger);
   const follow = (id: string) => {
     setRuns(null);
     void followRun(id);
@@ -139,9 +144,18 @@ export function RunsMenu() {
     }
   };
   return (
-    <div>
-      <Button variant="ghost" data-testid="runs-menu" onClick={toggle} title="Open a past run">
-        <ListTree size={11} /> Runs
+    <div className="shrink-0">
+      <Button
+        ref={trigger}
+        variant="ghost"
+        className="shrink-0"
+        data-testid="runs-menu"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={toggle}
+        title="Open a past run"
+      >
+        <ListTree size={11} /> <span className={TOOL_LABEL}>Runs</span>
       </Button>
       <input
         ref={fileInput}
@@ -153,10 +167,11 @@ export function RunsMenu() {
       />
       {open && (
         <div
-          className="fixed z-50 max-h-96 w-[560px] overflow-y-auto rounded border border-zinc-700 bg-zinc-900 py-1 shadow-lg"
+          ref={menu}
+          role="menu"
+          className="fixed z-50 max-h-96 w-[560px] max-w-[calc(100vw-16px)] overflow-y-auto rounded border border-zinc-700 bg-zinc-900 py-1 shadow-lg"
           style={anchor ?? undefined}
           data-testid="runs-list"
-          onMouseLeave={close}
         >
           <div className="flex gap-1 border-b border-zinc-800 px-1 pb-1">
             <Button

@@ -13,6 +13,7 @@ import { Button } from '../ui/Button.tsx';
 import { fork, inspect } from './run.actions.ts';
 import { RestoreButton } from './RestoreButton.tsx';
 import { RunsMenu } from './RunsMenu.tsx';
+import { TOOL_LABEL } from './toolLabel.ts';
 import {
   liveStep,
   shownPartial,
@@ -241,7 +242,11 @@ function StepChanges({ snap }: { snap: StepSnapshot | undefined }) {
         </div>
       ))}
       {snap.clears.map((c, i) => (
-        <div key={`c${i}`} className="truncate text-pink-300">
+        <div
+          key={`c${i}`}
+          className="truncate text-pink-300"
+          title={`${c.container}.${c.slot} cleared by ${c.signal}`}
+        >
           {c.container}.{c.slot} cleared by {c.signal}
         </div>
       ))}
@@ -272,7 +277,7 @@ function StepValues() {
         {entries.flatMap(([cid, c]) =>
           Object.entries(c.states).map(([slot, s]) => (
             <tr key={`${cid}/${slot}`} className="border-t border-zinc-800/60">
-              <td className="w-1/3 truncate px-1 text-violet-300">
+              <td className="w-1/3 truncate px-1 text-violet-300" title={`${cid}.${slot}`}>
                 {cid}.{slot}
               </td>
               <td
@@ -326,30 +331,41 @@ export function TimelinePanel() {
   const target = selected ?? current;
   return (
     <div className="flex h-full flex-col text-xs" data-testid="timeline-panel">
-      <div className="flex items-center gap-2 border-b border-zinc-800 px-2 py-0.5">
-        <History size={12} className="text-sky-400" />
-        <span className="text-zinc-300" data-testid="timeline-count">
+      {/* One line at any width: the run id gives way first (its tooltip has it), then the buttons
+          keep only their icons (their tooltips say what they do), never wrap. */}
+      <div
+        className="@container flex items-center gap-2 border-b border-zinc-800 px-2 py-0.5 whitespace-nowrap"
+        data-testid="timeline-toolbar"
+      >
+        <History size={12} className="shrink-0 text-sky-400" />
+        <span className="shrink-0 text-zinc-300" data-testid="timeline-count">
           {count} steps
         </span>
-        <span className="truncate text-[10px] text-zinc-500" title="run id">
+        <span
+          className="min-w-0 truncate text-[10px] text-zinc-500"
+          data-testid="timeline-run-id"
+          title={`run ${runId} · ${status ?? 'idle'}`}
+        >
           {runId} · {status ?? 'idle'}
         </span>
-        <span className="ml-auto text-zinc-400" data-testid="timeline-selected">
+        <span className="ml-auto shrink-0 text-zinc-400" data-testid="timeline-selected">
           {selected === null
             ? `live · step ${current}${inStep ? ' (paused inside it)' : ''}`
             : `inspecting step ${selected}`}
         </span>
         <Button
           variant="ghost"
+          className="shrink-0"
           data-testid="timeline-live"
           disabled={selected === null}
           onClick={() => void inspect(null)}
           title="Show the live values again"
         >
-          <Radio size={11} /> Live
+          <Radio size={11} /> <span className={TOOL_LABEL}>Live</span>
         </Button>
         <RestoreButton selected={selected} target={target} />
         <Button
+          className="shrink-0"
           data-testid="timeline-fork"
           disabled={count === 0 || (selected === null && inStep)}
           onClick={() => void fork(target)}
@@ -359,17 +375,18 @@ export function TimelinePanel() {
               : "Start a new run from this step's state"
           }
         >
-          <GitFork size={11} /> Fork
+          <GitFork size={11} /> <span className={TOOL_LABEL}>Fork</span>
         </Button>
         <CompareButton runId={runId} step={target} />
         <Button
           variant={episodesOpen ? 'primary' : 'ghost'}
+          className="shrink-0"
           data-testid="timeline-episodes"
           data-open={episodesOpen ? 'true' : 'false'}
           onClick={() => setEpisodeView({ open: !episodesOpen })}
           title="Compare a slot across two episodes, plot a number over the steps"
         >
-          <ChartLine size={11} /> Episodes
+          <ChartLine size={11} /> <span className={TOOL_LABEL}>Episodes</span>
         </Button>
         <RunsMenu />
       </div>

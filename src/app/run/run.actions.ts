@@ -268,7 +268,8 @@ export async function openRun(runId: string): Promise<boolean> {
       throw new Error(`the graph of run ${runId} does not parse: ${parsed.errors[0]?.message ?? 'invalid'}`);
     const tabId = editorStore.getState().openTab({
       graph: parsed.graph,
-      title: `${info.graph_name || parsed.graph.name || 'run'} · run`,
+      title: info.graph_name || parsed.graph.name || 'run',
+      runId,
       loadWarnings: parsed.warnings,
     });
     followFresh(runId, tabId, info.status as RunState['status'], info.last_seq, await historyOf(info));

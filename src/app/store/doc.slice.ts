@@ -22,6 +22,8 @@ export interface Tab {
   future: GraphDef[];
   /** Id under /api/graphs, or null for a never-saved document. */
   savedId: string | null;
+  /** The run this tab was opened to show (`/?run=`, Runs, a batch episode); null for a graph file. */
+  runId: string | null;
   dirty: boolean;
   /** Canonical text of the file as last read from / written to disk (stale-save detection). */
   diskText: string | null;
@@ -41,6 +43,7 @@ export interface Tab {
 export interface OpenInit {
   graph: GraphDef;
   savedId?: string | null;
+  runId?: string | null;
   diskText?: string | null;
   title?: string;
   loadWarnings?: Issue[];
@@ -90,6 +93,7 @@ export function makeTab(init: OpenInit): Tab {
     past: [],
     future: [],
     savedId: init.savedId ?? null,
+    runId: init.runId ?? null,
     dirty: init.dirty ?? false,
     diskText: init.diskText ?? null,
     loadWarnings: init.loadWarnings ?? [],
@@ -133,7 +137,12 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
     tabs: [],
     activeTabId: null,
     openTab(init) {
-      const existing = init.savedId ? get().tabs.find((t) => t.savedId === init.savedId) : undefined;
+      // A file or a run already open is brought forward, not opened twice.
+      const existing = init.savedId
+        ? get().tabs.find((t) => t.savedId === init.savedId)
+        : init.runId
+          ? get().tabs.find((t) => t.runId === init.runId && t.savedId === null)
+          : undefined;
       if (existing) {
         set({ activeTabId: existing.id });
         return existing.id;
@@ -233,7 +242,16 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
       get().clearSelection();
     },
     markSaved(tabId, savedId, diskText, title) {
-      patchTab(tabId, (t) => ({ ...t, savedId, diskText, title, dirty: false, revision: t.revision + 1 }));
+      // Saved, a run's tab becomes the file's tab.
+      patchTab(tabId, (t) => ({
+        ...t,
+        savedId,
+        runId: null,
+        diskText,
+        title,
+        dirty: false,
+        revision: t.revision + 1,
+      }));
     },
     reloadTab(tabId, graph, diskText) {
       patchTab(tabId, (t) => ({

@@ -1,11 +1,11 @@
 // Small dense button used across toolbars and panels.
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 
 export function Button({
   className = '',
   variant = 'default',
   ...rest
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: 'default' | 'primary' | 'danger' | 'ghost' }) {
+}: ComponentProps<'button'> & { variant?: 'default' | 'primary' | 'danger' | 'ghost' }) {
   const tone =
     variant === 'primary'
       ? 'bg-sky-700 hover:bg-sky-600 text-white'

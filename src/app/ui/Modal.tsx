@@ -6,11 +6,14 @@ export function Modal({
   onClose,
   children,
   testId,
+  width = 'w-[480px]',
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
   testId?: string;
+  /** A Tailwind width class; the dialog never gets wider than 90% of the window. */
+  width?: string;
 }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -28,7 +31,7 @@ export function Modal({
         role="dialog"
         aria-label={title}
         data-testid={testId}
-        className="w-[480px] max-w-[90vw] rounded-lg border border-zinc-700 bg-zinc-900 p-4 text-sm shadow-xl"
+        className={`${width} max-w-[90vw] rounded-lg border border-zinc-700 bg-zinc-900 p-4 text-sm shadow-xl`}
         onMouseDown={(e) => e.stopPropagation()}
       >
         <div className="mb-3 font-semibold text-zinc-100">{title}</div>

@@ -79,6 +79,24 @@ export function NdArrayView({ value, size = 'full' }: { value: unknown; size?: N
       </>
     );
   }
+  if (size === 'node') {
+    // On a canvas node the frame has one size whatever the picture's shape, and the caption one
+    // line: the node never changes size between steps, so it never grows over its neighbours.
+    return (
+      <figure {...common} className="m-0 flex w-32 flex-col gap-0.5">
+        <span className="flex h-32 w-32 items-center justify-center">
+          <Picture info={png} size={size} />
+        </span>
+        <figcaption
+          className="h-3.5 truncate font-mono text-[10px] leading-[14px] text-zinc-400"
+          title={range ? `${caption} · ${range}` : caption}
+        >
+          {caption}
+          {range ? ` · ${range}` : ''}
+        </figcaption>
+      </figure>
+    );
+  }
   return (
     <figure {...common} className="m-0 flex flex-col items-start gap-0.5">
       <Picture info={png} size={size} />
@@ -86,6 +104,18 @@ export function NdArrayView({ value, size = 'full' }: { value: unknown; size?: N
         {caption}
         {range && <span className="block">{range}</span>}
       </figcaption>
+    </figure>
+  );
+}
+
+/** The node frame of a picture viewer before its first picture: the same size, so nothing moves. */
+export function EmptyPictureFrame() {
+  return (
+    <figure className="m-0 flex w-32 flex-col gap-0.5" data-testid="ndarray-empty">
+      <span className="flex h-32 w-32 items-center justify-center rounded-sm border border-dashed border-zinc-700 text-[10px] text-zinc-600">
+        no image yet
+      </span>
+      <span className="h-3.5" />
     </figure>
   );
 }
