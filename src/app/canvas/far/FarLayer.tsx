@@ -9,7 +9,7 @@ import { useStoreApi } from '@xyflow/react';
 import type { FlowEdge, FlowNode } from '../flowMapping.ts';
 import { FarController } from './farController.ts';
 import { attachFarInput } from './farInput.ts';
-import { containerLabel } from './farLooks.ts';
+import { containerLabel } from '../containerBox.ts';
 import { buildFarScene } from './farScene.ts';
 import { FarMinimap } from './FarMinimap.tsx';
 import { currentLevel, editorStore, indexOf } from '../../store/editor.store.ts';
