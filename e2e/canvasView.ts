@@ -46,18 +46,25 @@ export async function zoomTo(page: Page, zoom: number): Promise<number> {
   return (await viewOf(page)).k;
 }
 
-/** The RGBA the far view's canvas holds at a page point, or null when there is no far view. */
+/**
+ * The RGBA the far view shows at a page point (its hover layer where that draws, else its drawing),
+ * or null when there is no far view.
+ */
 export const farPixel = (page: Page, x: number, y: number) =>
   page.evaluate(
     ([px, py]) => {
-      const c = document.querySelector<HTMLCanvasElement>('.sw-far-layer');
-      if (!c) return null;
-      const r = c.getBoundingClientRect();
-      const s = c.width / r.width;
-      const d = c
-        .getContext('2d')!
-        .getImageData(Math.floor((px! - r.left) * s), Math.floor((py! - r.top) * s), 1, 1).data;
-      return [d[0]!, d[1]!, d[2]!, d[3]!];
+      let out: number[] | null = null;
+      for (const sel of ['.sw-far-layer', '.sw-far-hover']) {
+        const c = document.querySelector<HTMLCanvasElement>(sel);
+        if (!c) continue;
+        const r = c.getBoundingClientRect();
+        const s = c.width / r.width;
+        const d = c
+          .getContext('2d')!
+          .getImageData(Math.floor((px! - r.left) * s), Math.floor((py! - r.top) * s), 1, 1).data;
+        if (!out || d[3]! > 0) out = [d[0]!, d[1]!, d[2]!, d[3]!];
+      }
+      return out;
     },
     [x, y],
   );

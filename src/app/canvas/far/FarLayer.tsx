@@ -35,14 +35,16 @@ export function FarLayer({
 }) {
   const flow = useStoreApi();
   const canvas = useRef<HTMLCanvasElement>(null);
+  const overlay = useRef<HTMLCanvasElement>(null);
   const tip = useRef<HTMLDivElement>(null);
   const scene = useMemo(() => buildFarScene(nodes, edges), [nodes, edges]);
   const [controller] = useState(() => new FarController(flow, scene));
   useLayoutEffect(() => controller.setScene(scene), [controller, scene]);
   useEffect(() => {
     const el = canvas.current;
-    if (!el) return;
-    const detach = controller.attach(el);
+    const over = overlay.current;
+    if (!el || !over) return;
+    const detach = controller.attach(el, over);
     const showTip = (index: number) => {
       const t = tip.current;
       const dom = flow.getState().domNode;
@@ -72,6 +74,7 @@ export function FarLayer({
   return (
     <>
       <canvas ref={canvas} data-testid="far-layer" className="sw-far-layer" />
+      <canvas ref={overlay} data-testid="far-hover" className="sw-far-hover" />
       <div ref={tip} data-testid="far-tooltip" className="sw-far-tip" hidden />
       {minimap && <FarMinimap controller={controller} />}
     </>

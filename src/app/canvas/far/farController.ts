@@ -7,14 +7,23 @@
 // The canvas is larger than the pane by PAN_MARGIN on every side and drawn for that larger area, so
 // a pan (the viewport moved, the zoom unchanged) is a CSS translate of the drawn canvas, applied in the
 // same task as React Flow's own viewport update; it is drawn again when the pan has gone past the
-// margin, the zoom changed or anything it shows did. A pan frame then rasterizes nothing.
+// margin, the zoom changed or anything it shows did. A pan frame then rasterizes nothing. Hover
+// highlights go to a second canvas over it (drawFarHover), so a hover redraws a few borders, not the
+// level.
 import type { ReactFlowState } from '@xyflow/react';
 import { runStore, type RunState as RunStoreState } from '../../run/run.store.ts';
 import { currentLevel, editorStore, type EditorState } from '../../store/editor.store.ts';
 import { issuesOf } from '../../store/derived.ts';
 import { relatedFlowIds } from '../hoverRelations.ts';
 import { flowIdsOfSelection } from '../selectionSync.ts';
-import { drawFar, type FarFrame, type FarLook, type FarStats } from './farDraw.ts';
+import {
+  drawFar,
+  drawFarHover,
+  type FarFrame,
+  type FarLook,
+  type FarStats,
+  type FarView,
+} from './farDraw.ts';
 import type { RunState } from './farStyle.ts';
 import { farLooks } from './farLooks.ts';
 import type { FarScene } from './farScene.ts';
@@ -52,9 +61,13 @@ export class FarController {
   /** A press on an item is in progress (farInput.ts): its drag offsets outlive a scene rebuild. */
   pressing = false;
   private canvas: HTMLCanvasElement | null = null;
+  private overlay: HTMLCanvasElement | null = null;
   private frameId = 0;
-  /** The viewport the canvas was last drawn for, or null when it must be drawn again. */
+  /** The main canvas must be drawn again at the next frame (else only the hover layer is). */
+  private stale = true;
+  /** The viewport the canvases were last drawn for, and the area drawn (margins included). */
   private drawnFor: { tx: number; ty: number; k: number; width: number; height: number } | null = null;
+  private drawnView: FarView | null = null;
   private readonly drawnListeners = new Set<() => void>();
   /** The last frame's stats, also written to the canvas's data attributes (tests, the bench probe). */
   stats: FarStats = { nodes: 0, labelPx: [] };
@@ -81,9 +94,10 @@ export class FarController {
     this.invalidate();
   }
 
-  /** Starts drawing into `canvas` and following the stores; returns the undo. */
-  attach(canvas: HTMLCanvasElement): () => void {
+  /** Starts drawing into `canvas` (and hovers into `overlay`) and following the stores; returns the undo. */
+  attach(canvas: HTMLCanvasElement, overlay: HTMLCanvasElement): () => void {
     this.canvas = canvas;
+    this.overlay = overlay;
     const offFlow = this.flow.subscribe((s, prev) => {
       if (s.transform !== prev.transform || s.width !== prev.width || s.height !== prev.height) this.follow();
     });
@@ -111,6 +125,7 @@ export class FarController {
       cancelAnimationFrame(this.frameId);
       this.frameId = 0;
       this.canvas = null;
+      this.overlay = null;
     };
   }
 
@@ -136,7 +151,9 @@ export class FarController {
       Math.abs(tx - d.tx) <= width * PAN_MARGIN &&
       Math.abs(ty - d.ty) <= height * PAN_MARGIN
     ) {
-      canvas.style.transform = `translate(${tx - d.tx}px, ${ty - d.ty}px)`;
+      const moved = `translate(${tx - d.tx}px, ${ty - d.ty}px)`;
+      canvas.style.transform = moved;
+      if (this.overlay) this.overlay.style.transform = moved;
       return;
     }
     this.drawnFor = null;
@@ -146,10 +163,16 @@ export class FarController {
   /** Draws on the next animation frame (once, however many changes came before it). */
   invalidate(): void {
     this.drawnFor = null;
+    this.stale = true;
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (this.frameId || !this.canvas) return;
     this.frameId = requestAnimationFrame(() => {
       this.frameId = 0;
-      this.draw();
+      if (this.stale || !this.drawnView) this.draw();
+      this.drawHover();
     });
   }
 
@@ -162,7 +185,7 @@ export class FarController {
     this.related = new Set(
       related.map((id) => this.scene.byFlowId.get(id)).filter((i): i is number => i !== undefined),
     );
-    this.invalidate();
+    this.schedule();
   }
 
   setDrag(drag: DragOffsets | null): void {
@@ -187,33 +210,12 @@ export class FarController {
     return this.scene.grid.at(p[0], p[1], 2 / k);
   }
 
-  private draw(): void {
-    const canvas = this.canvas;
-    if (!canvas) return;
-    const { transform, width, height } = this.flow.getState();
-    const [tx, ty, k] = transform;
-    // The canvas reaches PAN_MARGIN past every side of the pane (its CSS places it there).
-    const mx = Math.round(width * PAN_MARGIN);
-    const my = Math.round(height * PAN_MARGIN);
-    const dpr = window.devicePixelRatio || 1;
-    const w = Math.round((width + 2 * mx) * dpr);
-    const h = Math.round((height + 2 * my) * dpr);
-    if (canvas.width !== w || canvas.height !== h) {
-      canvas.width = w;
-      canvas.height = h;
-      canvas.style.width = `${width + 2 * mx}px`;
-      canvas.style.height = `${height + 2 * my}px`;
-      canvas.style.left = `${-mx}px`;
-      canvas.style.top = `${-my}px`;
-    }
-    canvas.style.transform = '';
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  /** What the canvases show besides the scene, now. */
+  private frame(): FarFrame {
     const s = editorStore.getState();
     const r = runStore.getState();
     const drag = this.drag;
-    const frame: FarFrame = {
+    return {
       selected: flowIdsOfSelection(s.selection),
       hovered: this.hovered,
       related: this.related,
@@ -221,12 +223,58 @@ export class FarController {
       breakpoint: r.breakpointHit?.node_id ?? null,
       drag: drag && { offset: (i) => drag.get(i), items: drag.keys() },
     };
+  }
+
+  /** A canvas's 2D context, its backing store sized to `view` and placed `mx`, `my` past the pane. */
+  private context(canvas: HTMLCanvasElement, view: FarView, mx: number, my: number) {
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.round(view.width * dpr);
+    const h = Math.round(view.height * dpr);
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w;
+      canvas.height = h;
+      canvas.style.width = `${view.width}px`;
+      canvas.style.height = `${view.height}px`;
+      canvas.style.left = `${-mx}px`;
+      canvas.style.top = `${-my}px`;
+    }
+    canvas.style.transform = '';
+    const ctx = canvas.getContext('2d');
+    ctx?.setTransform(dpr, 0, 0, dpr, 0, 0);
+    return ctx;
+  }
+
+  private draw(): void {
+    const canvas = this.canvas;
+    if (!canvas) return;
+    const { transform, width, height } = this.flow.getState();
+    const [tx, ty, k] = transform;
+    // The canvases reach PAN_MARGIN past every side of the pane.
+    const mx = Math.round(width * PAN_MARGIN);
+    const my = Math.round(height * PAN_MARGIN);
     const view = { tx: tx + mx, ty: ty + my, k, width: width + 2 * mx, height: height + 2 * my };
-    this.stats = drawFar(ctx, this.scene, this.looks, view, frame);
+    const ctx = this.context(canvas, view, mx, my);
+    if (this.overlay) this.context(this.overlay, view, mx, my);
+    if (!ctx) return;
+    // The hover is the overlay's.
+    this.stats = drawFar(ctx, this.scene, this.looks, view, {
+      ...this.frame(),
+      hovered: -1,
+      related: new Set(),
+    });
+    this.stale = false;
+    this.drawnView = view;
     this.drawnFor = { tx, ty, k, width, height };
     canvas.dataset.drawnNodes = String(this.stats.nodes);
     canvas.dataset.labels = String(this.stats.labelPx.length);
     canvas.dataset.labelPxMin = this.stats.labelPx.length ? String(Math.min(...this.stats.labelPx)) : '';
     for (const l of this.drawnListeners) l();
+  }
+
+  /** The hover layer, for the viewport the main canvas was drawn for (both move together). */
+  private drawHover(): void {
+    const ctx = this.overlay?.getContext('2d');
+    if (!ctx || !this.drawnView) return;
+    drawFarHover(ctx, this.scene, this.looks, this.drawnView, this.frame());
   }
 }

@@ -2,7 +2,7 @@
 // and the text it writes. The real canvas is checked in Chromium by e2e/canvas-far.spec.ts.
 import { describe, expect, it } from 'vitest';
 import { MIN_LABEL_PX } from '../LabelScale.tsx';
-import { drawFar, type Ctx2D, type FarFrame } from './farDraw.ts';
+import { drawFar, drawFarHover, type Ctx2D, type FarFrame } from './farDraw.ts';
 import { farLooks } from './farLooks.ts';
 import { GRANT_COLOR } from './farStyle.ts';
 import { editorStore } from '../../store/editor.store.ts';
@@ -199,5 +199,24 @@ describe('far view drawing', () => {
     const bodies = dragged.ops.filter((o) => o.kind === 'fill').flatMap((o) => o.rects);
     expect(bodies.some((r) => r[0] === 100 && r[1] === 50)).toBe(true);
     expect(ops.length).toBeGreaterThan(0);
+  });
+
+  it('draws the hover on its own layer: the hovered item and its relations, unless their border says more', () => {
+    const { scene } = openFarTestGraph();
+    const looks = farLooks(scene.items, editorStore.getState());
+    const llm = scene.byFlowId.get('llm')!;
+    const mem = scene.byFlowId.get('c:mem')!;
+    const hover = (selected: Set<string>) => {
+      const { ctx, ops } = recorder();
+      drawFarHover(ctx, scene, looks, view(0.2), frame({ hovered: mem, related: new Set([llm]), selected }));
+      return ops.filter((o) => o.kind === 'stroke');
+    };
+    const both = hover(new Set());
+    // The hovered container's (dashed) border, the related node's violet one, nothing else.
+    expect(both.map((o) => o.style)).toEqual(['#d4d4d8', '#a78bfa']);
+    expect(both[0]!.segs.length).toBeGreaterThan(4);
+    expect(both[1]!.rects).toHaveLength(1);
+    // A selected node keeps its selection border: the hover layer leaves it alone.
+    expect(hover(new Set(['llm'])).map((o) => o.style)).toEqual(['#d4d4d8']);
   });
 });

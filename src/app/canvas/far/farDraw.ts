@@ -5,7 +5,7 @@
 // count; what lies outside the view is skipped through the scene's grid.
 import { Position } from '@xyflow/react';
 import { boxLabelPx } from '../LabelScale.tsx';
-import type { FarScene } from './farScene.ts';
+import type { FarKind, FarScene } from './farScene.ts';
 import {
   BAR_DEFAULT,
   BODY,
@@ -24,6 +24,7 @@ import {
   SELECTED_EDGE,
   STATUS_BODY,
   STATUS_COLOR,
+  type ItemState,
   type RunState,
   type Stroke,
 } from './farStyle.ts';
@@ -265,6 +266,54 @@ function drawEdges(ctx: Ctx2D, scene: FarScene, view: FarView, frame: FarFrame):
   ctx.globalAlpha = 1;
 }
 
+/** An item's state this frame (farStyle.ts ItemState). */
+function stateOf(scene: FarScene, i: number, frame: FarFrame): ItemState {
+  const it = scene.items[i]!;
+  return {
+    selected: frame.selected.has(it.flowId),
+    hovered: i === frame.hovered,
+    related: frame.related.has(i),
+    atBreakpoint: frame.breakpoint === it.defId && it.kind === 'node',
+    status: it.kind === 'node' ? frame.status(it.defId) : undefined,
+  };
+}
+
+/** An item's border and whether it is dashed (a container's). */
+function borderOf(kind: FarKind, state: ItemState, look: FarLook | undefined): [Stroke, boolean] {
+  if (kind === 'container') return [containerBorder(state), true];
+  if (kind === 'note') return [noteBorder(state), false];
+  return [nodeBorder(state, look?.composite ?? false), false];
+}
+
+/**
+ * Strokes a border round each of these screen rectangles: inside the box (`grow` < 0) as CSS draws
+ * a border, or outside it (an outline).
+ */
+function strokeRects(
+  ctx: Ctx2D,
+  rects: Iterable<readonly [number, number, number, number]>,
+  stroke: Stroke,
+  grow: number,
+  dash?: readonly [number, number],
+): void {
+  ctx.beginPath();
+  for (const [rx, ry, rw, rh] of rects) {
+    const [x, y, w, h] = [rx - grow, ry - grow, Math.max(0, rw + 2 * grow), Math.max(0, rh + 2 * grow)];
+    if (!dash) ctx.rect(x, y, w, h);
+    else
+      for (const [ax, ay, bx, by] of [
+        [x, y, x + w, y],
+        [x + w, y, x + w, y + h],
+        [x + w, y + h, x, y + h],
+        [x, y + h, x, y],
+      ] as const)
+        dashTo(ctx, ax, ay, bx, by, dash);
+  }
+  ctx.strokeStyle = stroke.color;
+  ctx.lineWidth = stroke.width;
+  ctx.stroke();
+}
+
 function drawBoxes(
   ctx: Ctx2D,
   scene: FarScene,
@@ -282,27 +331,21 @@ function drawBoxes(
   p.at.forEach((i, v) => {
     const it = scene.items[i]!;
     const look = looks[i];
-    const status = it.kind === 'node' ? frame.status(it.defId) : undefined;
-    const state = {
-      selected: frame.selected.has(it.flowId),
-      hovered: i === frame.hovered,
-      related: frame.related.has(i),
-      atBreakpoint: frame.breakpoint === it.defId && it.kind === 'node',
-      status,
-    };
+    const state = stateOf(scene, i, frame);
+    const [border, isDashed] = borderOf(it.kind, state, look);
     if (look?.mark) outlines.add(MARK_STROKE[look.mark], v);
     if (it.kind === 'container') {
       bodies.add(BODY, v);
-      dashed.add(containerBorder(state), v);
+      (isDashed ? dashed : borders).add(border, v);
       return;
     }
     nodes++;
     if (it.kind === 'note') {
       bodies.add(NOTE_BODY, v);
-      borders.add(noteBorder(state), v);
+      borders.add(border, v);
       return;
     }
-    const border = nodeBorder(state, look?.composite ?? false);
+    const { status } = state;
     // Too small for a bar: the whole box takes its status colour, else its type's colour.
     if (p.rect[4 * v + 3]! < TINY_PX) {
       bodies.add((status && STATUS_COLOR[status]) ?? look?.color ?? BAR_DEFAULT, v);
@@ -314,6 +357,7 @@ function drawBoxes(
     borders.add(border, v);
   });
   const r = p.rect;
+  const rectAt = (v: number) => [r[4 * v]!, r[4 * v + 1]!, r[4 * v + 2]!, r[4 * v + 3]!] as const;
   const fillAll = (buckets: Buckets<string>, shape: (v: number) => void) => {
     for (const [fill, list] of buckets.map) {
       ctx.beginPath();
@@ -322,43 +366,15 @@ function drawBoxes(
       ctx.fill();
     }
   };
-  fillAll(bodies, (v) => ctx.rect(r[4 * v]!, r[4 * v + 1]!, r[4 * v + 2]!, r[4 * v + 3]!));
+  fillAll(bodies, (v) => ctx.rect(...rectAt(v)));
   const bar = Math.max(1, BAR_PX * k);
   fillAll(bars, (v) => ctx.rect(r[4 * v]!, r[4 * v + 1]!, r[4 * v + 2]!, bar));
-  // Borders inside the box as CSS draws them; outlines outside it (outline-offset 2 px).
-  const strokeAll = (
-    buckets: Buckets<Stroke>,
-    grow: (s: Stroke) => number,
-    dash?: readonly [number, number],
-  ) => {
-    for (const [stroke, list] of buckets.map) {
-      const g = grow(stroke);
-      ctx.beginPath();
-      for (const v of list) {
-        const [x, y, w, h] = [
-          r[4 * v]! - g,
-          r[4 * v + 1]! - g,
-          Math.max(0, r[4 * v + 2]! + 2 * g),
-          Math.max(0, r[4 * v + 3]! + 2 * g),
-        ];
-        if (!dash) ctx.rect(x, y, w, h);
-        else
-          for (const [ax, ay, bx, by] of [
-            [x, y, x + w, y],
-            [x + w, y, x + w, y + h],
-            [x + w, y + h, x, y + h],
-            [x, y + h, x, y],
-          ] as const)
-            dashTo(ctx, ax, ay, bx, by, dash);
-      }
-      ctx.strokeStyle = stroke.color;
-      ctx.lineWidth = stroke.width;
-      ctx.stroke();
-    }
-  };
-  strokeAll(borders, (s) => -s.width / 2);
-  strokeAll(dashed, (s) => -s.width / 2, CONTAINER_DASH);
-  strokeAll(outlines, (s) => Math.max(1.5, 2 * k) + s.width / 2);
+  for (const [stroke, list] of borders.map) strokeRects(ctx, list.map(rectAt), stroke, -stroke.width / 2);
+  for (const [stroke, list] of dashed.map)
+    strokeRects(ctx, list.map(rectAt), stroke, -stroke.width / 2, CONTAINER_DASH);
+  // Issue outlines outside the box (outline-offset 2 px).
+  for (const [stroke, list] of outlines.map)
+    strokeRects(ctx, list.map(rectAt), stroke, Math.max(1.5, 2 * k) + stroke.width / 2);
   return nodes;
 }
 
@@ -385,6 +401,32 @@ function drawLabels(ctx: Ctx2D, scene: FarScene, looks: readonly FarLook[], k: n
     drawn.push(px);
   });
   return drawn;
+}
+
+/**
+ * The hover layer, over the main one (drawn without the hover): the hovered item's border and those
+ * of the items related to it through grants, so a hover redraws a few boxes instead of the level.
+ * An item whose border the hover does not change (selected, at a breakpoint, running) is left as is.
+ */
+export function drawFarHover(
+  ctx: Ctx2D,
+  scene: FarScene,
+  looks: readonly FarLook[],
+  view: FarView,
+  frame: FarFrame,
+): void {
+  const { tx, ty, k } = view;
+  ctx.clearRect(0, 0, view.width, view.height);
+  const still: FarFrame = { ...frame, hovered: -1, related: new Set() };
+  for (const i of new Set([frame.hovered, ...frame.related])) {
+    const it = scene.items[i];
+    if (!it) continue;
+    const [border, dashed] = borderOf(it.kind, stateOf(scene, i, frame), looks[i]);
+    if (border === borderOf(it.kind, stateOf(scene, i, still), looks[i])[0]) continue;
+    const [dx, dy] = frame.drag?.offset(i) ?? [0, 0];
+    const rect = [(it.x + dx) * k + tx, (it.y + dy) * k + ty, it.w * k, it.h * k] as const;
+    strokeRects(ctx, [rect], border, -border.width / 2, dashed ? CONTAINER_DASH : undefined);
+  }
 }
 
 export function drawFar(
