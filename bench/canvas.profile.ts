@@ -3,8 +3,9 @@
 // canvas bench's generated graph, waits for the fitted view as the bench does, then records a
 // Chromium trace and a V8 CPU profile (both through Playwright's CDP session) around the gesture and
 // prints the renderer main thread's self time per trace event and per JavaScript function.
-//   PROFILE_N=1000 PROFILE_PAGE=app|bare PROFILE_GESTURE=pan|zoom|load [PROFILE_VARIANT=dashed] npx tsx bench/canvas.profile.ts
-// `load` profiles the first render itself (navigation to the fitted view).
+//   PROFILE_N=1000 PROFILE_PAGE=app|bare PROFILE_GESTURE=pan|zoom|hover|load [PROFILE_VARIANT=dashed] npx tsx bench/canvas.profile.ts
+// `load` profiles the first render itself (navigation to the fitted view); `hover` moves the pointer
+// (no button) across the graph in 15 px steps.
 import { chromium, type CDPSession } from '@playwright/test';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join, basename } from 'node:path';
@@ -146,6 +147,7 @@ try {
     const [cx, cy] = (await page.evaluate(
       GESTURE === 'pan' ? 'window.__swb.panePoint()' : 'window.__swb.paneCentre()',
     )) as [number, number];
+    if (GESTURE === 'hover') await page.mouse.move(cx - 200, cy);
     await page.mouse.move(cx, cy);
     if (GESTURE === 'pan') {
       await page.mouse.down();
@@ -155,6 +157,7 @@ try {
     await start();
     for (let i = 0; i < INPUTS; i++) {
       if (GESTURE === 'pan') await page.mouse.move(cx - 2 - (i + 1) * 15, cy);
+      else if (GESTURE === 'hover') await page.mouse.move(cx - 200 + (i + 1) * 15, cy);
       else await page.mouse.wheel(0, i % 2 === 0 ? -100 : 100);
       await page.evaluate('window.__swb.frames(2)');
     }

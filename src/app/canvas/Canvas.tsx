@@ -1,6 +1,9 @@
 // The canvas: React Flow over the active tab's current graph level. React Flow keeps only transient
 // view state (drag positions, measured sizes, selection flags); every committed change goes through
 // a store action (drag stop = one undo step). Handlers are stable callbacks; types are module-scope.
+// (Past 400 lines because it is where React Flow meets the stores: the flow mapping, selection,
+// fits, drops, the level-of-detail switches. Whatever has logic of its own lives beside it:
+// canvasStart.ts, far/, detail.ts, nodeEstimate.ts, selectionSync.ts.)
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type DragEvent } from 'react';

@@ -16,14 +16,8 @@ import { currentLevel, editorStore, type EditorState } from '../../store/editor.
 import { issuesOf } from '../../store/derived.ts';
 import { relatedFlowIds } from '../hoverRelations.ts';
 import { flowIdsOfSelection } from '../selectionSync.ts';
-import {
-  drawFar,
-  drawFarHover,
-  type FarFrame,
-  type FarLook,
-  type FarStats,
-  type FarView,
-} from './farDraw.ts';
+import { drawFar, drawFarHover } from './farDraw.ts';
+import type { FarFrame, FarLook, FarStats, FarView } from './farTypes.ts';
 import type { RunState } from './farStyle.ts';
 import { farLooks } from './farLooks.ts';
 import type { FarScene } from './farScene.ts';

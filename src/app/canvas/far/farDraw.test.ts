@@ -2,7 +2,8 @@
 // and the text it writes. The real canvas is checked in Chromium by e2e/canvas-far.spec.ts.
 import { describe, expect, it } from 'vitest';
 import { MIN_LABEL_PX } from '../LabelScale.tsx';
-import { drawFar, drawFarHover, type Ctx2D, type FarFrame } from './farDraw.ts';
+import { drawFar, drawFarHover } from './farDraw.ts';
+import type { Ctx2D, FarFrame } from './farTypes.ts';
 import { farLooks } from './farLooks.ts';
 import { GRANT_COLOR } from './farStyle.ts';
 import { editorStore } from '../../store/editor.store.ts';

@@ -127,6 +127,7 @@ export function attachFarInput(c: FarController, onHover: (index: number) => voi
     s.enterComposite(def.id);
   };
 
+  // Anywhere but on the pane (a panel, outside the canvas) nothing is hovered.
   const onHoverMove = (e: PointerEvent) => {
     if (e.buttons !== 0 || press) return;
     const index = onPane(e.target) ? c.itemAt(e.clientX, e.clientY) : -1;
@@ -134,6 +135,7 @@ export function attachFarInput(c: FarController, onHover: (index: number) => voi
     c.setHovered(index);
     onHover(index);
   };
+  // The pointer left the window.
   const onLeave = () => {
     c.setHovered(-1);
     onHover(-1);
@@ -154,19 +156,18 @@ export function attachFarInput(c: FarController, onHover: (index: number) => voi
     select(boxSelection(c.scene, items));
   });
 
-  const dom = c.flow.getState().domNode;
   document.addEventListener('pointerdown', onPointerDown, true);
   document.addEventListener('click', onClick, true);
   document.addEventListener('dblclick', onDoubleClick, true);
-  dom?.addEventListener('pointermove', onHoverMove);
-  dom?.addEventListener('pointerleave', onLeave);
+  document.addEventListener('pointermove', onHoverMove, { passive: true });
+  document.documentElement.addEventListener('pointerleave', onLeave);
   return () => {
+    document.documentElement.removeEventListener('pointerleave', onLeave);
     offBox();
     document.removeEventListener('pointerdown', onPointerDown, true);
     document.removeEventListener('click', onClick, true);
     document.removeEventListener('dblclick', onDoubleClick, true);
-    dom?.removeEventListener('pointermove', onHoverMove);
-    dom?.removeEventListener('pointerleave', onLeave);
+    document.removeEventListener('pointermove', onHoverMove);
     window.removeEventListener('pointermove', onMove, true);
     window.removeEventListener('pointerup', end, true);
     window.removeEventListener('pointercancel', end, true);

@@ -4,7 +4,7 @@
 import { issueMark } from '../../store/derived.ts';
 import { currentLevel, indexOf, type EditorState } from '../../store/editor.store.ts';
 import { containerLabel } from '../containerBox.ts';
-import type { FarLook } from './farDraw.ts';
+import type { FarLook } from './farTypes.ts';
 import type { FarItem } from './farScene.ts';
 
 export function farLooks(items: readonly FarItem[], s: EditorState): FarLook[] {

@@ -91,3 +91,13 @@ export const noteBorder = (s: ItemState): Stroke => (s.selected ? SELECTED : NOT
 
 /** Data edges: their SVG stroke (flow px wide), or the selection's. */
 export const SELECTED_EDGE = SELECTED.color;
+
+/** Lists of indices by style (a colour string or an interned Stroke), each drawn as one path. */
+export class Buckets<K> {
+  readonly map = new Map<K, number[]>();
+  add(key: K, i: number): void {
+    const list = this.map.get(key);
+    if (list) list.push(i);
+    else this.map.set(key, [i]);
+  }
+}
