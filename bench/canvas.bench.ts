@@ -244,7 +244,8 @@ async function loadAndMeasure(
   }
 }
 
-const positionsOf = (g: Record<string, unknown>) =>
+/** [id, x, y] of every node of a graph, for the page probe (PROBES `fitted`). */
+export const positionsOf = (g: Record<string, unknown>) =>
   (g.nodes as { id: string; position: { x: number; y: number } }[]).map((n) => [
     n.id,
     n.position.x,
@@ -287,6 +288,16 @@ async function dashedVsSolid(
   );
 }
 
+/** Debian's chromium with the e2e suite's flags. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+
+/** Writes a graph where the server's workspace keeps graphs (`/?graph=<id>` opens it). */
+export function writeGraph(workspace: string, id: string, graph: Record<string, unknown>): void {
+  mkdirSync(join(workspace, 'graphs'), { recursive: true });
+  writeFileSync(join(workspace, `graphs/${id}.json`), JSON.stringify(graph));
+}
+
 export async function run(): Promise<BenchResult> {
   const dist = process.env.STATEWIRE_DIST ?? fileURLToPath(new URL('../dist', import.meta.url));
   if (!existsSync(join(dist, 'index.html')))
@@ -294,16 +305,13 @@ export async function run(): Promise<BenchResult> {
   process.env.STATEWIRE_DIST = dist;
   const server = await startServer();
   const bare = await startBarePage(server.url);
-  mkdirSync(join(server.workspace, 'graphs'), { recursive: true });
+
   const graphs = new Map<string, Record<string, unknown>>();
   for (const n of SIZES) graphs.set(`bench_plain_${n}`, generateGraph(n, 'plain'));
   graphs.set('bench_solid_1000', generateGraph(1000, 'solid'));
   graphs.set('bench_dashed_1000', generateGraph(1000, 'dashed'));
-  for (const [id, g] of graphs) writeFileSync(join(server.workspace, `graphs/${id}.json`), JSON.stringify(g));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  for (const [id, g] of graphs) writeGraph(server.workspace, id, g);
+  const browser = await launchChromium();
   const figures: Figure[] = [];
   const details: Record<string, unknown> = {};
   const started = Date.now();

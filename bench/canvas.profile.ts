@@ -6,15 +6,14 @@
 //   PROFILE_N=1000 PROFILE_PAGE=app|bare PROFILE_GESTURE=pan|zoom|hover|load [PROFILE_VARIANT=dashed] npx tsx bench/canvas.profile.ts
 // `load` profiles the first render itself (navigation to the fitted view); `hover` moves the pointer
 // (no button) across the graph in 15 px steps.
-import { chromium, type CDPSession } from '@playwright/test';
-import { writeFileSync, mkdirSync } from 'node:fs';
-import { join, basename } from 'node:path';
+import type { CDPSession } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../e2e/server.ts';
-import playwrightConfig from '../playwright.config.ts';
 import { startBarePage } from './bare-reactflow/serve.ts';
 import { PROBES } from './bare-reactflow/probes.ts';
-import { generateGraph } from './canvas.bench.ts';
+import { generateGraph, launchChromium, positionsOf, writeGraph } from './canvas.bench.ts';
 
 const N = Number(process.env.PROFILE_N ?? 1000);
 const PAGE = process.env.PROFILE_PAGE ?? 'app';
@@ -104,17 +103,9 @@ const server = await startServer();
 const bare = PAGE === 'bare' ? await startBarePage(server.url) : null;
 const id = `bench_${VARIANT}_${N}`;
 const graph = generateGraph(N, VARIANT);
-mkdirSync(join(server.workspace, 'graphs'), { recursive: true });
-writeFileSync(join(server.workspace, `graphs/${id}.json`), JSON.stringify(graph));
-const positions = (graph.nodes as { id: string; position: { x: number; y: number } }[]).map((n) => [
-  n.id,
-  n.position.x,
-  n.position.y,
-]);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: playwrightConfig.use?.launchOptions?.args ?? [],
-});
+writeGraph(server.workspace, id, graph);
+const positions = positionsOf(graph);
+const browser = await launchChromium();
 try {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.addInitScript({ content: PROBES });

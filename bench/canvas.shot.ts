@@ -2,14 +2,12 @@
 // at given zooms around the view centre, to look at what each level of detail draws:
 //   SHOT_N=1000 SHOT_ZOOMS=0.1,0.3 SHOT_OUT=/tmp/shots npx tsx bench/canvas.shot.ts
 // SHOT_GRAPH=<a graph of workspace/graphs> shoots that graph instead.
-import { chromium } from '@playwright/test';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../e2e/server.ts';
-import playwrightConfig from '../playwright.config.ts';
 import { PROBES } from './bare-reactflow/probes.ts';
-import { generateGraph } from './canvas.bench.ts';
+import { generateGraph, launchChromium, positionsOf, writeGraph } from './canvas.bench.ts';
 
 const N = Number(process.env.SHOT_N ?? 1000);
 const OUT = process.env.SHOT_OUT ?? '/tmp/shots';
@@ -27,17 +25,9 @@ const graph = GRAPH
       unknown
     >)
   : generateGraph(N, 'plain');
-mkdirSync(join(server.workspace, 'graphs'), { recursive: true });
-writeFileSync(join(server.workspace, `graphs/${id}.json`), JSON.stringify(graph));
-const positions = (graph.nodes as { id: string; position: { x: number; y: number } }[]).map((n) => [
-  n.id,
-  n.position.x,
-  n.position.y,
-]);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: playwrightConfig.use?.launchOptions?.args ?? [],
-});
+writeGraph(server.workspace, id, graph);
+const positions = positionsOf(graph);
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({
     viewport: { width: 1440, height: 900 },

@@ -5,7 +5,7 @@
 // and the far view's canvas reports the size of each label it wrote.
 import type { Page } from '@playwright/test';
 import { EditorPage } from './pages/EditorPage.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, test, type ServerHandle } from './fixtures.ts';
 import { layeredGraph } from './layeredGraph.ts';
 import { settled, zoomTo } from './canvasView.ts';
 
@@ -87,6 +87,15 @@ const texts = (page: Page): Promise<TextReport> =>
     return report;
   });
 
+/** Opens a generated graph of 25 rows and `cols` columns (e2e/layeredGraph.ts). */
+async function openLayered(page: Page, server: ServerHandle, id: string, cols: number) {
+  const { nodes, edges } = layeredGraph(25, cols);
+  server.writeGraph(id, { name: id, description: '', nodes, edges, containers: [], access_grants: [] });
+  const editor = new EditorPage(page);
+  await editor.open(`?graph=${id}`);
+  return editor;
+}
+
 const farLabels = async (page: Page) => {
   const layer = page.getByTestId('far-layer');
   return {
@@ -99,17 +108,7 @@ test('1,000 nodes: no text under 9 px at the fitted zoom, far out with labels, a
   page,
   server,
 }) => {
-  const { nodes, edges } = layeredGraph(25, 40);
-  server.writeGraph('legible_1k', {
-    name: 'legible_1k',
-    description: '',
-    nodes,
-    edges,
-    containers: [],
-    access_grants: [],
-  });
-  const editor = new EditorPage(page);
-  await editor.open('?graph=legible_1k');
+  const editor = await openLayered(page, server, 'legible_1k', 40);
   await expect(editor.canvas).toHaveAttribute('data-far', 'true');
   await settled(page);
   // The fitted view: every node drawn into the far layer, no label small enough to be unreadable.
@@ -140,17 +139,7 @@ test('no text under 9 px on DOM boxes and on full nodes with containers, slot ba
   server,
 }) => {
   // 600 nodes: below the far view's size, so zoomed out they are DOM boxes.
-  const { nodes, edges } = layeredGraph(25, 24);
-  server.writeGraph('legible_600', {
-    name: 'legible_600',
-    description: '',
-    nodes,
-    edges,
-    containers: [],
-    access_grants: [],
-  });
-  const editor = new EditorPage(page);
-  await editor.open('?graph=legible_600');
+  const editor = await openLayered(page, server, 'legible_600', 24);
   await expect(editor.canvas).toHaveAttribute('data-far', 'false');
   await expect(page.locator('[data-lod="box"]').first()).toBeVisible();
   expect((await texts(page)).small).toEqual([]);

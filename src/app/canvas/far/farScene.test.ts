@@ -43,12 +43,7 @@ describe('far scene', () => {
     ]);
     expect(end('e:e1')[3]).toBe(rowCentreY(row('prompt', ports.inputs)));
     const h = boxHeight(ports);
-    expect(end('g:g1')).toEqual([
-      300 + BOX_WIDTH_PX / 2,
-      h + 0.5,
-      300 + CONTAINER_BOX_WIDTH_PX / 2,
-      400 - 0.5,
-    ]);
+    expect(end('g:g1')).toEqual([300 + BOX_WIDTH_PX / 2, h + 0.5, CONTAINER_BOX_WIDTH_PX / 2, 300 - 0.5]);
     expect(scene.edges.find((e) => e.flowId === 'g:g1')!.grant).toBe(true);
     // Each edge is listed at both its ends.
     expect(scene.edgesAt[1]!.map((n) => scene.edges[n]!.flowId).sort()).toEqual(['e:e1', 'e:e2', 'g:g1']);
