@@ -10,6 +10,7 @@ interface GraphJson {
   edges: { id: string; source: string; target: string }[];
 }
 
+// The app's fit options and zoom limits (src/app/canvas/initialViewport.ts FIT_OPTIONS, MIN_ZOOM).
 const FIT_OPTIONS = { padding: 0.08, maxZoom: 1.2 };
 
 async function main() {
@@ -28,7 +29,7 @@ async function main() {
       defaultEdges={edges}
       fitView
       fitViewOptions={FIT_OPTIONS}
-      minZoom={0.05}
+      minZoom={0.02}
       maxZoom={4}
       colorMode="dark"
       zoomOnDoubleClick={false}

@@ -1,6 +1,9 @@
 // The canvas: React Flow over the active tab's current graph level. React Flow keeps only transient
 // view state (drag positions, measured sizes, selection flags); every committed change goes through
 // a store action (drag stop = one undo step). Handlers are stable callbacks; types are module-scope.
+// (Past 400 lines because it is where React Flow meets the stores: the flow mapping, selection,
+// fits, drops, the level-of-detail switches. Whatever has logic of its own lives beside it:
+// canvasStart.ts, far/, detail.ts, nodeEstimate.ts, selectionSync.ts.)
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type DragEvent } from 'react';
@@ -23,18 +26,16 @@ import {
   type OnNodeDrag,
   type NodeMouseHandler,
 } from '@xyflow/react';
-import type { GraphDef, Position } from '../../domain/graph/graph.schema.ts';
+import type { Position } from '../../domain/graph/graph.schema.ts';
 import { addNodeOfType, commitMove, connectHandles } from '../store/actions.ts';
 import { activeTab } from '../store/doc.slice.ts';
 import { currentLevel, editorStore, useEditor, type EditorState } from '../store/editor.store.ts';
 import { provideViewCentre } from '../store/viewCentre.ts';
-import { issuesOf, portsOf } from '../store/derived.ts';
+import { issuesOf } from '../store/derived.ts';
 import { importFileIntoNewTab } from '../files/importExport.ts';
 import {
   buildFlowEdges,
   buildFlowNodes,
-  containerFlowId,
-  type Estimator,
   flowIdForElement,
   fromFlowNodeId,
   type FlowEdge,
@@ -42,15 +43,10 @@ import {
 } from './flowMapping.ts';
 import { edgeTypes, nodeTypes } from './flowTypes.ts';
 import { CanvasGrid } from './CanvasGrid.tsx';
-import { LOW_DETAIL_ZOOM, LowDetailContext, wiredHandles } from './detail.ts';
-import { estimatedViewport, FIT_OPTIONS, MIN_ZOOM } from './initialViewport.ts';
-import {
-  boxEstimate,
-  containerBoxEstimate,
-  dropMeasuredEstimates,
-  dropBoxHandles,
-  type NodeEstimate,
-} from './nodeEstimate.ts';
+import { LOW_DETAIL_ZOOM, LowDetailContext } from './detail.ts';
+import { FIT_OPTIONS, MIN_ZOOM } from './initialViewport.ts';
+import { dropMeasuredEstimates, dropBoxHandles } from './nodeEstimate.ts';
+import { boxEstimator, canvasStart } from './canvasStart.ts';
 import { GRAPH_DRAG_MIME, NODE_DRAG_MIME } from '../ui/dragMime.ts';
 import { motionMs } from '../ui/motion.ts';
 import { dropGraphNode } from '../commands/graphNodes.ts';
@@ -59,10 +55,12 @@ import { ConnectionFeedback } from './ConnectionFeedback.tsx';
 import { LabelScale } from './LabelScale.tsx';
 import { useDelegatedHover } from './useDelegatedHover.ts';
 import { useAfterFirstPaint } from './useAfterFirstPaint.ts';
-import { createSelectionTracker } from './selectionSync.ts';
+import { createSelectionTracker, flowIdsOfSelection } from './selectionSync.ts';
 import { shouldCull } from './culling.ts';
 import { skipConfirmedEstimates } from './exactEstimates.ts';
 import { RouteFailurePanel } from './RouteFailurePanel.tsx';
+import { FarLayer } from './far/FarLayer.tsx';
+import { fitFarNodes, useFarMode } from './far/useFarMode.ts';
 
 const SNAP_GRID: [number, number] = [20, 20];
 const PRO_OPTIONS = { hideAttribution: true };
@@ -81,6 +79,9 @@ function minimapColor(n: FlowNode): string {
 }
 
 let lastFocusNonce = 0;
+/** What React Flow holds while the far view draws the level (far/FarLayer.tsx). */
+const NO_NODES: FlowNode[] = [];
+const NO_EDGES: FlowEdge[] = [];
 
 /** React Flow asks this while dragging: a connection the store would refuse is not offered. */
 const isValidConnection = (c: Connection | FlowEdge): boolean => refusalOf(c) === null;
@@ -98,58 +99,6 @@ function edgeErrorIds(s: EditorState): ReadonlySet<string> {
     edgeErrorCache.set(idx, set);
   }
   return set;
-}
-
-function selectedFlowIds(sel: ReturnType<typeof editorStore.getState>['selection']): Set<string> {
-  return new Set([
-    ...sel.nodes,
-    ...sel.containers.map((c) => `c:${c}`),
-    ...sel.edges.map((e) => `e:${e}`),
-    ...sel.grants.map((g) => `g:${g}`),
-  ]);
-}
-
-/**
- * The start of a canvas: its viewport and, when that viewport is zoomed out to boxes, each graph
- * node's box geometry (nodeEstimate.ts), so that React Flow draws the boxes visible and their edges
- * from the first render instead of measuring every node first. The viewport is fitted to those
- * sizes, so React Flow's own fit after measuring does not move it.
- */
-function canvasStart(level: GraphDef, size: { width: number; height: number }, stateVisible: boolean) {
-  const first = estimatedViewport(level, size.width, size.height, stateVisible);
-  const low = first ? first.zoom < LOW_DETAIL_ZOOM : false;
-  if (!low) return { viewport: first, low, exact: false, estimates: undefined };
-  // Keyed by flow id: a container may share its id with a graph node.
-  const estimates = new Map<string, NodeEstimate | undefined>();
-  const estimate = boxEstimator(stateVisible);
-  for (const n of level.nodes) estimates.set(n.id, estimate('node', n.id));
-  if (stateVisible)
-    for (const c of level.containers) estimates.set(containerFlowId(c.id), estimate('container', c.id));
-  const sizeOf = (flowId: string) => {
-    const e = estimates.get(flowId);
-    return e && { width: e.initialWidth, height: e.initialHeight };
-  };
-  const viewport = estimatedViewport(level, size.width, size.height, stateVisible, sizeOf);
-  const byKind: Estimator = (kind, id) => estimates.get(kind === 'node' ? id : containerFlowId(id));
-  // Every box's size known: the viewport is the one React Flow's fit would compute.
-  const exact = [...estimates.values()].every((e) => e !== undefined);
-  return { viewport, low, exact, estimates: byKind };
-}
-
-/** A box's geometry from the store, as GraphNode (its ports, its wired handles) or ContainerNode draws it. */
-function boxEstimator(stateVisible: boolean): Estimator {
-  const s = editorStore.getState();
-  const level = currentLevel(s);
-  const wired = wiredHandles(level);
-  const containers = new Map(level.containers.map((c) => [c.id, c]));
-  return (kind, id) => {
-    if (kind === 'container') {
-      const c = containers.get(id);
-      return c && containerBoxEstimate(Object.keys(c.states).length);
-    }
-    const ports = portsOf(s, id);
-    return ports && boxEstimate(ports, wired.get(id) ?? '', stateVisible);
-  };
 }
 
 function CanvasSized() {
@@ -193,27 +142,41 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
   const [fitOnInit] = useState(() => level.nodes.length + level.containers.length > 0 && !start.exact);
   // Until React Flow has set up its viewport the store holds zoom 1, not the zoom we start at.
   const zoomLow = useStore(isLowDetail);
-  const lowDetail = zoomLow ?? start.low;
+  const [nodes, setNodes] = useState<FlowNode[]>(() =>
+    buildFlowNodes(level, [], stateVisible, flowIdsOfSelection(selection), start.estimates),
+  );
+  // Far out a big level is drawn in one canvas layer (far/FarLayer.tsx); entering it, every node gets
+  // its box geometry (as at a zoomed-out start), which the layer draws and React Flow gets back when
+  // the view zooms in again (so its culling never mounts unmeasured nodes to measure them).
+  const far = useFarMode(flowStore, start.far, nodes.length, () => {
+    const s = editorStore.getState();
+    const visible = activeTab(s)?.stateVisible ?? false;
+    setNodes(
+      buildFlowNodes(currentLevel(s), [], visible, flowIdsOfSelection(s.selection), boxEstimator(visible)),
+    );
+  });
+  const farRef = useRef(far);
+  farRef.current = far;
+  const nodesRef = useRef(nodes);
+  nodesRef.current = nodes;
+  const lowDetail = far || (zoomLow ?? start.low);
   // Read by the mapping effect without re-running it on every zoom across the threshold.
   const lowDetailRef = useRef(lowDetail);
   lowDetailRef.current = lowDetail;
   useDelegatedHover(wrapper);
   // The minimap comes after the first paint (useAfterFirstPaint.ts).
   const minimapOn = useAfterFirstPaint();
-  const [nodes, setNodes] = useState<FlowNode[]>(() =>
-    buildFlowNodes(level, [], stateVisible, selectedFlowIds(selection), start.estimates),
-  );
   const edgeErrors = useEditor(edgeErrorIds);
   const [tracker] = useState(() => createSelectionTracker((sel) => editorStore.getState().setSelection(sel)));
   const [edges, setEdges] = useState<FlowEdge[]>(() =>
-    buildFlowEdges(level, [], stateVisible, selectedFlowIds(selection), edgeErrors),
+    buildFlowEdges(level, [], stateVisible, flowIdsOfSelection(selection), edgeErrors),
   );
 
   // What the mapping below last ran for: a box's geometry follows the graph and the State toggle
   // only, so a selection or an edge's error mark alone recomputes no box estimate.
   const mappedFor = useRef({ level, stateVisible });
   useEffect(() => {
-    const sel = selectedFlowIds(selection);
+    const sel = flowIdsOfSelection(selection);
     tracker.reset(
       [...sel].filter((f) => !f.startsWith('e:') && !f.startsWith('g:')),
       [...sel].filter((f) => f.startsWith('e:') || f.startsWith('g:')),
@@ -250,22 +213,35 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
       edges: edges.map((e) => e.id),
       grants: [],
     });
-    void flow.fitView({
-      nodes: [...flowIds, ...ends].map((id) => ({ id })),
-      duration: motionMs(200),
-      maxZoom: 1,
-      padding: 0.4,
-      includeHiddenNodes: true, // a node culled before it was ever measured counts by its given size
-    });
-  }, [focusRequest, flow]);
+    const focus = { duration: motionMs(200), maxZoom: 1, padding: 0.4 };
+    if (farRef.current)
+      fitFarNodes(flow, flowStore, nodesRef.current, { ...focus, ids: new Set([...flowIds, ...ends]) });
+    else
+      void flow.fitView({
+        ...focus,
+        nodes: [...flowIds, ...ends].map((id) => ({ id })),
+        includeHiddenNodes: true, // a node culled before it was ever measured counts by its given size
+      });
+  }, [focusRequest, flow, flowStore]);
 
   useEffect(() => {
     if (!lowDetail) setNodes(dropBoxHandles);
   }, [lowDetail]);
 
   useEffect(() => {
-    if (fitNonce > 0) void flow.fitView({ ...FIT_OPTIONS, duration: motionMs(200) });
-  }, [fitNonce, flow]);
+    if (fitNonce === 0) return;
+    if (farRef.current)
+      fitFarNodes(flow, flowStore, nodesRef.current, { ...FIT_OPTIONS, duration: motionMs(200) });
+    else void flow.fitView({ ...FIT_OPTIONS, duration: motionMs(200) });
+  }, [fitNonce, flow, flowStore]);
+  // The Controls' fit button asks React Flow, which holds no nodes in the far view.
+  const onFitView = useCallback(() => {
+    if (farRef.current) fitFarNodes(flow, flowStore, nodesRef.current, FIT_OPTIONS);
+  }, [flow, flowStore]);
+  // A click on empty pane clears the selection; far out React Flow has no node to unselect.
+  const onPaneClick = useCallback(() => {
+    if (farRef.current) editorStore.getState().clearSelection();
+  }, []);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<FlowNode>[]) => {
@@ -365,11 +341,12 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
       data-testid="canvas"
       data-state-visible={stateVisible ? 'true' : 'false'}
       data-detail={lowDetail ? 'low' : 'full'}
+      data-far={far ? 'true' : 'false'}
     >
       <LowDetailContext value={lowDetail}>
         <ReactFlow<FlowNode, FlowEdge>
-          nodes={nodes}
-          edges={edges}
+          nodes={far ? NO_NODES : nodes}
+          edges={far ? NO_EDGES : edges}
           nodeTypes={nodeTypes}
           edgeTypes={edgeTypes}
           onNodesChange={onNodesChange}
@@ -381,6 +358,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           onNodeDoubleClick={onNodeDoubleClick}
           onDragOver={onDragOver}
           onDrop={onDrop}
+          onPaneClick={onPaneClick}
           deleteKeyCode={null}
           panActivationKeyCode={null}
           multiSelectionKeyCode={MULTI_KEYS}
@@ -399,7 +377,8 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
           onlyRenderVisibleElements={shouldCull(nodes.length, edges.length)}
         >
           <CanvasGrid />
-          {minimapOn && (
+          {far && <FarLayer nodes={nodes} edges={edges} minimap={minimapOn} />}
+          {minimapOn && !far && (
             <MiniMap
               pannable
               zoomable
@@ -408,7 +387,7 @@ function CanvasInner({ size }: { size: { width: number; height: number } }) {
               style={MINIMAP_STYLE}
             />
           )}
-          <Controls showInteractive={false} fitViewOptions={FIT_OPTIONS} />
+          <Controls showInteractive={false} fitViewOptions={FIT_OPTIONS} onFitView={onFitView} />
           <ConnectionFeedback reasonRef={hintRefusal} />
           <LabelScale target={wrapper} />
           <RouteFailurePanel />

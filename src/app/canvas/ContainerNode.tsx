@@ -18,6 +18,7 @@ import type { FlowNode } from './flowMapping.ts';
 import { sameNodeView } from './nodeMemo.ts';
 import { ContainerDropTarget } from './ContainerDropTarget.tsx';
 import { ContainerBox } from './ContainerBox.tsx';
+import { containerLabel } from './containerBox.ts';
 import { LowDetailContext } from './detail.ts';
 import { useRemeasureOnChange } from './useRemeasure.ts';
 
@@ -32,7 +33,7 @@ function ContainerNodeView({ id: flowId, data, selected }: NodeProps<FlowNode>) 
   useRemeasureOnChange(flowId, box ? 'box' : 'full');
   if (!c) return null;
   const slots = Object.entries(c.states);
-  const label = c.label || (id === GRAPH_STATE_ID ? 'Graph State' : 'State Container');
+  const label = containerLabel(id, c.label);
   // Hover relations arrive as data-related (useDelegatedHover.ts); CSS colours a plain border.
   const border = selected ? 'border-violet-400' : 'sw-plain-container border-violet-500/40';
   const issueOutline = issueOutlineClass(mark);

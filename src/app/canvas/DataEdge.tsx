@@ -1,29 +1,45 @@
 // Data edge: the plain bezier wire, plus for an edge of a routed port (flowMapping.ts) its route mark
 // and, for an edge with a condition and/or effect, a label chip with the condition at the curve's
-// middle. The chip grows with the node titles when zoomed out
-// (--sw-label-scale, LabelScale.tsx) as far as the room between the edge's ends allows, and is
-// never wider than that room, so it does not cover the handles; the full text is its tooltip. During a run (or inspecting a step) the
+// middle. Zoomed out the chip grows so its text stays at least 9 screen px (LabelScale.tsx's rule),
+// and is never wider than the room between the edge's ends, so it does not cover the handles (the
+// text is cut with an ellipsis); where that room holds no readable text the chip is an empty marker.
+// The full text is its tooltip. During a run (or inspecting a step) the
 // edge a routing node took flashes, and where the port had a choice it stays bright while the port's
 // other conditional edges dim, until the node routes again (src/app/routing/routeMarks.ts).
 import { memo } from 'react';
-import { BaseEdge, EdgeLabelRenderer, getBezierPath, Position, type EdgeProps } from '@xyflow/react';
+import {
+  BaseEdge,
+  EdgeLabelRenderer,
+  getBezierPath,
+  Position,
+  useStore,
+  type EdgeProps,
+  type ReactFlowState,
+} from '@xyflow/react';
 import type { EdgeDef } from '../../domain/graph/graph.schema.ts';
 import { chipText } from '../routing/conditionText.ts';
 import { markNote, routedEdgeOf, type RouteMark } from '../routing/routeMarks.ts';
 import { useRouteMark } from '../routing/useRouteMark.ts';
 import { currentLevel, editorStore, useEditor } from '../store/editor.store.ts';
 import type { FlowEdge } from './flowMapping.ts';
+import { MIN_LABEL_PX } from './LabelScale.tsx';
 
 const TAKEN_STYLE = { stroke: '#34d399', strokeWidth: 2.5 };
 const FAILED_STYLE = { stroke: '#f87171', strokeWidth: 2.5, strokeDasharray: '6 3' };
 /** Flow px kept free at each end of the edge (handle dot and a little air). */
 const END_ROOM = 16;
-/** Below this much room a chip shows only a marker (the tooltip and the inspector say the rest). */
+/**
+ * Below this much room (flow px at scale 1) a chip shows only a marker (the tooltip and the inspector
+ * say the rest): about four characters.
+ */
 const MIN_TEXT_ROOM = 40;
-/** Estimated width of a chip character and of its padding and border at scale 1 (10 px text). */
-const CHAR_PX = 6;
-const PAD_PX = 10;
-const MIN_CHIP_SCALE = 0.85;
+const CHIP_TEXT_PX = 10;
+
+/** The chip's scale at `zoom`: 1, or enough for its 10 px text to be MIN_LABEL_PX on screen (0.1 steps). */
+export function chipScale(zoom: number): number {
+  return Math.max(1, Math.ceil((MIN_LABEL_PX / (CHIP_TEXT_PX * zoom)) * 10 - 1e-9) / 10);
+}
+const chipScaleOf = (s: ReactFlowState) => chipScale(s.transform[2]);
 
 function RouteChip({
   edge,
@@ -40,6 +56,7 @@ function RouteChip({
   room: number;
   selected: boolean;
 }) {
+  const scale = useStore(chipScaleOf);
   const chip = chipText(edge);
   if (!chip) return null;
   const tone =
@@ -52,12 +69,8 @@ function RouteChip({
           : edge.condition === undefined
             ? 'border-zinc-600 bg-zinc-900 text-zinc-300'
             : 'border-amber-700/70 bg-zinc-900 text-amber-200';
-  const tiny = room < MIN_TEXT_ROOM;
-  const text = tiny ? '◆' : chip.short;
-  // Grown with the titles, but no larger than the room allows (estimated width), and never below
-  // MIN_CHIP_SCALE: past that the text is cut with an ellipsis instead.
-  const fit = Math.max(MIN_CHIP_SCALE, room / (text.length * CHAR_PX + PAD_PX));
-  const scale = `min(var(--sw-label-scale, 1), ${fit.toFixed(2)})`;
+  // Too little room for a few readable characters: a marker without text.
+  const tiny = room < MIN_TEXT_ROOM * scale;
   return (
     <EdgeLabelRenderer>
       <div
@@ -69,11 +82,11 @@ function RouteChip({
         }
         style={{
           transform: `translate(-50%, -50%) translate(${x}px, ${y}px) scale(${scale})`,
-          maxWidth: `calc(${Math.max(room, 12)}px / ${scale})`,
+          maxWidth: `${Math.max(room, 12) / scale}px`,
         }}
-        className={`nodrag nopan pointer-events-auto absolute cursor-pointer truncate rounded border px-1 text-[10px] leading-4 font-medium whitespace-nowrap shadow ${tone} ${mark.kind === 'untaken' ? 'opacity-40' : ''}`}
+        className={`nodrag nopan pointer-events-auto absolute cursor-pointer truncate rounded border px-1 text-[10px] leading-4 font-medium whitespace-nowrap shadow ${tone} ${mark.kind === 'untaken' ? 'opacity-40' : ''} ${tiny ? 'h-3 w-3' : ''}`}
       >
-        {text}
+        {tiny ? null : chip.short}
       </div>
     </EdgeLabelRenderer>
   );

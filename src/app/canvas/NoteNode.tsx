@@ -15,7 +15,12 @@ function NoteNodeView({ id, selected }: NodeProps<FlowNode>) {
       data-node-type="note"
       className={`max-w-[260px] rounded border bg-yellow-950/60 px-2 py-1 text-[11px] whitespace-pre-wrap text-yellow-100 ${selected ? 'border-sky-400' : 'border-yellow-800'}`}
     >
-      {text || <span className="italic text-yellow-700">empty note</span>}
+      {/* One text element, so the canvas can hide it when it would be under 9 screen px (LabelScale.tsx). */}
+      {text ? (
+        <span className="sw-note-text">{text}</span>
+      ) : (
+        <span className="italic text-yellow-700">empty note</span>
+      )}
     </div>
   );
 }

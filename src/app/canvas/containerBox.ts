@@ -1,7 +1,9 @@
 // Geometry of the zoomed-out container box (level of detail, detail.ts): one element standing in
 // for a container's title bar and slot rows. Its height follows the full container's layout while
 // no run has filled the live value lines (those add a line per slot during a run), so zooming in
-// or out across LOW_DETAIL_ZOOM moves the grant edges' ends by a few pixels at most.
+// or out across LOW_DETAIL_ZOOM moves the grant edges' ends by a few pixels at most. Also the
+// container's title, which every level of detail shows (ContainerNode, the far view).
+import { GRAPH_STATE_ID } from '../../domain/graph/graph.schema.ts';
 
 /** The dashed border (border-2), top and bottom. */
 const BORDER_PX = 2;
@@ -23,4 +25,9 @@ export const CONTAINER_BOX_WIDTH_PX = 180;
 export function containerBoxHeight(slots: number): number {
   const body = slots === 0 ? EMPTY_LINE_PX : slots * SLOT_ROW_PX;
   return Math.ceil(2 * BORDER_PX + TITLE_PX + 2 * BODY_PAD_PX + body);
+}
+
+/** A container's title: its label, or what it is when it has none. */
+export function containerLabel(id: string, label: string | undefined): string {
+  return label || (id === GRAPH_STATE_ID ? 'Graph State' : 'State Container');
 }

@@ -12,7 +12,11 @@ import { containerFlowId } from './flowMapping.ts';
  * were ever mounted, would be fitted to the nodes on screen only.
  */
 export const FIT_OPTIONS = { padding: 0.08, maxZoom: 1.2, includeHiddenNodes: true };
-export const MIN_ZOOM = 0.05;
+/**
+ * Far enough out that a 3,000-node graph of the usual layered shape (120 columns of 25) or a
+ * 10,000-node one of 100 × 100 fits the view whole: the fitted view is what a graph opens on.
+ */
+export const MIN_ZOOM = 0.02;
 /** A node whose size is not known yet is counted this big (about a full-detail node). */
 const GUESS = { width: 200, height: 160 };
 

@@ -5,7 +5,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { ReactFlowProvider, type NodeChange, type NodeProps } from '@xyflow/react';
-import { emptyGraph } from '../../domain/graph/graph.schema.ts';
 import { editorStore } from '../store/editor.store.ts';
 import { portsOf } from '../store/derived.ts';
 import { LowDetailContext, wiredHandles } from './detail.ts';
@@ -13,26 +12,9 @@ import type { FlowNode } from './flowMapping.ts';
 import { GraphNode } from './GraphNode.tsx';
 import { anchorTop, BOX_WIDTH_PX, boxHeight } from './nodeBox.ts';
 import { boxEstimate, dropBoxHandles, dropMeasuredEstimates } from './nodeEstimate.ts';
+import { openTestLevel } from './testLevel.ts';
 
 afterEach(cleanup);
-
-function openGraph(stateVisible: boolean) {
-  const g = emptyGraph('t');
-  g.nodes = [
-    { id: 'src', type: 'constant', label: 'Src', position: { x: 0, y: 0 }, config: {} },
-    { id: 'llm', type: 'llmCall', label: 'LLM', position: { x: 300, y: 0 }, config: {} },
-    { id: 'parse', type: 'textParse', label: 'Parse', position: { x: 600, y: 0 }, config: {} },
-  ];
-  g.edges = [
-    { id: 'e1', source: 'src', target: 'llm', sourceHandle: 'value', targetHandle: 'prompt' },
-    { id: 'e2', source: 'llm', target: 'parse', sourceHandle: 'response', targetHandle: 'text' },
-  ];
-  g.containers = [{ id: 'mem', label: 'Mem', position: { x: 0, y: 300 }, states: {} }];
-  g.access_grants = [{ id: 'g1', node_id: 'llm', container_id: 'mem' }];
-  editorStore.setState({ tabs: [], activeTabId: null });
-  editorStore.getState().openTab({ graph: g });
-  editorStore.getState().setStateVisible(stateVisible);
-}
 
 const box = (id: string) => (
   <ReactFlowProvider>
@@ -51,7 +33,7 @@ function estimateOf(id: string, stateVisible: boolean) {
 describe('box node estimate', () => {
   for (const stateVisible of [false, true])
     it(`lists exactly the handles the box renders, at their rows (State ${stateVisible ? 'shown' : 'hidden'})`, () => {
-      openGraph(stateVisible);
+      openTestLevel(stateVisible);
       for (const id of ['src', 'llm', 'parse']) {
         cleanup();
         render(box(id));
@@ -80,7 +62,7 @@ describe('box node estimate', () => {
     });
 
   it('places side anchors on the box edges and the state handle on the bottom edge', () => {
-    openGraph(true);
+    openTestLevel(true);
     const est = estimateOf('llm', true);
     const h = boxHeight(portsOf(editorStore.getState(), 'llm')!);
     expect(est.handles).toEqual([

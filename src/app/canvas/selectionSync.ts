@@ -3,7 +3,7 @@
 // zoom frame), while select changes arrive only when the selection really changes. The set of
 // selected flow ids is kept here and published to the editor store once per burst of changes.
 import type { SelectionIds } from '../store/ui.slice.ts';
-import { fromFlowEdgeId, fromFlowNodeId } from './flowMapping.ts';
+import { containerFlowId, edgeFlowId, fromFlowEdgeId, fromFlowNodeId, grantFlowId } from './flowMapping.ts';
 
 /** Editor selection ids (sorted per kind) from selected flow ids: nodes, `c:` containers, `e:` edges, `g:` grants. */
 export function selectionFromFlowIds(nodeIds: Iterable<string>, edgeIds: Iterable<string>): SelectionIds {
@@ -21,6 +21,16 @@ export function selectionFromFlowIds(nodeIds: Iterable<string>, edgeIds: Iterabl
   sel.edges.sort();
   sel.grants.sort();
   return sel;
+}
+
+/** The flow ids of an editor selection: nodes, `c:` containers, `e:` edges, `g:` grants. */
+export function flowIdsOfSelection(sel: SelectionIds): Set<string> {
+  return new Set([
+    ...sel.nodes,
+    ...sel.containers.map(containerFlowId),
+    ...sel.edges.map(edgeFlowId),
+    ...sel.grants.map(grantFlowId),
+  ]);
 }
 
 type SelectChange = { type: string; id?: string; selected?: boolean };
