@@ -1,24 +1,8 @@
-// A seeded PRNG (mulberry32) with explicit state, so a node keeps its generator in node-local state
-// and checkpoints/restores reproduce the exact same draws. No Math.random anywhere in the engine.
-
-export function seedState(seed: number): number {
-  return (Math.floor(seed) ^ 0x9e3779b9) >>> 0;
-}
-
-/** Returns a float in [0, 1) and the next state. */
-export function nextRandom(state: number): [number, number] {
-  const s = (state + 0x6d2b79f5) >>> 0;
-  let t = s;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return [((t ^ (t >>> 14)) >>> 0) / 4294967296, s];
-}
-
-/** Integer in [0, n). */
-export function nextInt(state: number, n: number): [number, number] {
-  const [r, s] = nextRandom(state);
-  return [Math.floor(r * n), s];
-}
+// The engine's seeded randomness and stable hashing. The PRNG itself (mulberry32 with explicit
+// state, so a node keeps its generator in node-local state and checkpoints/restores reproduce the
+// exact same draws) lives in the domain, shared with the batch comparison's bootstrap. No
+// Math.random anywhere in the engine.
+export { nextInt, nextRandom, seedState } from '../domain/random/prng.ts';
 
 /** FNV-1a 64-bit (as two 32-bit halves) over a string: a stable, dependency-free hash for keys. */
 export function hashString(text: string): string {

@@ -15,6 +15,7 @@ import { SqliteRunLog } from './db/sqliteRunLog.ts';
 import { BatchManager } from './batch/batchManager.ts';
 import { EmbeddedPool } from './batch/embeddedPool.ts';
 import { registerBatchRoutes } from './http/batches.routes.ts';
+import { evaluationRoutes } from './batch/evaluation.routes.ts';
 import type { DistributedConfig } from './distributed/config.ts';
 import { installDistributed } from './distributed/distributedMode.ts';
 import { redactUrl } from './distributed/config.ts';
@@ -222,6 +223,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
     for (const id of await batches.endOrphans())
       console.error(`statewire: batch ${id} was left running by a stopped server: marked error`);
   registerBatchRoutes(app, batches, () => catalog);
+  await app.register(evaluationRoutes, { log: distributed?.log ?? runLog });
 
   // The app may be (re)built while the server runs, so index.html is looked up per request.
   if (existsSync(distDir))

@@ -2,7 +2,7 @@
 // the selected one on the right — progress bar (finished / total, failed in red, running in sky),
 // episodes per second, time left, status, Cancel, Download CSV; its episodes' table (a row opens its
 // run on the Timeline) and its aggregate with a per-episode chart.
-import { Ban, Download, Layers, Plus } from 'lucide-react';
+import { Ban, Download, GitCompare, Layers, Plus } from 'lucide-react';
 import { editorStore } from '../store/editor.store.ts';
 import { Button } from '../ui/Button.tsx';
 import type { BatchListItem, BatchProgress } from '../../domain/batch/progress.ts';
@@ -13,6 +13,10 @@ import { showBatchForm } from './BatchForm.tsx';
 import { cancelBatch, selectBatch, useBatchPolling } from './batchSync.ts';
 import { finishedOf, isTerminal, progressView } from './batchTable.ts';
 import { batchesStore, itemOf, useBatches } from './batches.store.ts';
+import { showBatchCompare } from './BatchCompareView.tsx';
+import { BatchQueryBox, BatchQueryHits } from './BatchQueryBox.tsx';
+import { episodesShown, useBatchQuery } from './batchQuery.store.ts';
+import { VersionTag } from '../ui/VersionTag.tsx';
 
 const STATUS_TONE: Record<BatchProgress['status'], string> = {
   queued: 'text-zinc-400',
@@ -67,7 +71,8 @@ function ListItem({ item, selected }: { item: BatchListItem; selected: boolean }
       <span className="flex w-full text-[10px] text-zinc-500 tabular-nums">
         <span>{v.label}</span>
         {progress.failed > 0 && <span className="ml-1 text-red-400">{progress.failed} failed</span>}
-        <span className="ml-auto">{time(batch.created_at)}</span>
+        <VersionTag version={batch.graph_version} className="ml-auto" />
+        <span className="ml-1">{time(batch.created_at)}</span>
       </span>
     </button>
   );
@@ -125,7 +130,7 @@ function Header({ item }: { item: BatchListItem }) {
     <div className="flex flex-col gap-1 border-b border-zinc-800 px-2 py-1" data-testid="batch-header">
       <div className="flex min-w-0 items-center gap-2">
         <span
-          className="min-w-[3rem] shrink truncate text-zinc-100"
+          className="min-w-[6rem] shrink truncate text-zinc-100"
           data-testid="batch-title"
           title={`batch ${batch.id}, started ${new Date(batch.created_at).toLocaleString()}`}
         >
@@ -139,6 +144,7 @@ function Header({ item }: { item: BatchListItem }) {
           {batch.seed}
           {batch.mode === 'distributed' ? ' · distributed' : ''}
         </span>
+        <VersionTag version={batch.graph_version} testId="batch-version" />
         {batch.sets.length > 0 && (
           <span
             className="min-w-0 truncate rounded bg-zinc-800 px-1 font-mono text-[10px] text-zinc-400"
@@ -149,6 +155,14 @@ function Header({ item }: { item: BatchListItem }) {
           </span>
         )}
         <span className="ml-auto flex shrink-0 gap-1">
+          <Button
+            variant="ghost"
+            data-testid="batch-compare"
+            onClick={() => showBatchCompare(batch.id)}
+            title="Compare this batch episode by episode with another one (its baseline)"
+          >
+            <GitCompare size={11} /> Compare…
+          </Button>
           <Button
             variant="ghost"
             data-testid="batch-cancel"
@@ -240,6 +254,7 @@ function Detail() {
   const detail = useBatches((s) => (s.detail?.batch.id === s.selectedId ? s.detail : null));
   const error = useBatches((s) => s.detailError);
   const view = useBatches((s) => s.detailView);
+  const queried = useBatchQuery((s) => s.result);
   if (!item)
     return (
       <div className="flex flex-1 items-center justify-center p-4 text-zinc-500">
@@ -255,14 +270,16 @@ function Detail() {
       data-batch-id={item.batch.id}
     >
       <Header item={item} />
+      <BatchQueryBox batchId={item.batch.id} />
       {error && <div className="px-2 text-red-400">{error}</div>}
       {detail ? (
         <>
           <ViewSwitch />
           <div className="flex min-h-0 flex-1">
             <div className={`flex min-w-0 flex-1 ${view === 'summary' ? '@max-[60rem]:hidden' : ''}`}>
-              <BatchEpisodes episodes={detail.episodes} />
+              <BatchEpisodes episodes={episodesShown(detail.episodes, item.batch.id, queried)} />
             </div>
+            <BatchQueryHits batchId={item.batch.id} />
             <BatchAggregate
               aggregate={detail.aggregate}
               episodes={detail.episodes}

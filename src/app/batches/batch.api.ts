@@ -19,8 +19,17 @@ export const batchApi = {
 };
 
 /** Fetches the batch's CSV and hands it to the browser as a file; resolves with its name. */
-export async function downloadBatchCsv(id: string, graphName: string): Promise<string> {
-  const res = await fetch(`${at(id)}/csv`, { headers: authHeaders() });
+export function downloadBatchCsv(id: string, graphName: string): Promise<string> {
+  const stem = (graphName || 'batch').replace(/[^\w.-]+/g, '_');
+  return downloadCsv(`${at(id)}/csv`, `${stem}-${id}.csv`, `CSV of batch ${id}`);
+}
+
+/**
+ * Fetches a CSV answer (with the API token as a header, like every call) and hands it to the browser
+ * as a file named as the server says (else `fallbackName`); resolves with the name.
+ */
+export async function downloadCsv(url: string, fallbackName: string, what: string): Promise<string> {
+  const res = await fetch(url, { headers: authHeaders() });
   if (!res.ok) {
     const text = await res.text();
     let body: unknown = text;
@@ -29,11 +38,10 @@ export async function downloadBatchCsv(id: string, graphName: string): Promise<s
     } catch {
       // plain text: shown as is
     }
-    throw new Error(`CSV of batch ${id} (${res.status}): ${messageOf(body, text || res.statusText)}`);
+    throw new Error(`${what} (${res.status}): ${messageOf(body, text || res.statusText)}`);
   }
   const given = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1];
-  const stem = (graphName || 'batch').replace(/[^\w.-]+/g, '_');
-  const name = given ?? `${stem}-${id}.csv`;
+  const name = given ?? fallbackName;
   const href = URL.createObjectURL(await res.blob());
   const link = Object.assign(document.createElement('a'), { href, download: name });
   document.body.append(link);

@@ -22,6 +22,7 @@ const detail = (finished: number, status: 'running' | 'done'): BatchDetail => {
       seed: 1,
       sets: [],
       mode: 'embedded',
+      graph_version: null,
       status,
       created_at: '2026-01-01T00:00:00Z',
       ended_at: null,

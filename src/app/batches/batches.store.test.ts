@@ -17,6 +17,7 @@ const item = (id: string, created: string, p: Partial<BatchProgress> = {}): Batc
   batch: {
     id,
     graph_name: 'Grid',
+    graph_version: null,
     episodes: 8,
     workers: 2,
     seed: 1,

@@ -10,6 +10,7 @@ import { downloadActive } from '../files/importExport.ts';
 import { saveTab } from '../files/documents.ts';
 import { RUN_COMMANDS } from './runCommands.ts';
 import { reloadServices } from '../services/servicesSync.ts';
+import { showGraphDiff } from '../compare/GraphDiffView.tsx';
 
 export interface Command {
   id: string;
@@ -56,6 +57,7 @@ export const COMMANDS: Command[] = [
   { id: 'file.import', title: 'Import .json file…', shortcut: 'Ctrl+O', run: openFilePicker },
   { id: 'file.export', title: 'Export canonical JSON', shortcut: 'Ctrl+E', run: () => downloadActive() },
   { id: 'file.close', title: 'Close tab', shortcut: 'Alt+W', run: closeActiveTab },
+  { id: 'graph.diff', title: 'Diff graph with a run or file…', run: () => showGraphDiff() },
   { id: 'edit.undo', title: 'Undo', shortcut: 'Ctrl+Z', run: () => st().undo() },
   { id: 'edit.redo', title: 'Redo', shortcut: 'Ctrl+Shift+Z', run: () => st().redo() },
   { id: 'edit.delete', title: 'Delete selection', shortcut: 'Delete', run: () => void deleteSelection() },

@@ -1,8 +1,9 @@
 // "Runs" menu in the Timeline header: the server's run history (GET /api/runs), newest first, live
 // (refreshed on the server's run notices and every 2 s while open), filtered by graph name and
-// status; each row: graph, kind (fork/branch), status, steps, started, duration, and Follow (a live
-// run: in the tab editing its graph), Delete (with its log; not the live run). A batch's episode runs
-// are one row for the batch, opened to list them (rows: RunsMenuRows.tsx, grouping: runGroups.ts).
+// status; each row: graph, kind (fork/branch), status, steps, started, duration, graph version, and
+// diff (its graph version against the open tab's graph), Follow (a live run: in the tab editing its
+// graph), Delete (with its log; not the live run). A batch's episode runs are one row for the batch,
+// opened to list them (rows: RunsMenuRows.tsx, grouping: runGroups.ts).
 // Picking one opens it like the `/?run=<id>` link does (its graph in a tab, its whole timeline).
 // It also exports the shown run as a `.swrun` bundle and imports one (then opens it the same way).
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type MouseEvent } from 'react';
@@ -13,6 +14,7 @@ import { editorStore } from '../store/editor.store.ts';
 import { Button } from '../ui/Button.tsx';
 import { useDismiss } from '../ui/useDismiss.ts';
 import { TOOL_LABEL } from './toolLabel.ts';
+import { showGraphDiff } from '../compare/GraphDiffView.tsx';
 import { followRun, openRun } from './run.actions.ts';
 import { runHistoryApi, type RunListItem } from './runHistory.api.ts';
 import { askConfirm } from './runNotices.ts';
@@ -118,7 +120,15 @@ export function RunsMenu() {
   const toast = (message: string, kind: 'info' | 'error') => editorStore.getState().showToast(message, kind);
   const visible =
     runs && groupRuns(runs.filter((r) => matches(r, graphFilter, statusFilter))).slice(0, SHOWN);
-  const actions: RunActions = { pick: (id) => void pick(id), follow, remove: (r) => void remove(r) };
+  const actions: RunActions = {
+    pick: (id) => void pick(id),
+    follow,
+    remove: (r) => void remove(r),
+    diff: (id) => {
+      setRuns(null);
+      showGraphDiff(`run:${id}`);
+    },
+  };
   const exportShown = () => {
     if (!shown) return;
     setRuns(null);
@@ -169,7 +179,7 @@ export function RunsMenu() {
         <div
           ref={menu}
           role="menu"
-          className="fixed z-50 max-h-96 w-[560px] max-w-[calc(100vw-16px)] overflow-y-auto rounded border border-zinc-700 bg-zinc-900 py-1 shadow-lg"
+          className="fixed z-50 max-h-96 w-[660px] max-w-[calc(100vw-16px)] overflow-y-auto rounded border border-zinc-700 bg-zinc-900 py-1 shadow-lg"
           style={anchor ?? undefined}
           data-testid="runs-list"
         >
@@ -224,7 +234,8 @@ export function RunsMenu() {
               <span className="w-14 text-right">steps</span>
               <span className="w-14">started</span>
               <span className="w-14">duration</span>
-              <span className="w-20" />
+              <span className="w-16">version</span>
+              <span className="w-24" />
             </div>
           )}
           {visible?.map((row) =>

@@ -1,8 +1,9 @@
 // Rows of the Runs menu (RunsMenu.tsx): one run (graph, kind, status, steps, started, duration,
-// Follow / Delete), and one batch (its episode runs under it, collapsed until opened: a batch of 200
+// version, diff / Follow / Delete), and one batch (its episode runs under it, collapsed until opened: a batch of 200
 // episodes is one row, not 200). Columns line up with the menu's header.
 import type { ReactNode } from 'react';
 import { ChevronDown, ChevronRight, Layers, Trash2 } from 'lucide-react';
+import { VersionTag } from '../ui/VersionTag.tsx';
 import type { BatchGroup } from './runGroups.ts';
 import type { RunListItem } from './runHistory.api.ts';
 
@@ -50,6 +51,8 @@ export interface RunActions {
   pick(id: string): void;
   follow(id: string): void;
   remove(run: RunListItem): void;
+  /** Diff the graph version a run ran with the open tab's graph. */
+  diff(id: string): void;
 }
 
 export function RunRow({ r, actions, label }: { r: RunListItem; actions: RunActions; label?: ReactNode }) {
@@ -80,7 +83,20 @@ export function RunRow({ r, actions, label }: { r: RunListItem; actions: RunActi
         )}
       </span>
       <Cells status={r.status} steps={r.steps} started={r.started_at} ended={r.ended_at} />
-      <span className="flex w-20 shrink-0 justify-end gap-1">
+      <VersionTag version={r.graph_version} className="w-16" testId="runs-item-version" />
+      <span className="flex w-24 shrink-0 justify-end gap-1">
+        <button
+          type="button"
+          data-testid={`runs-diff-${r.id}`}
+          className="text-[10px] text-zinc-500 hover:text-sky-300"
+          title="Diff the graph this run ran (its version) with the open tab's graph"
+          onClick={(e) => {
+            e.stopPropagation();
+            actions.diff(r.id);
+          }}
+        >
+          diff
+        </button>
         {live && (
           <button
             type="button"
@@ -148,7 +164,9 @@ export function BatchRows(props: { group: BatchGroup; open: boolean; toggle(): v
           ended={g.ended_at}
           stepsTitle="steps of the listed episodes together"
         />
-        <span className="w-20 shrink-0" />
+        {/* Every episode runs its batch's version. */}
+        <VersionTag version={g.runs[0]?.graph_version} className="w-16" testId="runs-batch-version" />
+        <span className="w-24 shrink-0" />
       </div>
       {props.open &&
         g.runs.map((r) => (

@@ -16,6 +16,7 @@ function run(id: string, started: string, extra: Partial<RunListItem> = {}): Run
     parent_step: null,
     lineage: id,
     error: null,
+    graph_version: null,
     ...extra,
   };
 }

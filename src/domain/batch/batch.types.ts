@@ -48,6 +48,8 @@ export interface BatchRecord {
   id: string;
   graph_name: string;
   graph: unknown;
+  /** Content hash of the graph's canonical save form (with the `--set` overrides); null before versions were kept. */
+  graph_version: string | null;
   episodes: number;
   workers: number;
   seed: number;

@@ -4,6 +4,7 @@ import {
   hitOf,
   meets,
   nodeHitOf,
+  describeBreakpoint,
   parseBreakExpression,
   valueAtPath,
   type Breakpoint,
@@ -93,5 +94,45 @@ describe('the CLI expression', () => {
     expect(parseBreakExpression('m.trail length> 3')).toMatchObject({ op: 'length>', value: 3 });
     expect(parseBreakExpression('m.trail')).toMatchObject({ kind: 'write', container: 'm', slot: 'trail' });
     expect(parseBreakExpression('nonsense')).toHaveProperty('error');
+  });
+
+  it('parses write (optionally by a node) and clear conditions', () => {
+    expect(parseBreakExpression('write m.trail')).toEqual({
+      id: 'cli',
+      enabled: true,
+      kind: 'write',
+      container: 'm',
+      slot: 'trail',
+    });
+    expect(parseBreakExpression(' write m.trail by write_trail ')).toMatchObject({
+      kind: 'write',
+      by: 'write_trail',
+    });
+    expect(parseBreakExpression('m.trail by policy')).toMatchObject({ kind: 'write', by: 'policy' });
+    expect(parseBreakExpression('clear graph_state.last_obs')).toEqual({
+      id: 'cli',
+      enabled: true,
+      kind: 'clear',
+      container: 'graph_state',
+      slot: 'last_obs',
+    });
+    // a clear is by a signal, never by a node
+    expect(parseBreakExpression('clear m.trail by policy')).toHaveProperty('error');
+    // a container named like the keyword is still a container
+    expect(parseBreakExpression('write.x == 3')).toMatchObject({
+      kind: 'match',
+      container: 'write',
+      slot: 'x',
+    });
+    expect(describeBreakpoint({ kind: 'write', container: 'm', slot: 's', by: 'n', id: 'x' })).toBe(
+      'write m.s by n',
+    );
+  });
+
+  it("a write breakpoint `by` a node hits only that node's writes", () => {
+    const by = bp({ kind: 'write', container: 'm', slot: 's', by: 'w' });
+    expect(hitOf([by], write('m', 's', 1), 3)).toMatchObject({ kind: 'write', node_id: 'w' });
+    const other = bp({ kind: 'write', container: 'm', slot: 's', by: 'someone_else' });
+    expect(hitOf([other], write('m', 's', 1), 3)).toBeUndefined();
   });
 });

@@ -13,7 +13,13 @@ const base = { id: z.string().min(1), enabled: z.boolean().default(true) };
 const slotRef = { container: z.string().min(1), slot: z.string().min(1) };
 
 export const BreakpointSchema = z.discriminatedUnion('kind', [
-  z.object({ ...base, kind: z.literal('write'), ...slotRef }),
+  z.object({
+    ...base,
+    kind: z.literal('write'),
+    ...slotRef,
+    /** Only writes by this node (`write c.s by NODE`); any writer when absent. */
+    by: z.string().min(1).optional(),
+  }),
   z.object({ ...base, kind: z.literal('clear'), ...slotRef }),
   z.object({
     ...base,
@@ -129,7 +135,7 @@ export function meets(actual: unknown, op: ConditionOp, expected: unknown): bool
 export function describeBreakpoint(bp: BreakpointInput): string {
   switch (bp.kind) {
     case 'write':
-      return `write ${bp.container}.${bp.slot}`;
+      return `write ${bp.container}.${bp.slot}${bp.by !== undefined ? ` by ${bp.by}` : ''}`;
     case 'clear':
       return `clear ${bp.container}.${bp.slot}`;
     case 'match': {
@@ -163,6 +169,7 @@ export function hitOf(
     for (const bp of bps) {
       if (!bp.enabled || bp.kind === 'node' || bp.kind === 'clear') continue;
       if (bp.container !== d.container || bp.slot !== d.slot) continue;
+      if (bp.kind === 'write' && bp.by !== undefined && bp.by !== d.node_id) continue;
       // A keyed write's `after` is the partition's value: conditions look at that.
       if (bp.kind === 'match' && !meets(valueAtPath(d.after, bp.path), bp.op, bp.value)) continue;
       return {
@@ -218,17 +225,33 @@ export function nodeHitOf(
 const EXPR =
   /^\s*([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)((?:\.[A-Za-z_$][\w$-]*|\[\d+\])*)\s*(==|!=|<=|>=|<|>|contains|length>)\s*(.+?)\s*$/;
 
+const SLOT_EVENT =
+  /^\s*(?:(write|clear)\s+)?([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)(?:\s+by\s+([A-Za-z_][\w.-]*))?\s*$/;
+
 /**
- * `graph_state.step_count>=10`, `nav_memory.trail length> 3`, `log.last.status == "done"`, or a bare
- * `container.slot` (break on every write). The value is JSON when it parses, else a plain string.
+ * `graph_state.step_count>=10`, `nav_memory.trail length> 3`, `log.last.status == "done"`, a bare
+ * `container.slot` or `write container.slot` (every write), `write container.slot by NODE` (writes
+ * by that node), `clear container.slot` (every clear). The value is JSON when it parses, else a
+ * plain string. The one grammar of conditions: `--break`, `statewire query` and the Batches query box.
  */
 export function parseBreakExpression(expr: string, id = 'cli'): Breakpoint | { error: string } {
-  const bare = /^\s*([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)\s*$/.exec(expr);
-  if (bare) return { id, enabled: true, kind: 'write', container: bare[1]!, slot: bare[2]! };
+  const ev = SLOT_EVENT.exec(expr);
+  if (ev && !(ev[1] === 'clear' && ev[4] !== undefined)) {
+    const [, kind, container, slot, by] = ev;
+    if (kind === 'clear') return { id, enabled: true, kind: 'clear', container: container!, slot: slot! };
+    return {
+      id,
+      enabled: true,
+      kind: 'write',
+      container: container!,
+      slot: slot!,
+      ...(by !== undefined ? { by } : {}),
+    };
+  }
   const m = EXPR.exec(expr);
   if (!m)
     return {
-      error: `cannot read breakpoint '${expr}': expected container.slot[.path] OP value with OP one of ${CONDITION_OPS.join(' ')}`,
+      error: `cannot read condition '${expr}': expected container.slot[.path] OP value (OP one of ${CONDITION_OPS.join(' ')}), [write] container.slot [by NODE], or clear container.slot`,
     };
   let value: unknown = m[5]!;
   try {

@@ -103,6 +103,8 @@ export const RunSummarySchema = z.object({
   parent_step: z.number().int().nullable(),
   lineage: z.string(),
   error: z.string().nullable(),
+  /** Content hash of the graph it ran (graph/graphVersion.ts); null for runs stored before versions were kept. */
+  graph_version: z.string().nullable().default(null),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 

@@ -32,6 +32,8 @@ export const BundleRunSchema = z
     error: z.string().nullable(),
     fresh_effects: z.boolean(),
     step_delay_ms: z.number().int().nonnegative(),
+    /** The graph's version (graph/graphVersion.ts); absent in bundles of runs stored before versions were kept. */
+    graph_version: z.string().nullable().optional(),
   })
   .strict();
 export type BundleRun = z.infer<typeof BundleRunSchema>;

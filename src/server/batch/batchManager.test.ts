@@ -160,6 +160,7 @@ describe('BatchManager', () => {
       id: 'b_orphan',
       graph_name: 'g',
       graph,
+      graph_version: null,
       episodes: 2,
       workers: 1,
       seed: 1,

@@ -12,9 +12,11 @@ import {
   type BatchListItem,
   type BatchProgress,
 } from '../../domain/batch/progress.ts';
+import { episodeRunId } from '../../domain/batch/episodeIds.ts';
 import { applyEpisodeSeed, deriveSeed } from '../../domain/batch/seeds.ts';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { RunLog } from '../db/runLog.ts';
+import { graphVersion, graphVersionOf } from '../runs/graphVersion.ts';
 import type { EpisodeJob } from './episodeRun.ts';
 
 /** Runs a batch's jobs somewhere; calls `onRow` once per finished episode (a retry may call it again). */
@@ -65,8 +67,7 @@ interface LiveBatch {
 }
 
 export const newBatchId = () => `batch_${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
-/** Run id of an episode: fixed by batch and episode, so a retried job finds (and resumes) its run. */
-export const episodeRunId = (batchId: string, episode: number) => `${batchId}_e${episode}`;
+export { episodeRunId };
 
 /**
  * The batch and episode an episode run id names (the inverse of episodeRunId), or null. A run id
@@ -85,6 +86,8 @@ export function buildJobs(
   graph: GraphDef,
   episodes: number,
   baseSeed: number,
+  /** The batch's version (BatchManager passes its record's; else read from the graph as a file would be). */
+  version: string | null = graphVersionOf(graph),
 ): EpisodeJob[] {
   return Array.from({ length: episodes }, (_, i) => {
     const episode = i + 1;
@@ -96,6 +99,7 @@ export function buildJobs(
       runId: episodeRunId(batchId, episode),
       graphName: graph.name,
       graph: applyEpisodeSeed(graph, seed),
+      graphVersion: version,
     };
   });
 }
@@ -117,6 +121,7 @@ export class BatchManager {
       id,
       graph_name: req.graph.name,
       graph: req.graph,
+      graph_version: graphVersion(req.graph),
       episodes: req.episodes,
       workers: req.workers,
       seed: req.seed,
@@ -141,7 +146,7 @@ export class BatchManager {
       done: Promise.resolve(record),
     };
     this.live.set(id, b);
-    b.done = this.execute(b, buildJobs(id, req.graph, req.episodes, req.seed));
+    b.done = this.execute(b, buildJobs(id, req.graph, req.episodes, req.seed, record.graph_version));
     this.emit(b, true);
     return { batchId: id, done: b.done };
   }

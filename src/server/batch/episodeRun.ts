@@ -30,6 +30,8 @@ export interface EpisodeJob {
   runId: string;
   graphName: string;
   graph: unknown /* already seeded + sets applied */;
+  /** The batch's graph version (before seeding: every episode of a batch runs the same version). */
+  graphVersion?: string | null;
 }
 
 export interface EpisodeRunDeps {
@@ -165,6 +167,7 @@ const newRun = (job: EpisodeJob, graph: unknown, startedAt: string, stepDelayMs:
   lineage: job.runId,
   freshEffects: false,
   stepDelayMs,
+  graphVersion: job.graphVersion ?? null,
 });
 
 /**

@@ -4,7 +4,7 @@
 import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint } from '../../engine/run.api.ts';
-import type { CommitBatch, NewRun, RunLog, StoredRun } from '../db/runLog.ts';
+import type { CommitBatch, NewRun, ProjectedEvent, RunLog, StoredRun } from '../db/runLog.ts';
 import type { FromChild, ProxiedMethod, ToChild } from './poolProtocol.ts';
 
 type Reply = Extract<ToChild, { t: 'reply' }>;
@@ -66,6 +66,9 @@ export class IpcRunLog implements RunLog {
   }
   deleteRun(): Promise<void> {
     return this.unavailable('deleteRun');
+  }
+  projectEvents(): Promise<Map<string, ProjectedEvent[]>> {
+    return this.unavailable('projectEvents');
   }
   createBatch(_b: BatchRecord): Promise<void> {
     return this.unavailable('createBatch');

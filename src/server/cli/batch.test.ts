@@ -1,6 +1,5 @@
 // `statewire batch` as a user runs it: the real binary on the demo graph in a temp workspace, two
 // worker processes, --json and --csv; every episode's run is in the workspace database afterwards.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,27 +7,17 @@ import { MAX_SET_ENTRIES } from '../../domain/batch/batch.schema.ts';
 import type { BatchAggregate, EpisodeRow } from '../../domain/batch/batch.types.ts';
 import { deriveSeed } from '../../domain/batch/seeds.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
-import { REPO, tempWorkspace } from '../test/serverProcess.testutil.ts';
+import { runStatewire } from '../test/cli.testutil.ts';
+import { tempWorkspace } from '../test/serverProcess.testutil.ts';
 import { aggregateLines, episodeLine } from './batchReport.ts';
 
-const BIN = join(REPO, 'bin/statewire.js');
 let ws: ReturnType<typeof tempWorkspace>;
 beforeAll(() => {
   ws = tempWorkspace();
 });
 afterAll(() => ws.cleanup());
 
-function statewire(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) =>
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { cwd: ws.dir, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) =>
-        done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-    ),
-  );
-}
+const statewire = (args: string[]) => runStatewire(args, ws.dir);
 
 describe('statewire batch', () => {
   it('runs 6 episodes on 2 workers: one JSON object, distinct seeds, runs in the workspace database, CSV', async () => {

@@ -20,6 +20,7 @@ import { loadServicesConfig, type ServiceEntry } from '../services/servicesConfi
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
 import { redactUrl } from '../distributed/config.ts';
 import { distributedBatch } from '../distributed/distributedMode.ts';
+import { argsOrExit, intFlag } from './args.ts';
 import { aggregateLines, episodeLine } from './batchReport.ts';
 import { defaultPluginDir, loadRegistry, runBlockers } from './headless.ts';
 import { issueLine, readGraphFile } from './readGraphFile.ts';
@@ -60,20 +61,6 @@ interface Args {
   workspace: string;
   plugins?: string;
   servicesFile?: string;
-}
-
-function intFlag(
-  name: string,
-  text: string | undefined,
-  min: number,
-  max: number,
-  dflt?: number,
-): number | string {
-  if (text === undefined) return dflt ?? `--${name} is required`;
-  const n = Number(text);
-  if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min || n > max)
-    return `--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`;
-  return n;
 }
 
 function parse(argv: string[]): Args | string | 'help' {
@@ -130,15 +117,8 @@ function parse(argv: string[]): Args | string | 'help' {
 }
 
 export async function batchCommand(argv: string[]): Promise<number> {
-  const args = parse(argv);
-  if (args === 'help') {
-    out(BATCH_USAGE);
-    return 0;
-  }
-  if (typeof args === 'string') {
-    err(`statewire batch: ${args}\n${BATCH_USAGE}`);
-    return 2;
-  }
+  const args = argsOrExit('batch', BATCH_USAGE, parse(argv));
+  if (typeof args === 'number') return args;
   const loaded = await readGraphFile(args.file);
   if (!loaded.ok) {
     err(loaded.line);

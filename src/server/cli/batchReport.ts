@@ -2,7 +2,7 @@
 // as a small table. Pure text formatting (tested without running anything).
 import type { BatchAggregate, EpisodeRow } from '../../domain/batch/batch.types.ts';
 
-const num = (v: number) => (Number.isInteger(v) ? String(v) : v.toPrecision(6).replace(/\.?0+$/, ''));
+export const num = (v: number) => (Number.isInteger(v) ? String(v) : v.toPrecision(6).replace(/\.?0+$/, ''));
 
 export function episodeLine(row: EpisodeRow, total: number): string {
   const metrics = Object.entries(row.metrics)
@@ -24,7 +24,7 @@ export function episodeLine(row: EpisodeRow, total: number): string {
 }
 
 /** Columns padded to their widest cell. */
-function table(rows: string[][]): string[] {
+export function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return rows.map((r) =>
     r

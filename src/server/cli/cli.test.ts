@@ -1,35 +1,16 @@
 // Spawns the real `statewire` binary (node bin/statewire.js) on fixture files in a temp folder.
-import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, readdir, rm, stat, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatGraph } from '../../domain/graph/graph.format.ts';
 import { generateLargeGraph } from '../../domain/graph/fixtures/largeGraph.ts';
+import { runStatewire } from '../test/cli.testutil.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const BIN = join(ROOT, 'bin/statewire.js');
 const FIXTURES = join(ROOT, 'src/domain/graph/fixtures');
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function statewire(args: string[], cwd: string): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { cwd, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const statewire = runStatewire;
 
 let dir = '';
 const fx = (name: string) => copyFile(join(FIXTURES, `${name}.json`), join(dir, `${name}.json`));

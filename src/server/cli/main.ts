@@ -7,15 +7,30 @@ const COMMANDS: Record<string, { module: string; fn: string; summary: string }> 
     fn: 'batchCommand',
     summary: 'run a graph once per episode on K processes; per-episode rows + aggregates (--json, --csv)',
   },
+  compare: {
+    module: './compare.ts',
+    fn: 'compareCommand',
+    summary: 'compare two batches episode by episode: paired deltas with intervals, regressions first',
+  },
   check: {
     module: './check.ts',
     fn: 'checkCommand',
     summary: 'check graph files: parse warnings, schema errors, validation issues',
   },
+  diff: {
+    module: './diff.ts',
+    fn: 'diffCommand',
+    summary: 'what changed structurally between two graph files (nodes, edges, slots, config, routing)',
+  },
   format: {
     module: './format.ts',
     fn: 'formatCommand',
     summary: 'print (or --write) the canonical form of a graph file',
+  },
+  query: {
+    module: './query.ts',
+    fn: 'queryCommand',
+    summary: "every (episode, step) of a stored batch where a condition holds ('memory.trail length> 5')",
   },
   run: { module: './run.ts', fn: 'runCommand', summary: 'run a graph headless and print its events' },
   serve: { module: './serve.ts', fn: 'serveCommand', summary: 'serve the editor and the run backend' },

@@ -43,7 +43,7 @@ describe('statewire run --break', () => {
   it('a malformed expression is a usage error (exit 2) that says what is expected', async () => {
     const o = io();
     expect(await runCommand([demo, '--break', 'step_count'], o.sink)).toBe(2);
-    expect(o.err[0]).toMatch(/--break: cannot read breakpoint 'step_count': expected container\.slot/);
+    expect(o.err[0]).toMatch(/--break: cannot read condition 'step_count': expected container\.slot/);
   });
 });
 

@@ -26,11 +26,15 @@ import {
   type BlobSink,
   type BlobSource,
 } from './merkle.ts';
+import { valueAtKeys } from '../../domain/batch/query.ts';
 import type { Db } from './database.ts';
 import { SegmentCache } from './segmentCache.ts';
 import { ValueCycleError, ValueTooLargeError } from './valueLimits.ts';
 
 const MAX_KNOWN = 1_000_000;
+/** Encoded nodes kept while projecting: a projection walks each snapshot once, so only the few
+ * nodes many snapshots share (an unchanged container) are worth keeping; more only feeds the GC. */
+const ENCODED_CACHE = 4096;
 
 type Encoded = unknown;
 
@@ -56,6 +60,8 @@ export class BlobStore implements BlobSink, BlobSource {
   private readonly decoded = new Map<number, Decoded>();
   /** Blobs being decoded right now: meeting one again inside itself is a cycle. */
   private readonly loading = new Set<number>();
+  /** Blobs' encoded nodes met while projecting (bounded like `decoded`). */
+  private readonly encoded = new Map<number, unknown>();
   private readonly segments: SegmentCache;
 
   /** `maxValueBytes`: the largest expanded value `get` hands out (ValueTooLargeError beyond). */
@@ -156,6 +162,35 @@ export class BlobStore implements BlobSink, BlobSource {
     return this.codec.decodeSized(node, this);
   }
 
+  /**
+   * The values at `paths` inside the value under `root`, reading only the blobs on the way there and
+   * those of the values found — a batch query reads one slot of thousands of snapshots (its cost is
+   * that slot's blobs, not the whole state's). Missing paths give undefined.
+   */
+  project(root: string, paths: readonly (readonly string[])[]): unknown[] {
+    const node = JSON.parse(root) as unknown;
+    return paths.map((path) => {
+      const w = this.codec.walk(node, path, (ref) => this.encodedNode(ref as number));
+      if (!w.done) throw new Error(`blob ${String(w.need)} is missing from the database`);
+      // The value found is handed to a query evaluator: the same budget as `get`.
+      const { value, refBytes } = this.codec.decodeSized(w.node, this);
+      if (refBytes > this.maxValueBytes) throw new ValueTooLargeError(refBytes, this.maxValueBytes);
+      return valueAtKeys(value, w.rest);
+    });
+  }
+
+  /** A blob's encoded node (parsed, not decoded), cached like decoded values. */
+  private encodedNode(id: number): unknown {
+    const hit = this.encoded.get(id);
+    if (hit !== undefined) return hit;
+    const json = this.stored(id);
+    if (typeof json !== 'string') throw new Error(`blob ${id} is missing from the database`);
+    const node = JSON.parse(json) as unknown;
+    if (this.encoded.size >= ENCODED_CACHE) this.encoded.clear();
+    this.encoded.set(id, node);
+    return node;
+  }
+
   load(ref: BlobRef): unknown {
     return this.entry(ref as number).value;
   }
@@ -183,8 +218,13 @@ export class BlobStore implements BlobSink, BlobSource {
     return entry;
   }
 
-  /** A blob's stored text or bytes: its row, else the segment compaction packed it into. */
+  /**
+   * A blob's stored text or bytes: its row, or the segment compaction packed it into. A packed
+   * blob's row is gone, so for an id compaction has reached the segments are asked first (a blob
+   * left out of its segment still has its row).
+   */
   private stored(id: number): string | Buffer | undefined {
+    if (this.segments.packed(id)) return this.segments.get(id) ?? this.selectBytes.get(id)?.json;
     return this.selectBytes.get(id)?.json ?? this.segments.get(id);
   }
 
@@ -193,6 +233,7 @@ export class BlobStore implements BlobSink, BlobSource {
     this.known.clear();
     this.byIdentity = new WeakMap();
     this.decoded.clear();
+    this.encoded.clear();
     this.segments.clear();
   }
 

@@ -136,6 +136,8 @@ describe('compaction of a finished run', () => {
     expect(old.pragma('auto_vacuum', { simple: true })).toBe(0);
     writeVariedRun(new RunStore(old), 'r', 20);
     old.exec('DROP TABLE blob_segments');
+    // …nor the columns of later versions (6: graph versions).
+    old.exec('ALTER TABLE runs DROP COLUMN graph_version; ALTER TABLE batches DROP COLUMN graph_version');
     old.pragma('user_version = 3');
     closeDatabase(old);
 

@@ -120,6 +120,12 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX IF NOT EXISTS events_plain ON events(run, seq) WHERE enc = 1 AND substr(data, 1, 1) = ' ';
   CREATE INDEX IF NOT EXISTS checkpoints_plain ON checkpoints(run, seq) WHERE substr(root, 1, 1) = ' ';
   `,
+  // 6: graph versions (runs/graphVersion.ts: SHA-256 of the canonical save form) of every run and
+  // batch; NULL for rows written before (shown as "—").
+  `
+  ALTER TABLE runs ADD COLUMN graph_version TEXT;
+  ALTER TABLE batches ADD COLUMN graph_version TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

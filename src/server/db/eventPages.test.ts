@@ -125,6 +125,7 @@ describe('a database written before event pages (schema 2)', () => {
     const shapes = new ShapeStore(old);
     const blobs = new BlobStore(old);
     old.exec('DROP TABLE event_pages; DROP TABLE blob_segments');
+    old.exec('ALTER TABLE runs DROP COLUMN graph_version; ALTER TABLE batches DROP COLUMN graph_version');
     old.pragma('user_version = 2');
     old
       .prepare(

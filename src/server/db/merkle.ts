@@ -27,6 +27,11 @@ const NDARRAY = '$swnd';
 
 export type BlobRef = number | string;
 
+/** Where `MerkleCodec.walk` got to: the encoded node at the path (plus a rest to take after decoding it), or a blob it needs. */
+export type Walk =
+  | { done: true; node: unknown; rest: readonly string[] }
+  | { done: false; need: BlobRef; node: unknown; at: number };
+
 /** Where `encode` puts blobs (a database insert, or a batch collected for one). */
 export interface BlobSink {
   /** The encoding remembered for a frozen object, if any. */
@@ -240,6 +245,32 @@ export class MerkleCodec {
     for (const v of Array.isArray(node) ? node : Object.values(node)) this.refsOf(v, out);
   }
 
+  /**
+   * Follows `path` (object keys, list indexes as strings) from an encoded node without decoding
+   * anything beside it: a reference on the way is replaced by its blob's encoded node, which `raw`
+   * gives (undefined = not at hand: the walk stops and names the blob it needs, to resume `from` its
+   * `at` once fetched). A chunked list or an n-d array on the way is not walked into: the walk ends
+   * there with the rest of the path, to be taken from its decoded value. An absent key ends it with
+   * `node: undefined`. The node reached is still encoded (`decode` it; a final reference is left for
+   * `decode`, so the store's cache of decoded blobs serves it).
+   */
+  walk(node: unknown, path: readonly string[], raw: (ref: BlobRef) => unknown, from = 0): Walk {
+    let n = node;
+    for (let i = from; i < path.length; i++) {
+      while (this.isRef(n)) {
+        const ref = (n as Record<string, BlobRef>)[REF]!;
+        const r = raw(ref);
+        if (r === undefined) return { done: false, need: ref, node: n, at: i };
+        n = r;
+      }
+      if (isChunked(n) || isNdShaped(n)) return { done: true, node: n, rest: path.slice(i) };
+      if (n === null || typeof n !== 'object' || !Object.hasOwn(n, path[i]!))
+        return { done: true, node: undefined, rest: [] };
+      n = (n as Record<string, unknown>)[path[i]!];
+    }
+    return { done: true, node: n, rest: [] };
+  }
+
   /** The array a marker points to; undefined when it points to no binary blob (a plain value of that shape). */
   private loadNd(marker: unknown[], source: BlobSource): unknown {
     const [ref, dtype, shape] = marker as [BlobRef, string, number[]];
@@ -255,7 +286,9 @@ export class MerkleCodec {
   }
 
   private isRef(node: unknown): boolean {
-    if (node === null || typeof node !== 'object' || Array.isArray(node)) return false;
+    // `hasOwn` first: most nodes are not markers, and Object.keys allocates (decode asks every node).
+    if (node === null || typeof node !== 'object' || Array.isArray(node) || !Object.hasOwn(node, REF))
+      return false;
     const keys = Object.keys(node);
     return (
       keys.length === 1 && keys[0] === REF && typeof (node as Record<string, unknown>)[REF] === this.refType
@@ -271,13 +304,15 @@ function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
 }
 
 function isChunked(node: unknown): boolean {
-  if (node === null || typeof node !== 'object' || Array.isArray(node)) return false;
+  if (node === null || typeof node !== 'object' || Array.isArray(node) || !Object.hasOwn(node, CHUNKS))
+    return false;
   const keys = Object.keys(node);
   return keys.length === 1 && keys[0] === CHUNKS && Array.isArray((node as Record<string, unknown>)[CHUNKS]);
 }
 
 function isNdShaped(node: unknown): boolean {
-  if (node === null || typeof node !== 'object' || Array.isArray(node)) return false;
+  if (node === null || typeof node !== 'object' || Array.isArray(node) || !Object.hasOwn(node, NDARRAY))
+    return false;
   const keys = Object.keys(node);
   return (
     keys.length === 1 && keys[0] === NDARRAY && Array.isArray((node as Record<string, unknown>)[NDARRAY])

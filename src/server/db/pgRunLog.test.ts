@@ -69,13 +69,16 @@ const ev = (runId: string, seq: number, type: EventEnvelope['type'], data: unkno
   data,
 });
 
+const VERSIONS = loadMigrations().map((m) => m.version);
+const LATEST = VERSIONS.length;
+
 describe('PostgreSQL migrations', () => {
   it('apply once, in order, and are a no-op the second time', async () => {
     const url = await freshDb();
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     try {
-      expect(await migrate(pool)).toEqual({ applied: [1, 2], version: 2 });
-      expect(await migrate(pool)).toEqual({ applied: [], version: 2 });
+      expect(await migrate(pool)).toEqual({ applied: VERSIONS, version: LATEST });
+      expect(await migrate(pool)).toEqual({ applied: [], version: LATEST });
     } finally {
       await pool.end();
     }
@@ -86,6 +89,10 @@ describe('PostgreSQL migrations', () => {
     expect(rows).toEqual([
       { version: 1, name: 'init' },
       { version: 2, name: 'batches' },
+      { version: 3, name: 'graph_versions' },
+      ...loadMigrations()
+        .slice(3)
+        .map((m) => ({ version: m.version, name: m.name })),
     ]);
     const tables = await query<{ t: string }>(
       url,
@@ -109,18 +116,17 @@ describe('PostgreSQL migrations', () => {
     try {
       const results = await Promise.all(pools.map((p) => migrate(p)));
       // exactly one of them applied each migration; the others found it done
-      expect(results.flatMap((r) => r.applied).sort()).toEqual([1, 2]);
-      expect(results.every((r) => r.version === 2)).toBe(true);
+      expect(results.flatMap((r) => r.applied).sort((x, y) => x - y)).toEqual(VERSIONS);
+      expect(results.every((r) => r.version === LATEST)).toBe(true);
     } finally {
       await Promise.all(pools.map((p) => p.end()));
     }
     // and through connect(), racing on an already migrated database
     const logs = await Promise.all(Array.from({ length: 4 }, () => PgRunLog.connect(url, { max: 1 })));
     await Promise.all(logs.map((l) => l.close()));
-    expect(await query(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([
-      { version: 1 },
-      { version: 2 },
-    ]);
+    expect(await query(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(
+      VERSIONS.map((version) => ({ version })),
+    );
   });
 
   it('refuse a database newer than the code, and an applied migration whose file changed', async () => {
@@ -138,8 +144,11 @@ describe('PostgreSQL migrations', () => {
     } finally {
       await pool.end();
     }
-    await query(url, "INSERT INTO schema_migrations (version, name, checksum) VALUES (3, 'future', 'x')");
-    await expect(PgRunLog.connect(url)).rejects.toThrow(/schema version 3 is newer/);
+    await query(
+      url,
+      `INSERT INTO schema_migrations (version, name, checksum) VALUES (${LATEST + 1}, 'future', 'x')`,
+    );
+    await expect(PgRunLog.connect(url)).rejects.toThrow(new RegExp(`schema version ${LATEST + 1} is newer`));
   });
 
   it('roll a failing migration back whole', async () => {
@@ -148,15 +157,22 @@ describe('PostgreSQL migrations', () => {
     try {
       const broken = [
         ...loadMigrations(),
-        { version: 3, name: 'broken', sql: 'CREATE TABLE half (x int); SELECT nope;', checksum: 'c' },
+        {
+          version: LATEST + 1,
+          name: 'broken',
+          sql: 'CREATE TABLE half (x int); SELECT nope;',
+          checksum: 'c',
+        },
       ];
-      await expect(migrate(pool, broken)).rejects.toThrow(/migration 3 \(broken\) failed/);
+      await expect(migrate(pool, broken)).rejects.toThrow(
+        new RegExp(`migration ${LATEST + 1} \\(broken\\) failed`),
+      );
       const tables = await query<{ t: string }>(
         url,
         "SELECT tablename AS t FROM pg_tables WHERE tablename = 'half'",
       );
       expect(tables).toEqual([]);
-      expect((await query(url, 'SELECT version FROM schema_migrations')).length).toBe(2);
+      expect((await query(url, 'SELECT version FROM schema_migrations')).length).toBe(LATEST);
     } finally {
       await pool.end();
     }

@@ -26,7 +26,8 @@ import {
   type BlobSource,
 } from './merkle.ts';
 import { migrate } from './pg/migrate.ts';
-import type { RunLog } from './runLog.ts';
+import { projectPgEvents } from './pgProjection.ts';
+import type { DataPath, ProjectedEvent, RunLog } from './runLog.ts';
 import type { CommitBatch, NewRun, StoredRun } from './runStore.ts';
 
 /** Event types whose payloads repeat big values step after step (as in RunStore). */
@@ -65,17 +66,17 @@ interface CheckpointRow {
 // Rows come back in the interface's shapes as they are (booleans, JSON columns parsed, bigints as
 // numbers), so a select names exactly the fields of StoredRun / BatchRecord.
 const RUN_FIELDS =
-  'id, graph_name, status, steps, last_seq, started_at, ended_at, parent_run_id, parent_step, lineage, error, fresh_effects, step_delay_ms';
+  'id, graph_name, status, steps, last_seq, started_at, ended_at, parent_run_id, parent_step, lineage, error, fresh_effects, step_delay_ms, graph_version';
 const BATCH_FIELDS =
-  'id, graph_name, graph, episodes, workers, seed, sets, mode, status, created_at, ended_at, error';
+  'id, graph_name, graph, episodes, workers, seed, sets, mode, status, created_at, ended_at, error, graph_version';
 
 const SQL = {
   insertBlobs: `INSERT INTO blobs (hash, json, bin)
     SELECT * FROM unnest($1::bytea[], $2::text[], $3::bytea[]) AS b(hash, json, bin) ORDER BY hash
     ON CONFLICT (hash) DO NOTHING`,
   selectBlobs: 'SELECT hash, json, bin FROM blobs WHERE hash = ANY($1::bytea[])',
-  insertRun: `INSERT INTO runs (id, graph_name, graph_hash, status, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING rid`,
+  insertRun: `INSERT INTO runs (id, graph_name, graph_hash, status, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms, graph_version)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING rid`,
   // A step's whole write as ONE statement (data-modifying CTEs), so the transaction is three round
   // trips (BEGIN, this, COMMIT) whatever the step holds; empty arrays insert nothing.
   commit: `WITH blobs_in AS (
@@ -226,7 +227,11 @@ class DecodeSession implements BlobSource {
   }
 
   decode(root: string): unknown {
-    return this.codec.decode(JSON.parse(root), this);
+    return this.decodeNode(JSON.parse(root));
+  }
+
+  decodeNode(node: unknown): unknown {
+    return this.codec.decode(node, this);
   }
 
   load(ref: BlobRef): unknown {
@@ -340,6 +345,7 @@ export class PgRunLog implements RunLog {
         r.lineage,
         r.freshEffects,
         r.stepDelayMs,
+        r.graphVersion ?? null,
       ]);
       return res.rows[0]!.rid;
     });
@@ -482,6 +488,34 @@ export class PgRunLog implements RunLog {
     return rid === undefined ? undefined : this.readCheckpoint(SQL.lastCheckpoint, [rid]);
   }
 
+  async projectEvents(
+    runIds: readonly string[],
+    type: string,
+    paths: readonly DataPath[],
+  ): Promise<Map<string, ProjectedEvent[]>> {
+    return projectPgEvents(
+      {
+        pool: this.pool,
+        codec: this.codec,
+        rids: async (ids) => {
+          const r = await this.pool.query<{ id: string; rid: number }>(
+            'SELECT id, rid FROM runs WHERE id = ANY($1::text[])',
+            [ids],
+          );
+          return new Map(r.rows.map((x) => [x.id, x.rid]));
+        },
+        decoder: async (nodes) => {
+          const d = new DecodeSession(this.cache, this.codec);
+          await d.fetch(this.pool, nodes);
+          return (node) => d.decodeNode(node);
+        },
+      },
+      runIds,
+      type,
+      paths,
+    );
+  }
+
   /**
    * Deletes a run with its log in one transaction: events, checkpoints, and the effects it recorded
    * unless another run of the same lineage remains. Blobs stay (shared, content-addressed).
@@ -511,8 +545,8 @@ export class PgRunLog implements RunLog {
 
   async createBatch(b: BatchRecord): Promise<void> {
     await this.pool.query(
-      `INSERT INTO batches (id, graph_name, graph, episodes, workers, seed, sets, mode, status, created_at, ended_at, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      `INSERT INTO batches (id, graph_name, graph, episodes, workers, seed, sets, mode, status, created_at, ended_at, error, graph_version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         b.id,
         b.graph_name,
@@ -526,6 +560,7 @@ export class PgRunLog implements RunLog {
         b.created_at,
         b.ended_at,
         b.error,
+        b.graph_version ?? null,
       ],
     );
   }

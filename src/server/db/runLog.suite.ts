@@ -8,6 +8,7 @@ import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { makeNdArray, type NdArray } from '../../domain/services/ndarray.ts';
 import { deepFreeze } from '../../engine/freeze.ts';
 import type { NewRun, RunLog } from './runLog.ts';
+import { projectEvent } from '../../domain/batch/query.ts';
 
 export function runLogSuite(
   name: string,
@@ -67,7 +68,13 @@ export function runLogSuite(
 
     describe('runs', () => {
       it('creates, reads and lists runs; the graph comes back exactly', async () => {
-        const r = run('a', { parentRunId: 'p', parentStep: 4, freshEffects: true, stepDelayMs: 250 });
+        const r = run('a', {
+          parentRunId: 'p',
+          parentStep: 4,
+          freshEffects: true,
+          stepDelayMs: 250,
+          graphVersion: 'ab'.repeat(32),
+        });
         await log.createRun(r);
         expect(await log.getRun(r.id)).toEqual({
           id: r.id,
@@ -83,8 +90,12 @@ export function runLogSuite(
           error: null,
           fresh_effects: true,
           step_delay_ms: 250,
+          graph_version: 'ab'.repeat(32),
         });
         expect(JSON.stringify(await log.graphOf(r.id))).toBe(JSON.stringify(r.graph));
+        // A run stored without a version (before versions were kept) reads back null.
+        await log.createRun(run('unversioned'));
+        expect(await log.getRun(id('unversioned'))).toMatchObject({ graph_version: null });
         expect(await log.getRun(id('missing'))).toBeUndefined();
         expect(await log.graphOf(id('missing'))).toBeUndefined();
       });
@@ -387,6 +398,42 @@ export function runLogSuite(
       });
     });
 
+    describe('projected reads', () => {
+      it('reduces events to the values at paths exactly as reading them whole does', async () => {
+        const r = id('proj');
+        await log.createRun(run('proj'));
+        const all: EventEnvelope[] = [];
+        for (let n = 1; n <= 40; n++) {
+          const events = step(r, n, all.length + 1, state(n));
+          await log.commit(r, { events, steps: n });
+          all.push(...events);
+        }
+        const paths = [
+          ['step'],
+          ['containers', 'memory', 'trail'],
+          ['containers', 'graph_state', 'config', 'walls'],
+          ['containers', 'memory', 'trail', '3', 'note'],
+          ['containers', 'nope'],
+          ['cleared'],
+        ];
+        const got = await log.projectEvents([r, id('unknown')], 'nav_step', paths);
+        expect(got.get(id('unknown'))).toEqual([]);
+        const whole = all.filter((e) => e.type === 'nav_step');
+        expect(got.get(r)).toEqual(whole.map((e) => ({ seq: e.seq, values: projectEvent(e.data, paths) })));
+        // the long trail (a chunked list past 32 items) and an index into it
+        const last = got.get(r)![39]!.values;
+        expect(last[1]).toHaveLength(40);
+        expect(last[3]).toBe('visited 3');
+        expect(last[4]).toBeUndefined();
+        // small payloads (not blob-encoded) project the same way
+        const logs = await log.projectEvents([r], 'exec_log', [['node_id'], ['ms']]);
+        const execs = all.filter((e) => e.type === 'exec_log');
+        expect(logs.get(r)).toEqual(
+          execs.map((e) => ({ seq: e.seq, values: projectEvent(e.data, [['node_id'], ['ms']]) })),
+        );
+      });
+    });
+
     describe('batches', () => {
       const batch = (s: string, over: Partial<BatchRecord> = {}): BatchRecord => ({
         id: id(s),
@@ -398,6 +445,7 @@ export function runLogSuite(
         sets: ['graph_state.size=8', 'a.b="x y"'],
         mode: 'distributed',
         status: 'queued',
+        graph_version: 'cd'.repeat(32),
         created_at: '2026-03-01T10:00:00.000Z',
         ended_at: null,
         error: null,
@@ -447,6 +495,8 @@ export function runLogSuite(
         await log.updateBatch(b.id, {});
         await log.updateBatch(b.id, { error: null });
         expect(await log.getBatch(b.id)).toMatchObject({ status: 'error', error: null });
+        await log.createBatch(batch('noversion', { graph_version: null }));
+        expect(await log.getBatch(id('noversion'))).toMatchObject({ graph_version: null });
       });
 
       it('records each episode exactly once (a retry replaces it) and lists them in episode order', async () => {

@@ -7,8 +7,9 @@ import type { Checkpoint } from '../../engine/run.api.ts';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { CommitBatch, NewRun, StoredRun } from './runStore.ts';
 import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';
+import type { DataPath, ProjectedEvent } from '../../domain/batch/query.ts';
 
-export type { CommitBatch, NewRun, StoredRun };
+export type { CommitBatch, DataPath, NewRun, ProjectedEvent, StoredRun };
 
 export interface RunLog {
   readonly kind: 'sqlite' | 'postgres';
@@ -24,6 +25,16 @@ export interface RunLog {
   /** The newest committed checkpoint of a run (where a restarted episode resumes). */
   lastCheckpoint(runId: string): Promise<(Checkpoint & { seq: number }) | undefined>;
   deleteRun(runId: string): Promise<void>;
+  /**
+   * Every event of `type` of each run, in seq order, reduced to the values at `paths` inside its
+   * data (undefined where absent). Only what the paths reach is read: a batch query over thousands
+   * of episodes reads one slot of each snapshot, not the snapshots. Unknown runs map to [].
+   */
+  projectEvents(
+    runIds: readonly string[],
+    type: string,
+    paths: readonly DataPath[],
+  ): Promise<Map<string, ProjectedEvent[]>>;
 
   // ---- batches ----
   createBatch(b: BatchRecord): Promise<void>;

@@ -3,6 +3,7 @@
 // events, an optional checkpoint and the run row's counters in ONE transaction, so after a crash the
 // log and the checkpoints always agree (seed 003: the runtime must not forget, nor half-remember).
 import type { Checkpoint } from '../../engine/run.api.ts';
+import { projectEvent, type DataPath, type ProjectedEvent } from '../../domain/batch/query.ts';
 import type { EventEnvelope, RunStatus } from '../../domain/protocol/protocol.ts';
 import type { RunSummary } from '../../domain/protocol/protocol.rest.ts';
 import { BlobStore } from './blobStore.ts';
@@ -24,6 +25,8 @@ export interface NewRun {
   lineage: string;
   freshEffects: boolean;
   stepDelayMs: number;
+  /** Version of the graph it runs (runs/graphVersion.ts); a batch episode carries its batch's. */
+  graphVersion?: string | null;
 }
 
 interface RunRow {
@@ -42,6 +45,7 @@ interface RunRow {
   fresh_effects: number;
   step_delay_ms: number;
   error: string | null;
+  graph_version: string | null;
 }
 export type StoredRun = RunSummary & { fresh_effects: boolean; step_delay_ms: number };
 
@@ -123,6 +127,7 @@ const toSummary = (r: RunRow): StoredRun => ({
   parent_step: r.parent_step,
   lineage: r.lineage,
   error: r.error,
+  graph_version: r.graph_version,
   fresh_effects: r.fresh_effects === 1,
   step_delay_ms: r.step_delay_ms,
 });
@@ -152,8 +157,8 @@ export class RunStore {
     this.compaction = new Compactor(db, {}, this.blobs);
     this.q = {
       insertRun: db.prepare(
-        `INSERT INTO runs (id, graph_name, graph_hash, status, steps, last_seq, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms)
-         VALUES (@id, @graph_name, @graph_hash, @status, 0, 0, @started_at, @parent_run_id, @parent_step, @lineage, @fresh_effects, @step_delay_ms)`,
+        `INSERT INTO runs (id, graph_name, graph_hash, status, steps, last_seq, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms, graph_version)
+         VALUES (@id, @graph_name, @graph_hash, @status, 0, 0, @started_at, @parent_run_id, @parent_step, @lineage, @fresh_effects, @step_delay_ms, @graph_version)`,
       ),
       insertEvent: db.prepare(
         'INSERT INTO events (run, seq, type, ts, step, enc, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -173,6 +178,9 @@ export class RunStore {
       ),
       eventsOfType: db.prepare<[number, number, string, number], EventRow>(
         'SELECT seq, type, ts, enc, data FROM events WHERE run = ? AND seq > ? AND type = ? ORDER BY seq LIMIT ?',
+      ),
+      dataOfType: db.prepare<[number, string], { seq: number; data: string }>(
+        'SELECT seq, data FROM events WHERE run = ? AND type = ? ORDER BY seq',
       ),
       checkpointSteps: db.prepare<[number], { step: number }>(
         'SELECT DISTINCT step FROM checkpoints WHERE run = ? ORDER BY step',
@@ -258,6 +266,7 @@ export class RunStore {
         lineage: r.lineage,
         fresh_effects: r.freshEffects ? 1 : 0,
         step_delay_ms: r.stepDelayMs,
+        graph_version: r.graphVersion ?? null,
       });
     });
   }
@@ -470,6 +479,21 @@ export class RunStore {
       paged.map((e) => pagedEnvelope(runId, e)),
       limit,
     );
+  }
+
+  /**
+   * Every event of `type` of a run reduced to the values at `paths` (RunLog.projectEvents). Blob
+   * payloads are walked, not decoded whole (BlobStore.project); small ones are read as usual.
+   */
+  projectEvents(runId: string, type: string, paths: readonly DataPath[]): ProjectedEvent[] {
+    if (!BLOB_ENCODED.has(type))
+      return this.events(runId, 0, Number.MAX_SAFE_INTEGER, type).map((e) => ({
+        seq: e.seq,
+        values: projectEvent(e.data, paths),
+      }));
+    return this.q.dataOfType
+      .all(this.rid(runId), type)
+      .map((r) => ({ seq: r.seq, values: this.blobs.project(r.data, paths) }));
   }
 
   checkpointSteps(runId: string): number[] {

@@ -151,6 +151,7 @@ const jobOf = (d: EpisodeJobData): EpisodeJob => ({
   runId: d.runId,
   graphName: d.graphName,
   graph: d.graph,
+  graphVersion: d.graphVersion ?? null,
 });
 
 export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWorker> {

@@ -14,6 +14,7 @@ import { IMPORTING, type RunStore } from '../db/runStore.ts';
 import { checkBundle, decodeFrom, gunzip, pageEnvelopes } from './bundleCheck.ts';
 import { BundleError } from './bundleFormat.ts';
 import { TimeSlices } from './timeSlices.ts';
+import { graphVersionOf } from './graphVersion.ts';
 
 /**
  * Which runs came from a bundle (read-only). Kept in its own table, created on first use, so the
@@ -113,6 +114,8 @@ export async function importBundle(
       lineage: src.lineage,
       freshEffects: src.fresh_effects,
       stepDelayMs: src.step_delay_ms,
+      // Kept as exported (a batch episode's is its batch's); an older bundle's from its graph.
+      graphVersion: src.graph_version ?? graphVersionOf(header.graph),
     });
     try {
       let batch: EventEnvelope[] = [];

@@ -19,6 +19,7 @@ import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 import { containerDifferences } from './containerDiff.ts';
 import { LiveRun, type Publisher } from './liveRun.ts';
 import { reduceState, type RunStateView } from './stateAt.ts';
+import { graphVersion } from './graphVersion.ts';
 
 export type EngineFactory = (
   graph: GraphDef,
@@ -152,6 +153,7 @@ export class RunManager {
       lineage: id,
       freshEffects: req.freshEffects,
       stepDelayMs: req.stepDelayMs,
+      graphVersion: graphVersion(req.graph),
     });
     const wantPaused = req.paused;
     if (queue && this.current?.active) {
@@ -653,6 +655,7 @@ export class RunManager {
       lineage: row.lineage,
       freshEffects: opts.freshEffects,
       stepDelayMs: opts.stepDelayMs,
+      graphVersion: graphVersion(graph),
     });
     const replaced = this.liveSummary();
     await this.stopCurrent();
@@ -696,6 +699,8 @@ export class RunManager {
         lineage: row.lineage,
         freshEffects: row.fresh_effects,
         stepDelayMs: row.step_delay_ms,
+        // The branch holds steps its run took: the same graph, the same version.
+        graphVersion: this.store.getRun(runId)?.graph_version ?? null,
       },
       cp.step,
       this.iso(),
