@@ -105,19 +105,22 @@ function Tabs() {
   const labels = tabLabels(tabs);
   const strip = useRef<HTMLDivElement>(null);
   const [overflows, setOverflows] = useState(false);
+  // The strip's width changes without a tab changing (a run's controls appear beside it, the window
+  // resizes) and so does a tab's (its label settles): each time, overflow is re-checked and the
+  // active tab brought back into view.
   useLayoutEffect(() => {
     const el = strip.current;
     if (!el) return;
-    const check = () => setOverflows(el.scrollWidth > el.clientWidth + 1);
+    const tab = el.querySelector<HTMLElement>('[data-testid="tab"][data-active="true"]');
+    const check = () => {
+      setOverflows(el.scrollWidth > el.clientWidth + 1);
+      if (tab) scrollTabIntoView(el, tab);
+    };
     check();
     const ro = new ResizeObserver(check);
     ro.observe(el);
+    if (tab) ro.observe(tab);
     return () => ro.disconnect();
-  }, [keys]);
-  useLayoutEffect(() => {
-    const el = strip.current;
-    const tab = el?.querySelector<HTMLElement>('[data-testid="tab"][data-active="true"]');
-    if (el && tab) scrollTabIntoView(el, tab);
   }, [active, keys, overflows]);
   return (
     <div className="flex min-w-[160px] flex-1 items-end self-stretch" data-testid="tab-strip">
