@@ -12,7 +12,6 @@
 // - an iterIn also outputs `iteration`, its own loop's count (`step` is the root count, as the reference);
 // - conditional routing (routing.ts, docs/routing.md): features in the live state, exactly one
 //   compatible edge per routed port, and a failed route ends the run with the step not committed.
-import type { RunStatus } from '../domain/protocol/protocol.ts';
 import type { ClearedRef } from '../domain/protocol/protocol.ts';
 import type { EdgeDef, NodeDef, SynthesizedPort } from '../domain/graph/graph.schema.ts';
 import type { RunContext } from './runContext.ts';
@@ -29,36 +28,8 @@ import { buildRunResult, type RunEnd } from './runResult.ts';
 import { hitOf, nodeHitOf, type BreakpointHit } from '../domain/debug/breakpoints.ts';
 import type { StepOutcome } from './run.api.ts';
 import { RouteError, Router, type Visit } from './routing.ts';
-import type { FeatureState } from '../domain/routing/routing.eval.ts';
 import { captureLive, thawLive } from './checkpoint.ts';
-
-export interface ScopeState {
-  counter: number;
-  terminated: boolean;
-  active: boolean;
-}
-
-/** Everything that decides what happens next; a checkpoint is a frozen copy of it plus containers. */
-export interface LiveState {
-  step: number;
-  firings: number;
-  phase: 'init' | 'loop' | 'after' | 'finished';
-  status: RunStatus;
-  queue: string[];
-  pending: Record<string, Record<string, unknown>>;
-  slots: Record<string, Record<string, unknown>>;
-  arrived: Record<string, string[]>;
-  scopes: Record<string, ScopeState>;
-  carry: Record<string, Record<string, unknown>>;
-  latches: Record<string, unknown>;
-  harvest: Record<string, unknown>;
-  nodeStates: Record<string, unknown>;
-  errors: { node_id: string; message: string }[];
-  errorCount: number;
-  rootTerminated: boolean;
-  /** Routing features: every declared one, null while unset (routing.ts). */
-  features: FeatureState;
-}
+import type { LiveState } from './liveState.ts';
 
 const SETTLE_LIMIT = 64;
 const ACTION_NAMES = ['STOP', 'FORWARD', 'TURN_LEFT', 'TURN_RIGHT'];
