@@ -4,7 +4,7 @@
 // shared by reference with every other checkpoint, and a long history costs memory in proportion to
 // what changed (seed 003: durable progress without re-deriving it).
 import type { ContainerState, StateContainer } from './container.ts';
-import type { LiveState } from './executor.ts';
+import type { LiveState } from './liveState.ts';
 import { deepFreeze } from './freeze.ts';
 import type { Checkpoint } from './run.api.ts';
 import { sameEntries, share, ShareMemo } from './share.ts';

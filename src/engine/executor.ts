@@ -1,7 +1,8 @@
-// The executor (REFERENCE.md 3.1–3.5): FIFO firing, readiness, routing, loop pivots and scopes,
-// per-scope budgets, final side and after-loop band, runaway cap, error routing — and the root step
-// boundary where nav_step is emitted and a checkpoint taken. One file because the firing loop, the
-// iterOut boundary and the finish sequence share the same live state and must stay in lock-step.
+// The executor (REFERENCE.md 3.1–3.5): the step loop — FIFO firing, readiness, routing, per-scope
+// budgets, after-loop band, runaway cap, error routing — and the root step boundary where nav_step is
+// emitted and a checkpoint taken. What iterIn and iterOut do, and how a loop scope ends, is in
+// loopPivots.ts (called from here, calling back through StepLoop); the live state's shape is in
+// liveState.ts.
 //
 // Differences from the reference, on purpose:
 // - the root boundary settles queued nodes *before* the snapshot, the snapshot is taken *before*
@@ -12,9 +13,8 @@
 // - an iterIn also outputs `iteration`, its own loop's count (`step` is the root count, as the reference);
 // - conditional routing (routing.ts, docs/routing.md): features in the live state, exactly one
 //   compatible edge per routed port, and a failed route ends the run with the step not committed.
-import type { RunStatus } from '../domain/protocol/protocol.ts';
 import type { ClearedRef } from '../domain/protocol/protocol.ts';
-import type { EdgeDef, NodeDef, SynthesizedPort } from '../domain/graph/graph.schema.ts';
+import type { EdgeDef, NodeDef } from '../domain/graph/graph.schema.ts';
 import type { RunContext } from './runContext.ts';
 import { GRAPH_SCOPE } from './scopes.ts';
 import { deepFreeze } from './freeze.ts';
@@ -29,38 +29,10 @@ import { buildRunResult, type RunEnd } from './runResult.ts';
 import { hitOf, nodeHitOf, type BreakpointHit } from '../domain/debug/breakpoints.ts';
 import type { StepOutcome } from './run.api.ts';
 import { RouteError, Router, type Visit } from './routing.ts';
-import type { FeatureState } from '../domain/routing/routing.eval.ts';
 import { captureLive, thawLive } from './checkpoint.ts';
+import type { LiveState } from './liveState.ts';
+import { LoopPivots } from './loopPivots.ts';
 
-export interface ScopeState {
-  counter: number;
-  terminated: boolean;
-  active: boolean;
-}
-
-/** Everything that decides what happens next; a checkpoint is a frozen copy of it plus containers. */
-export interface LiveState {
-  step: number;
-  firings: number;
-  phase: 'init' | 'loop' | 'after' | 'finished';
-  status: RunStatus;
-  queue: string[];
-  pending: Record<string, Record<string, unknown>>;
-  slots: Record<string, Record<string, unknown>>;
-  arrived: Record<string, string[]>;
-  scopes: Record<string, ScopeState>;
-  carry: Record<string, Record<string, unknown>>;
-  latches: Record<string, unknown>;
-  harvest: Record<string, unknown>;
-  nodeStates: Record<string, unknown>;
-  errors: { node_id: string; message: string }[];
-  errorCount: number;
-  rootTerminated: boolean;
-  /** Routing features: every declared one, null while unset (routing.ts). */
-  features: FeatureState;
-}
-
-const SETTLE_LIMIT = 64;
 const ACTION_NAMES = ['STOP', 'FORWARD', 'TURN_LEFT', 'TURN_RIGHT'];
 
 export class Executor {
@@ -74,12 +46,24 @@ export class Executor {
   private pendingHit: BreakpointHit | undefined;
 
   private readonly router: Router;
+  private readonly pivots: LoopPivots;
   /** The state a failed route rolls back to: as the current root step began (routing graphs only). */
   private committed: { live: LiveState; states: Map<string, ContainerState> } | undefined;
 
   constructor(private readonly rc: RunContext) {
     this.live = rc.initialLive();
     this.router = new Router(rc.flat.features, [...rc.outEdges.values()].flat(), rc.grants, rc.containers);
+    this.pivots = new LoopPivots(rc, {
+      live: () => this.live,
+      currentStep: () => this.currentStep(),
+      isFinished: () => this.isFinished(),
+      enqueue: (id) => this.enqueue(id),
+      signal: (name, scope, payload) => this.signal(name, scope, payload),
+      fire: (id) => this.fire(id),
+      routeOutputs: (id, result) => void this.routeVisit(id, result, undefined),
+      logFire: (node, step, error) => this.logFire(node, step, error),
+      rootBoundary: (before, cleared) => this.rootBoundary(before, cleared),
+    });
     const host = rc.options.breakpoints;
     if (host)
       rc.observer = (event) => {
@@ -195,11 +179,9 @@ export class Executor {
     for (const id of this.rc.entries) this.enqueue(id);
   }
 
-  /** Set while a root boundary settles: those fires belong to the step that just completed. */
-  private settlingStep: number | undefined;
-
   private currentStep(): number {
-    if (this.settlingStep !== undefined) return this.settlingStep;
+    const settling = this.pivots.settlingStep;
+    if (settling !== undefined) return settling;
     return this.live.phase === 'after' || this.live.rootTerminated ? this.live.step : this.live.step + 1;
   }
 
@@ -296,8 +278,8 @@ export class Executor {
       return;
     }
     L.firings += 1;
-    if (node.type === 'iterIn') return this.fireIterIn(node);
-    if (node.type === 'iterOut') return this.fireIterOut(node);
+    if (node.type === 'iterIn') return this.pivots.fireIterIn(node);
+    if (node.type === 'iterOut') return this.pivots.fireIterOut(node);
     await this.fireHandler(node, scope);
   }
 
@@ -579,16 +561,7 @@ export class Executor {
     const target = rc.nodes.get(e.target);
     if (!target || target.type === 'note') return;
     const handle = e.targetHandle || e.sourceHandle || 'value';
-    if (target.type === 'iterIn') {
-      L.slots[target.id] = { ...(L.slots[target.id] ?? {}), [handle]: value };
-      const arrived = L.arrived[target.id] ?? [];
-      if (!arrived.includes(handle)) L.arrived[target.id] = [...arrived, handle];
-      const s = L.scopes[target.id];
-      const wired = rc.wiredIterInHandles.get(target.id) ?? [];
-      if (s && (!s.active || s.terminated) && wired.every((h) => L.arrived[target.id]!.includes(h)))
-        this.enqueue(target.id);
-      return;
-    }
+    if (target.type === 'iterIn') return this.pivots.deliver(target, handle, value);
     const pend = { ...(L.pending[target.id] ?? {}) };
     if (rc.isListPort(target, handle)) {
       const cur = pend[handle];
@@ -604,106 +577,6 @@ export class Executor {
     if (node.type === 'iterOut' && !present.some((k) => k !== 'stop')) return false;
     if (required.length > 0) return required.every((r) => Object.hasOwn(pend, r));
     return present.length > 0;
-  }
-
-  // ---- loop pivots ----
-
-  private fireIterIn(node: NodeDef): void {
-    const rc = this.rc;
-    const L = this.live;
-    const s = L.scopes[node.id]!;
-    if (s.terminated) L.scopes[node.id] = { counter: 0, terminated: false, active: false };
-    const sc = L.scopes[node.id]!;
-    const step = this.currentStep();
-    this.signal('step_start', node.id, { step: sc.counter + 1, scope_id: node.id });
-    const slots = L.slots[node.id] ?? {};
-    // `step` is the root step count (the reference's ctx.step) in nested loops too, so memory keyed
-    // by step gets the same keys; `iteration` is this loop's own count since it was (re)entered.
-    const outputs: Record<string, unknown> = { step: L.step, iteration: sc.counter };
-    // As the reference, only non-null slots are forwarded: a null (e.g. nullSource into a persistent
-    // port) fires nothing downstream.
-    for (const [k, v] of Object.entries(slots)) if (v !== null && v !== undefined) outputs[k] = v;
-    const ports: SynthesizedPort[] = rc.iterInPorts.get(node.id) ?? [];
-    const kept: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(slots)) {
-      const p = ports.find((x) => x.name === k);
-      if (p ? p.persist : false) kept[k] = v;
-    }
-    L.slots[node.id] = kept;
-    L.arrived[node.id] = [];
-    L.scopes[node.id] = { ...sc, active: true };
-    this.logFire(node, step, null);
-    this.routeVisit(node.id, deepFreeze(outputs), undefined);
-  }
-
-  private async fireIterOut(node: NodeDef): Promise<void> {
-    const rc = this.rc;
-    const L = this.live;
-    const inputs = L.pending[node.id] ?? {};
-    delete L.pending[node.id];
-    const scopeId = rc.scopes.byIterOut.get(node.id);
-    if (scopeId === undefined) return;
-    const info = rc.scopes.scopes.get(scopeId)!;
-    const carries: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(inputs)) if (k !== 'stop') carries[k] = v;
-    L.carry = { ...L.carry, [node.id]: { ...(L.carry[node.id] ?? {}), ...carries } };
-    const isRoot = scopeId === rc.scopes.roots[0];
-    // 1. Record
-    const sc = { ...L.scopes[scopeId]! };
-    sc.counter += 1;
-    L.scopes[scopeId] = sc;
-    if (isRoot) L.step += 1;
-    const step = isRoot ? L.step : this.currentStep();
-    this.logFire(node, step, null);
-    // 2. Settle: already-queued nodes of this scope (root: also the graph scope), never an iterIn.
-    // Their writes land in this step's snapshot, so their events carry this step's number too.
-    if (isRoot) this.settlingStep = L.step;
-    try {
-      await this.settle(scopeId, isRoot);
-    } finally {
-      this.settlingStep = undefined;
-    }
-    if (this.isFinished()) return; // a failed route ended the run: nothing of the step is committed
-    // 3. Snapshot before step_end, so step-lifetime slots show what this step wrote.
-    const before = isRoot
-      ? new Map<string, ContainerState>([...rc.containers].map(([id, c]) => [id, c.state]))
-      : undefined;
-    const cleared = this.signal('step_end', scopeId, { step: sc.counter, scope_id: scopeId });
-    // 4. Decide
-    const budget = rc.budgetOf(scopeId);
-    const stop = Boolean(inputs.stop);
-    if (stop || sc.counter >= budget) {
-      this.terminate(scopeId, node.id);
-    } else {
-      // 5. Hand off the carries to the paired iterIn and re-queue it.
-      const ports = rc.iterInPorts.get(info.iterIn) ?? [];
-      const slots = { ...(L.slots[info.iterIn] ?? {}) };
-      for (const [k, v] of Object.entries(carries))
-        if (ports.some((p) => p.name === `iterout_${k}`)) slots[`iterout_${k}`] = v;
-      L.slots[info.iterIn] = slots;
-      this.enqueue(info.iterIn);
-    }
-    if (isRoot && before && !this.isFinished()) this.rootBoundary(before, cleared);
-  }
-
-  /** Fires up to SETTLE_LIMIT already-queued nodes of `scopeId` (root: also graph scope), never pivots. */
-  private async settle(scopeId: string, isRoot: boolean): Promise<void> {
-    const rc = this.rc;
-    const L = this.live;
-    for (let n = 0; n < SETTLE_LIMIT; n++) {
-      const idx = L.queue.findIndex((q) => {
-        const qs = rc.scopes.scopeOf.get(q) ?? GRAPH_SCOPE;
-        const qn = rc.nodes.get(q);
-        return (
-          qn?.type !== 'iterIn' &&
-          qn?.type !== 'iterOut' &&
-          (qs === scopeId || (isRoot && qs === GRAPH_SCOPE))
-        );
-      });
-      if (idx < 0) break;
-      const [q] = L.queue.splice(idx, 1);
-      await this.fire(q!);
-    }
   }
 
   /** The exec_log and final node_status of one fire; `ms` is absent for pivots (no handler runs). */
@@ -734,26 +607,6 @@ export class Executor {
         ...(error ? { error } : {}),
       },
     });
-  }
-
-  /** Ends a scope: final side once, latches released; a root scope ends the loop phase. */
-  private terminate(scopeId: string, iterOutId: string): void {
-    const rc = this.rc;
-    const L = this.live;
-    L.scopes[scopeId] = { ...L.scopes[scopeId]!, terminated: true, active: false };
-    const info = rc.scopes.scopes.get(scopeId)!;
-    const final: Record<string, unknown> = { final_stop: true };
-    for (const [k, v] of Object.entries(L.carry[iterOutId] ?? {})) final[`final_${k}`] = v;
-    if (!info.parent && rc.scopes.roots.every((r) => L.scopes[r]?.terminated)) L.rootTerminated = true;
-    this.routeVisit(iterOutId, deepFreeze(final), undefined);
-    if (this.isFinished()) return; // its final side failed to route
-    for (const [gid, v] of Object.entries(L.latches)) {
-      if (rc.scopes.scopeOf.get(gid) !== scopeId) continue;
-      const rest = { ...L.latches };
-      delete rest[gid];
-      L.latches = rest;
-      this.routeVisit(gid, { value: v }, undefined);
-    }
   }
 
   private rootBoundary(before: ReadonlyMap<string, ContainerState>, cleared: ClearedRef[]): void {
@@ -792,16 +645,7 @@ export class Executor {
     const rc = this.rc;
     const L = this.live;
     if (!L.rootTerminated) {
-      for (const r of rc.scopes.roots) {
-        if (L.scopes[r]?.terminated) continue;
-        // Fallback: rebuild the final side from the iterIn's iterout_* slots.
-        const info = rc.scopes.scopes.get(r)!;
-        const fromSlots: Record<string, unknown> = {};
-        for (const [k, v] of Object.entries(L.slots[r] ?? {}))
-          if (k.startsWith('iterout_')) fromSlots[k.slice(8)] = v;
-        L.carry = { ...L.carry, [info.iterOut]: { ...fromSlots, ...(L.carry[info.iterOut] ?? {}) } };
-        if (L.scopes[r]?.active || L.scopes[r]!.counter > 0) this.terminate(r, info.iterOut);
-      }
+      this.pivots.endOpenRoots();
       L.rootTerminated = true;
       L.queue = L.queue.filter((q) => (rc.scopes.scopeOf.get(q) ?? GRAPH_SCOPE) === GRAPH_SCOPE);
       if (L.queue.length > 0 && L.firings < rc.maxFirings) {

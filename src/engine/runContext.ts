@@ -17,7 +17,7 @@ import type { EventSink, RunOptions } from './run.api.ts';
 import type { StateContainer } from './container.ts';
 import { buildContainers } from './containers.build.ts';
 import { BuildError } from './errors.ts';
-import type { LiveState } from './executor.ts';
+import type { LiveState } from './liveState.ts';
 import type { FlatGraph } from './flatten.ts';
 import { GrantIndex } from './grants.ts';
 import type { LlmProvider } from './handler.types.ts';

@@ -3,7 +3,7 @@
 // Pure: built from the run context, the live state and the container states the caller picks.
 import type { RunEndStatus, RunResultData } from '../domain/protocol/protocol.ts';
 import type { ContainerState } from './container.ts';
-import type { LiveState } from './executor.ts';
+import type { LiveState } from './liveState.ts';
 import type { RunContext } from './runContext.ts';
 
 export interface RunEnd {
