@@ -8,7 +8,7 @@ import {
   RunIdParamSchema,
   StateQuerySchema,
 } from '../../domain/protocol/protocol.rest.ts';
-import { episodeOfRunId } from '../batch/batchManager.ts';
+import { episodeOfRunId } from '../../domain/batch/episodeIds.ts';
 import type { RunStore } from '../db/runStore.ts';
 import type { RunManager } from './runManager.ts';
 import { notFound, parseOr400 } from '../errors/errors.ts';
