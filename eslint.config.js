@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { serverFloors } from './eslint/serverFloors.js';
 
 const layer = (name) => ({
   group: [`**/${name}/**`, `**/${name}`],
@@ -21,6 +22,19 @@ const boundary = (files, patterns, ignores = []) => ({
 const appBase = [layer('engine'), layer('server'), nodeBuiltins];
 const onlyCanvasFlow = pkg('@xyflow/react', 'only src/app/canvas imports @xyflow/react');
 const onlyLiveSocket = pkg('socket.io-client', 'only src/app/live imports socket.io-client');
+// The floors of src/server, lowest first: a folder imports its own folder and lower floors only
+// (eslint/serverFloors.js; `node scripts/server-folder-graph.mjs` prints the real graph).
+const SERVER_FLOORS = [
+  ['db', 'layout'],
+  ['errors'],
+  ['workspace', 'plugins', 'socket'],
+  ['runs', 'services'],
+  ['batch'],
+  ['distributed'],
+  ['http'],
+  ['.'],
+  ['cli'],
+];
 
 export default tseslint.config(
   {
@@ -86,6 +100,12 @@ export default tseslint.config(
     ['src/server/**/*.ts'],
     [layer('app'), pkg('react', 'server has no UI'), pkg('@xyflow/react', 'server has no UI')],
   ),
+  {
+    files: ['src/server/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.testutil.ts', '**/*.suite.ts', 'src/server/test/**'],
+    plugins: { local: { rules: { 'server-floors': serverFloors } } },
+    rules: { 'local/server-floors': ['error', { root: 'src/server', floors: SERVER_FLOORS }] },
+  },
   boundary(
     ['src/app/**/*.{ts,tsx}'],
     [...appBase, onlyCanvasFlow, onlyLiveSocket],

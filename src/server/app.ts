@@ -14,40 +14,40 @@ import { DEFAULT_MAX_VALUE_MB, MB } from './db/valueLimits.ts';
 import { SqliteRunLog } from './db/sqliteRunLog.ts';
 import { BatchManager } from './batch/batchManager.ts';
 import { EmbeddedPool } from './batch/embeddedPool.ts';
-import { registerBatchRoutes } from './http/batches.routes.ts';
+import { registerBatchRoutes } from './batch/batches.routes.ts';
 import { evaluationRoutes } from './batch/evaluation.routes.ts';
 import type { DistributedConfig } from './distributed/config.ts';
 import { installDistributed } from './distributed/distributedMode.ts';
 import { redactUrl } from './distributed/config.ts';
-import { registerComponentRoutes } from './http/components.routes.ts';
+import { registerComponentRoutes } from './plugins/components.routes.ts';
 import {
   ApiError,
   frameworkErrorOptions,
   installErrorHandling,
   installJsonParser,
   sendError,
-} from './http/errors.ts';
-import { registerGraphRoutes } from './http/graphs.routes.ts';
-import { registerViewRoutes } from './http/views.routes.ts';
+} from './errors/errors.ts';
+import { registerGraphRoutes } from './workspace/graphs.routes.ts';
+import { registerViewRoutes } from './workspace/views.routes.ts';
 import { ViewSettingsStore } from './workspace/viewSettings.ts';
-import { assertRunnable, registerNavigateRoutes } from './http/navigate.routes.ts';
+import { assertRunnable, registerNavigateRoutes } from './runs/navigate.routes.ts';
 import {
   installOriginGuard,
   installSocketAuth,
   OriginGuard,
   socketAllowRequest,
 } from './http/originGuard.ts';
-import { registerRunRoutes } from './http/runs.routes.ts';
-import { registerBundleRoutes } from './http/bundle.routes.ts';
+import { registerRunRoutes } from './runs/runs.routes.ts';
+import { registerBundleRoutes } from './runs/bundle.routes.ts';
 import { installSecurityHeaders } from './http/securityHeaders.ts';
-import { registerValidateRoutes } from './http/validate.routes.ts';
+import { registerValidateRoutes } from './workspace/validate.routes.ts';
 import { RunManager } from './runs/runManager.ts';
 import { trackRequestActivity } from './http/requestActivity.ts';
 import { LiveHub, type HubOptions } from './socket/liveHub.ts';
 import { GraphFiles } from './workspace/graphFiles.ts';
 import { watchGraphs } from './workspace/watchGraphs.ts';
 import { loadPlugins, type PluginLoadResult } from './plugins/loadPlugins.ts';
-import { registerServiceRoutes } from './http/services.routes.ts';
+import { registerServiceRoutes } from './services/services.routes.ts';
 import { ServiceManager } from './services/serviceManager.ts';
 import { loadServicesConfig } from './services/servicesConfig.ts';
 import { serviceOutputSink } from './services/serviceOutput.ts';

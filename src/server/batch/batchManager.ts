@@ -69,15 +69,6 @@ interface LiveBatch {
 export const newBatchId = () => `batch_${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
 export { episodeRunId };
 
-/**
- * The batch and episode an episode run id names (the inverse of episodeRunId), or null. A run id
- * of that shape is an episode only if its batch exists: callers look the batch up.
- */
-export function episodeOfRunId(runId: string): { batchId: string; episode: number } | null {
-  const m = /^(.+)_e([1-9]\d*)$/.exec(runId);
-  return m ? { batchId: m[1]!, episode: Number(m[2]) } : null;
-}
-
 const withoutGraph = ({ graph: _graph, ...rest }: BatchRecord): Omit<BatchRecord, 'graph'> => rest;
 
 /** Episode jobs 1…N: seeds derived from the base seed, graphs sharing everything but seeded nodes. */

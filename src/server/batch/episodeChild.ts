@@ -8,7 +8,7 @@
 import { IpcRunLog } from './ipcRunLog.ts';
 import type { FromChild, ToChild } from './poolProtocol.ts';
 import { runEpisode } from './episodeRun.ts';
-import { loadRegistry } from '../cli/headless.ts';
+import { loadRegistry } from '../plugins/loadRegistry.ts';
 import { createRegistry, type NodeRegistry } from '../../engine/registry.ts';
 import { startEpisodeServices, type EpisodeServices } from './episodeServices.ts';
 

@@ -11,7 +11,7 @@ import {
 } from '../../domain/batch/evaluation.schema.ts';
 import { RunIdParamSchema } from '../../domain/protocol/protocol.rest.ts';
 import type { RunLog } from '../db/runLog.ts';
-import { parseOr400 } from '../http/errors.ts';
+import { parseOr400 } from '../errors/errors.ts';
 import { compareStoredBatches, firstStoredDifference, loadBatch, queryStoredBatch } from './evaluation.ts';
 
 export interface EvaluationRoutesOptions {

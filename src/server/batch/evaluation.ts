@@ -24,7 +24,7 @@ import type { BatchQueryResult, FirstDifferenceResult } from '../../domain/batch
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { ContainerSnapshot } from '../../domain/protocol/protocol.ts';
 import type { RunLog } from '../db/runLog.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../errors/errors.ts';
 import { decodeGraph } from '../workspace/graphCodec.ts';
 
 /** Episodes whose logs are read together (bounds what one query holds in memory). */

@@ -22,7 +22,8 @@ import { redactUrl } from '../distributed/config.ts';
 import { distributedBatch } from '../distributed/distributedMode.ts';
 import { argsOrExit, intFlag } from './args.ts';
 import { aggregateLines, episodeLine } from './batchReport.ts';
-import { defaultPluginDir, loadRegistry, runBlockers } from './headless.ts';
+import { loadRegistry } from '../plugins/loadRegistry.ts';
+import { defaultPluginDir, runBlockers } from './headless.ts';
 import { issueLine, readGraphFile } from './readGraphFile.ts';
 import { parseCliArgs } from './cliArgs.ts';
 

@@ -8,7 +8,7 @@ import { PgRunLog } from '../db/pgRunLog.ts';
 import type { RunLog } from '../db/runLog.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
 import { distributedConfig, redactUrl } from '../distributed/config.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors/errors.ts';
 
 export const WORKSPACE_HELP = `--workspace DIR     whose database holds the batches (default ./workspace, else .); with
                       STATEWIRE_REDIS_URL + STATEWIRE_DATABASE_URL set, PostgreSQL instead`;

@@ -2,7 +2,6 @@
 // plugins (`--plugins DIR`, else the nodes/ folder next to the graph's folder), the deterministic
 // offline LLM provider, and root steps driven one at a time up to an optional limit. Node services
 // are started by the commands (cli/cliServices.ts); a run given them calls them as a served run does.
-import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { EngineEvent } from '../../domain/protocol/protocol.ts';
@@ -10,32 +9,12 @@ import { validate } from '../../domain/validate/graph.validate.ts';
 import type { Issue } from '../../domain/validate/issues.ts';
 import { createRun, type EngineRunExt } from '../../engine/createRun.ts';
 import { offlineProvider } from '../../engine/llm.providers.ts';
-import { createRegistry, type NodeRegistry } from '../../engine/registry.ts';
-import { loadPlugins } from '../plugins/loadPlugins.ts';
+import type { NodeRegistry } from '../../engine/registry.ts';
 import type { ServiceManager } from '../services/serviceManager.ts';
 import { serviceAwareCreateRun } from '../services/serviceRun.ts';
 
-export interface LoadedRegistry {
-  registry: NodeRegistry;
-  /** Plugins that failed to load (`plugin FILE: error`); the others are registered. */
-  failures: string[];
-}
-
 /** The plugin folder `statewire run` uses for a graph file. */
 export const defaultPluginDir = (graphFile: string) => join(dirname(resolve(graphFile)), '..', 'nodes');
-
-/**
- * Built-ins plus the plugins of `pluginDir`. An explicit folder must exist (a typo would otherwise
- * run without its plugins): a string is the error; a missing default folder just means none.
- */
-export async function loadRegistry(pluginDir: string, explicit: boolean): Promise<LoadedRegistry | string> {
-  const registry = createRegistry();
-  if (explicit && statSync(pluginDir, { throwIfNoEntry: false })?.isDirectory() !== true)
-    return `--plugins ${pluginDir}: ${existsSync(pluginDir) ? 'is not a folder' : 'no such folder'}`;
-  if (!existsSync(pluginDir)) return { registry, failures: [] };
-  const res = await loadPlugins(pluginDir, registry);
-  return { registry, failures: res.failed.map((f) => `plugin ${f.file}: ${f.error}`) };
-}
 
 /** Load-time errors (parse warnings of severity error) and validation errors against the registry. */
 export function runBlockers(

@@ -15,8 +15,8 @@ import {
   type GraphTest,
 } from '../../domain/graphtest/graphTest.schema.ts';
 import { BuildError } from '../../engine/errors.ts';
-import { defaultPluginDir, createHeadlessRun, driveSteps, loadRegistry, runBlockers } from './headless.ts';
-import type { LoadedRegistry } from './headless.ts';
+import { loadRegistry, type LoadedRegistry } from '../plugins/loadRegistry.ts';
+import { defaultPluginDir, createHeadlessRun, driveSteps, runBlockers } from './headless.ts';
 import { allNodes } from '../services/serviceEvents.ts';
 import { CliServicesPool, parseExecutorPort, serviceProblems } from './cliServices.ts';
 import { issueLine, readGraphFile, readRegularFile } from './readGraphFile.ts';

@@ -13,7 +13,7 @@ import {
 } from '../../domain/protocol/protocol.rest.ts';
 import type { RunLog, StoredRun } from '../db/runLog.ts';
 import type { RunStore } from '../db/runStore.ts';
-import { notFound, parseOr400 } from '../http/errors.ts';
+import { notFound, parseOr400 } from '../errors/errors.ts';
 import { reduceState, type RunStateView } from '../runs/stateAt.ts';
 import { foldWriters, writersUpTo } from '../runs/writers.ts';
 

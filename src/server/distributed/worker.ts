@@ -28,7 +28,7 @@ import { createRegistry, type NodeRegistry } from '../../engine/registry.ts';
 import { runEpisode, type EpisodeJob } from '../batch/episodeRun.ts';
 import { startEpisodeServices, type EpisodeServices } from '../batch/episodeServices.ts';
 import type { ServiceEntry } from '../services/servicesConfig.ts';
-import { loadRegistry } from '../cli/headless.ts';
+import { loadRegistry } from '../plugins/loadRegistry.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
 import { redactUrl } from './config.ts';
 import {

@@ -23,7 +23,7 @@ import {
   type HostList,
   type HostPort,
 } from './allowedHosts.ts';
-import { ApiError, sendError } from './errors.ts';
+import { ApiError, sendError } from '../errors/errors.ts';
 import { BUNDLE_IMPORT_ROUTE, BUNDLE_MEDIA_TYPE } from '../../domain/protocol/runBundle.schema.ts';
 
 export interface GuardOptions {

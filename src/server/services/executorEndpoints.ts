@@ -4,8 +4,8 @@
 // `_exec.executor_url`; the reference's services read only AGENTCANVAS_EXECUTOR_URL from their
 // environment, so a service started by hand needs a port known in advance (`--executor-port`).
 import Fastify from 'fastify';
-import { installErrorHandling, installJsonParser } from '../http/errors.ts';
-import { registerInternalRoutes } from '../http/services.routes.ts';
+import { installErrorHandling, installJsonParser } from '../errors/errors.ts';
+import { registerInternalRoutes } from './services.routes.ts';
 import type { ServiceManager } from './serviceManager.ts';
 
 export async function startExecutorEndpoints(

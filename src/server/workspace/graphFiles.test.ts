@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyGraph } from '../../domain/graph/graph.schema.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors/errors.ts';
 import { GraphFiles } from './graphFiles.ts';
 
 const GRAPHS = resolve(import.meta.dirname, '../../../workspace/graphs');

@@ -10,8 +10,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, r
 import { join, relative, sep } from 'node:path';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import { emptyGraph } from '../../domain/graph/graph.schema.ts';
-import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
-import { storageApiError } from '../http/storageErrors.ts';
+import { ApiError, badRequest, conflict, notFound } from '../errors/errors.ts';
+import { storageApiError } from '../errors/storageErrors.ts';
 import { sweepOrphanTemps, writeFileAtomic } from './atomicWrite.ts';
 import { parseGraphText } from '../../domain/graph/graph.parse.ts';
 import { GRAPH_TEST_SUFFIX } from '../../domain/graphtest/graphTest.schema.ts';

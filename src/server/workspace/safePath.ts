@@ -3,7 +3,7 @@
 // when the real path of it (or of its nearest existing ancestor) leaves the root through a symlink.
 import { realpathSync, existsSync } from 'node:fs';
 import { resolve, sep, dirname } from 'node:path';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../errors/errors.ts';
 
 const bad = (rel: string, why: string) => new ApiError(400, 'unsafe-path', `path ${JSON.stringify(rel)} ${why}`);
 

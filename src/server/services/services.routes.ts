@@ -9,11 +9,11 @@
 //   otherwise: a stale execution id), and only for containers granted to the calling node (403).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { ServiceManager } from '../services/serviceManager.ts';
-import type { ServiceEntry, ConfigError } from '../services/servicesConfig.ts';
-import { decodeMsgpack, encodeMsgpack } from '../services/wireCodec.ts';
-import { deliverPushedEvents, PushedEventsBodySchema } from '../services/pushedEvents.ts';
-import { ApiError, notFound, parseOr400 } from './errors.ts';
+import type { ServiceManager } from './serviceManager.ts';
+import type { ServiceEntry, ConfigError } from './servicesConfig.ts';
+import { decodeMsgpack, encodeMsgpack } from './wireCodec.ts';
+import { deliverPushedEvents, PushedEventsBodySchema } from './pushedEvents.ts';
+import { ApiError, notFound, parseOr400 } from '../errors/errors.ts';
 
 const isLoopback = (addr: string | undefined) =>
   !!addr && (addr === '::1' || addr.startsWith('127.') || addr.startsWith('::ffff:127.'));

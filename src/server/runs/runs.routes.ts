@@ -8,17 +8,17 @@ import {
   RunIdParamSchema,
   StateQuerySchema,
 } from '../../domain/protocol/protocol.rest.ts';
-import { episodeOfRunId } from '../batch/batchManager.ts';
+import { episodeOfRunId } from '../../domain/batch/episodeIds.ts';
 import type { RunStore } from '../db/runStore.ts';
-import type { RunManager } from '../runs/runManager.ts';
-import { notFound, parseOr400 } from './errors.ts';
+import type { RunManager } from './runManager.ts';
+import { notFound, parseOr400 } from '../errors/errors.ts';
 import { z } from 'zod';
 
 const RunListQuerySchema = z.object({
   graph: z.string().min(1).optional(),
   status: z.string().min(1).optional(),
 });
-import { writersAt } from '../runs/writers.ts';
+import { writersAt } from './writers.ts';
 
 export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store: RunStore): void {
   const runOr404 = (params: unknown) => {

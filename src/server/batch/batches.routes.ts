@@ -7,10 +7,10 @@ import { rowsToCsv } from '../../domain/batch/csv.ts';
 import { applySets } from '../../domain/batch/setPaths.ts';
 import type { Catalog } from '../../domain/catalog/catalog.schema.ts';
 import { EmptyBodySchema, RunIdParamSchema } from '../../domain/protocol/protocol.rest.ts';
-import type { BatchManager } from '../batch/batchManager.ts';
+import type { BatchManager } from './batchManager.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
-import { ApiError, notFound, parseOr400 } from './errors.ts';
-import { assertRunnable } from './navigate.routes.ts';
+import { ApiError, notFound, parseOr400 } from '../errors/errors.ts';
+import { assertRunnable } from '../runs/navigate.routes.ts';
 
 const csvName = (graphName: string, id: string) =>
   `${(graphName || 'batch').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100)}-${id}.csv`;

@@ -3,7 +3,7 @@
 // that merely looks like an episode's (`<x>_e3`) is not one unless batch <x> is stored here.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { episodeOfRunId, episodeRunId } from '../batch/batchManager.ts';
+import { episodeOfRunId, episodeRunId } from '../../domain/batch/episodeIds.ts';
 import { createServer, type StatewireServer } from '../app.ts';
 import { api, demoGraph, tempWorkspace, waitFor } from '../test/serverProcess.testutil.ts';
 

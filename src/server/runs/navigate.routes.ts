@@ -11,10 +11,10 @@ import {
 } from '../../domain/protocol/protocol.rest.ts';
 import type { Catalog } from '../../domain/catalog/catalog.schema.ts';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
-import type { RunManager } from '../runs/runManager.ts';
+import type { RunManager } from './runManager.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 import { validateGraph } from '../workspace/graphValidate.ts';
-import { ApiError, parseOr400 } from './errors.ts';
+import { ApiError, parseOr400 } from '../errors/errors.ts';
 
 /** The run boundary refuses a graph with validation errors (REFERENCE.md 2.2), naming every one. */
 export function assertRunnable(graph: GraphDef, catalog: Catalog, pathPrefix: string): void {

@@ -12,9 +12,9 @@ import {
   GraphSaveControlSchema,
   SAVE_CONTROL_KEYS,
 } from '../../domain/protocol/protocol.rest.ts';
-import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
-import type { GraphFiles } from '../workspace/graphFiles.ts';
-import { ApiError, badRequest, parseOr400 } from './errors.ts';
+import { decodeGraph, describeErrors } from './graphCodec.ts';
+import type { GraphFiles } from './graphFiles.ts';
+import { ApiError, badRequest, parseOr400 } from '../errors/errors.ts';
 
 /** Splits a save request into control keys and a decoded graph; 400 naming the bad field. */
 export function decodeSaveRequest(body: unknown): {

@@ -2,8 +2,8 @@
 // file so the reference-format body never carries them.
 import type { FastifyInstance } from 'fastify';
 import { ViewSettingsSchema } from '../../domain/debug/viewSettings.ts';
-import type { ViewSettingsStore } from '../workspace/viewSettings.ts';
-import { badRequest, parseOr400 } from './errors.ts';
+import type { ViewSettingsStore } from './viewSettings.ts';
+import { badRequest, parseOr400 } from '../errors/errors.ts';
 
 function graphId(params: unknown): string {
   const id = (params as { '*'?: string })['*'] ?? '';

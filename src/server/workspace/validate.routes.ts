@@ -5,9 +5,9 @@ import type { Catalog } from '../../domain/catalog/catalog.schema.ts';
 import type { Issue } from '../../domain/validate/issues.ts';
 import { LayoutBodySchema } from '../../domain/protocol/protocol.rest.ts';
 import { layoutGraph, LayoutTooLargeError } from '../layout/elkLayout.ts';
-import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
-import { validateGraph, WIRE_CODES } from '../workspace/graphValidate.ts';
-import { ApiError, badRequest, parseOr400 } from './errors.ts';
+import { decodeGraph, describeErrors } from './graphCodec.ts';
+import { validateGraph, WIRE_CODES } from './graphValidate.ts';
+import { ApiError, badRequest, parseOr400 } from '../errors/errors.ts';
 
 /** `{graph: …}` or a bare graph. */
 function unwrapGraph(body: unknown): unknown {

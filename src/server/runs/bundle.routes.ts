@@ -6,11 +6,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BUNDLE_IMPORT_ROUTE, BUNDLE_MEDIA_TYPE } from '../../domain/protocol/runBundle.schema.ts';
 import { RunIdParamSchema } from '../../domain/protocol/protocol.rest.ts';
 import type { RunStore } from '../db/runStore.ts';
-import { bundleFileName, bundleStream } from '../runs/bundleExport.ts';
-import { BundleError } from '../runs/bundleFormat.ts';
-import { importBundle, ImportedRuns } from '../runs/bundleImport.ts';
-import type { RunManager } from '../runs/runManager.ts';
-import { ApiError, conflict, notFound, parseOr400 } from './errors.ts';
+import { bundleFileName, bundleStream } from './bundleExport.ts';
+import { BundleError } from './bundleFormat.ts';
+import { importBundle, ImportedRuns } from './bundleImport.ts';
+import type { RunManager } from './runManager.ts';
+import { ApiError, conflict, notFound, parseOr400 } from '../errors/errors.ts';
 
 /** How far a bundle may decompress, relative to the body limit (gzip bombs stop here). */
 export const UNCOMPRESSED_FACTOR = 16;
