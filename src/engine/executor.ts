@@ -1,4 +1,4 @@
-// The executor (REFERENCE.md 3.1–3.5): FIFO firing, readiness, routing, loop pivots and scopes,
+// The executor (docs/reference-system.md §3.1–3.5): FIFO firing, readiness, routing, loop pivots and scopes,
 // per-scope budgets, final side and after-loop band, runaway cap, error routing — and the root step
 // boundary where nav_step is emitted and a checkpoint taken. One file because the firing loop, the
 // iterOut boundary and the finish sequence share the same live state and must stay in lock-step.
@@ -414,7 +414,7 @@ export class Executor {
   /**
    * A failed route: a node error naming node, edges and feature values, then the run ends in error
    * with the step's candidate state discarded — live state and containers go back to how the step
-   * began, so the last checkpoint and snapshot stay the previous step's (seed 000's commit rule;
+   * began, so the last checkpoint and snapshot stay the previous step's (the commit rule of docs/architecture.md "Run state and durability";
    * events already emitted, e.g. state_written, stay in the log).
    */
   private failRoute(nodeId: string, e: RouteError): void {
@@ -560,7 +560,7 @@ export class Executor {
     };
   }
 
-  /** Routes a result along the node's outgoing edges in declaration order (REFERENCE.md 3.2). */
+  /** Routes a result along the node's outgoing edges in declaration order (docs/reference-system.md §3.2). */
   private route(source: string, result: Readonly<Record<string, unknown>>, skip?: ReadonlySet<string>): void {
     const rc = this.rc;
     for (const e of rc.outEdges.get(source) ?? []) {

@@ -101,7 +101,7 @@ export function serviceNodeHandler(
         throw new Error(
           `service '${binding.name}' is unavailable (${client.down}); cannot call '${fn.name}'`,
         );
-      // Missing optional inputs are absent and None values are not sent (NODE-SERVICES.md).
+      // Missing optional inputs are absent and None values are not sent (docs/node-services-protocol.md "A call").
       const sent = Object.fromEntries(
         Object.entries(inputs).filter(([, v]) => v !== null && v !== undefined),
       );
