@@ -3,7 +3,8 @@
 // the node, and our message names the service, the function and what the service said — never a
 // silent `{error}` output (the reference's defect).
 // While a call is in flight its node context is listed in `ActiveCalls`, so the service can read and
-// write the node's granted containers back through the executor endpoints (services.routes.ts): those
+// write the node's granted containers back through the executor endpoints (`/api/internal/containers/…`,
+// docs/node-services-protocol.md "Calls back into Statewire"): those
 // writes go through the same container handles — reducers, lifetimes, state_written, checkpoints.
 import type { ServiceFunction } from '../../domain/services/manifest.ts';
 import type { Aggregator, FireList } from '../../engine/dynamic.ts';
