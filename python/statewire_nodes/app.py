@@ -1,4 +1,4 @@
-"""The HTTP face of a ``NodeService``: exactly the endpoints of NODE-SERVICES.md.
+"""The HTTP face of a ``NodeService``: exactly the endpoints of docs/node-services-protocol.md.
 
 Bodies are read raw and decoded by Content-Type (msgpack or JSON); the answer uses the request's
 encoding. Errors are FastAPI's ``{"detail": "…"}`` JSON bodies whatever the request's encoding, as the

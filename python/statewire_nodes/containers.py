@@ -1,4 +1,4 @@
-"""Service-owned containers (REFERENCE 3.8, 3.11): named slots folded by reducers, keyed partitions.
+"""Service-owned containers (docs/reference-system.md §3.8, §3.11): named slots folded by reducers, keyed partitions.
 
 They live in the service's process and are shown by Statewire with ``owner`` = the service name from
 the previews each ``/call`` answer carries. The executor sends them no signals; per-episode cleanup is
@@ -188,7 +188,7 @@ class ServiceContainer:
             return js_key_order(self._keyed.get(name, {}))
 
     def preview(self) -> dict:
-        """``{name: {type, value_type, lifetime, size?/value?/preview, keys?}}`` (REFERENCE 3.8)."""
+        """``{name: {type, value_type, lifetime, size?/value?/preview, keys?}}`` (docs/reference-system.md §3.8)."""
         out: dict[str, dict] = {}
         with self._lock:
             for name, st in self.states.items():

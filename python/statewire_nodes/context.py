@@ -1,4 +1,4 @@
-"""The per-call context a function receives as ``ctx`` (REFERENCE 3.7, NODE-SERVICES.md ``_exec``).
+"""The per-call context a function receives as ``ctx`` (docs/reference-system.md §3.7; ``_exec`` in docs/node-services-protocol.md "A call").
 
 ``ctx.containers`` maps container ids to handles: the service's own containers, overlaid (as in the
 reference) with one remote handle per executor container granted to the calling node. A container

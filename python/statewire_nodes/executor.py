@@ -1,4 +1,4 @@
-"""The service's way back to the executor that called it (NODE-SERVICES.md "What the calling side does").
+"""The service's way back to the executor that called it (docs/node-services-protocol.md "Calls back into Statewire").
 
 Granted executor containers: ``POST {executor}/api/internal/containers/{execution_id}/{cid}/{read|write|evict}``
 with msgpack bodies (409 = the execution id is stale). Log events: ``POST {executor}/api/internal/events``

@@ -1,4 +1,4 @@
-"""Dynamic fire-lists (REFERENCE 3.12): a function may answer with children for the executor to fire.
+"""Dynamic fire-lists (docs/reference-system.md §3.12): a function may answer with children for the executor to fire.
 
 Return ``firelist(fire("svc__fn", inputs={...}), ..., spawner_outputs={...})`` instead of outputs; the
 ``/call`` answer then is ``{"__firelist__": {"specs", "spawner_outputs", "aggregator"}}``. Children run

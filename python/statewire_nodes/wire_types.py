@@ -1,4 +1,4 @@
-"""Wire types a port may declare: the same list as Statewire's ``src/domain/wireTypes.ts``.
+"""Wire types a port may declare: the same list as Statewire's ``src/domain/flow/wireTypes.ts``.
 
 A port type is ``T`` or ``LIST[T]``. ``ACTION`` is the deprecated alias of ``DISCRETE_ACTION``.
 Unknown names are refused at declaration, so a typo fails when the service starts, not in a graph.

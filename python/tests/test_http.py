@@ -1,4 +1,4 @@
-"""The endpoints of NODE-SERVICES.md over real HTTP against a real uvicorn server, in both encodings."""
+"""The endpoints of docs/node-services-protocol.md over real HTTP against a real uvicorn server, in both encodings."""
 
 from __future__ import annotations
 

@@ -141,7 +141,7 @@ describe('checkpoints: structural sharing over a long run', () => {
   }, 60_000);
 });
 
-describe('effects (seed 003)', () => {
+describe('effects (recorded, docs/architecture.md "Run state and durability")', () => {
   it('llm calls are recorded once and replayed on a fork with the same lineage', async () => {
     const store = new Map<string, unknown>();
     const effects: EffectStore = {

@@ -2,7 +2,7 @@
 // state, iterIn slots, scope counters, pending inputs, queue, step counter. Values are immutable
 // (deep-frozen), so a checkpoint copies only the small records that index them: an unchanged value is
 // shared by reference with every other checkpoint, and a long history costs memory in proportion to
-// what changed (seed 003: durable progress without re-deriving it).
+// what changed (durable progress without re-deriving it: docs/architecture.md "Run state and durability").
 import type { ContainerState, StateContainer } from './container.ts';
 import type { LiveState } from './liveState.ts';
 import { deepFreeze } from './freeze.ts';

@@ -1,4 +1,4 @@
-// A live state container (REFERENCE.md 3.8, seed 002): named slots folded by reducers, keyed
+// A live state container (docs/reference-system.md §3.8): named slots folded by reducers, keyed
 // partitions, evict, signal fan-out. Its whole state is one immutable value (`ContainerState`) that is
 // replaced on every write, so a checkpoint is just a reference and unchanged slots are shared.
 import type { StateConfig } from '../domain/graph/graph.schema.ts';

@@ -1,4 +1,4 @@
-// Builds live containers from ContainerDefs at run start (REFERENCE.md 2.4). A removed value type is a
+// Builds live containers from ContainerDefs at run start (docs/reference-system.md §2.4). A removed value type is a
 // BuildError naming container and slot (the reference failed silently); unknown reducers, lifetimes
 // and value types only warn.
 import { REMOVED_VALUE_TYPES, STATE_VALUE_TYPES, type ContainerDef } from '../domain/graph/graph.schema.ts';

@@ -1,4 +1,4 @@
-// Dynamic fire-lists (REFERENCE.md 3.12): a spawner returns `fireList {specs, aggregator?}` and each
+// Dynamic fire-lists (docs/reference-system.md §3.12): a spawner returns `fireList {specs, aggregator?}` and each
 // spec fires sequentially as an ephemeral child `<spawner>::dyn<i>` that inherits the spawner's grants
 // (GrantIndex.forNode resolves the spawner id). The aggregate of the children's outputs wins over the
 // spawner's own outputs.

@@ -1,7 +1,7 @@
-// The executor (REFERENCE.md 3.1–3.5): the step loop — FIFO firing, readiness, routing, per-scope
-// budgets, after-loop band, runaway cap, error routing — and the root step boundary where nav_step is
-// emitted and a checkpoint taken. What iterIn and iterOut do, and how a loop scope ends, is in
-// loopPivots.ts (called from here, calling back through StepLoop); the live state's shape is in
+// The executor (docs/reference-system.md §3.1–3.5): the step loop — FIFO firing, readiness, routing,
+// per-scope budgets, after-loop band, runaway cap, error routing — and the root step boundary where
+// nav_step is emitted and a checkpoint taken. What iterIn and iterOut do, and how a loop scope ends, is
+// in loopPivots.ts (called from here, calling back through StepLoop); the live state's shape is in
 // liveState.ts.
 //
 // Differences from the reference, on purpose:
@@ -396,7 +396,7 @@ export class Executor {
   /**
    * A failed route: a node error naming node, edges and feature values, then the run ends in error
    * with the step's candidate state discarded — live state and containers go back to how the step
-   * began, so the last checkpoint and snapshot stay the previous step's (seed 000's commit rule;
+   * began, so the last checkpoint and snapshot stay the previous step's (the commit rule of docs/architecture.md "Run state and durability";
    * events already emitted, e.g. state_written, stay in the log).
    */
   private failRoute(nodeId: string, e: RouteError): void {
@@ -542,7 +542,7 @@ export class Executor {
     };
   }
 
-  /** Routes a result along the node's outgoing edges in declaration order (REFERENCE.md 3.2). */
+  /** Routes a result along the node's outgoing edges in declaration order (docs/reference-system.md §3.2). */
   private route(source: string, result: Readonly<Record<string, unknown>>, skip?: ReadonlySet<string>): void {
     const rc = this.rc;
     for (const e of rc.outEdges.get(source) ?? []) {

@@ -1,4 +1,4 @@
-// Flattening of composites (REFERENCE.md 3.9) with the reference's container defects fixed (8.2.12):
+// Flattening of composites (docs/reference-system.md §3.9) with the reference's container defects fixed (§8.2 item 12):
 // - a grant on a composite node applies to every node inside it (the reference made it inert);
 // - an inner grant to a container the subgraph does not declare resolves to the enclosing graph's
 //   container (the reference pointed it at a prefixed ghost);

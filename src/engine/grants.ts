@@ -1,4 +1,4 @@
-// Grant index and ctx injection (REFERENCE.md 3.7): a node sees exactly the containers it is granted,
+// Grant index and ctx injection (docs/reference-system.md §3.7): a node sees exactly the containers it is granted,
 // keyed by the id its own graph uses; `graph_state` only with a grant to it. Indexing an ungranted
 // container throws a GrantError naming node and container (the reference gave a bare KeyError/None).
 // Dynamic children resolve grants through their spawner's id.

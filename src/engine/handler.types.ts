@@ -1,5 +1,5 @@
 // The node handler contract: what a built-in or plugin node type implements. Handlers see exactly
-// their granted containers, their own node-local state (seed 000) and a few run services.
+// their granted containers, their own node-local state (docs/architecture.md "Run state and durability") and a few run services.
 import type { FeatureValue } from '../domain/routing/routing.schema.ts';
 import type { FireList } from './dynamic.ts';
 
@@ -90,7 +90,7 @@ export interface HandlerResult {
   outputs: NodeOutputs;
   /** New node-local state; omit to keep the current one. */
   state?: unknown;
-  /** Dynamic children to fire now, in order (REFERENCE.md 3.12); see dynamic.ts. */
+  /** Dynamic children to fire now, in order (docs/reference-system.md §3.12); see dynamic.ts. */
   fireList?: FireList;
 }
 

@@ -3,7 +3,7 @@ import { validate } from '../domain/validate/graph.validate.ts';
 import { createRun } from './createRun.ts';
 import { collector, container, edge, grant, graph, loop, node, runAll, slot } from './testkit.ts';
 
-describe('node-local state (seed 000)', () => {
+describe('node-local state', () => {
   it('historyLog keeps its entries in node state: visible in nav_step, checkpointed, restored', async () => {
     const g = graph({
       step_budget: 4,

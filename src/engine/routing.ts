@@ -1,4 +1,4 @@
-// Conditional routing at run time (seed 000, docs/routing.md). Features live in the run state
+// Conditional routing at run time (docs/routing.md). Features live in the run state
 // (LiveState.features: every declared feature, null while unset), so snapshots, checkpoints, restore
 // and fork carry them like container slots. When a node with a routed port (an output handle with an
 // edge carrying a condition or an effect) finishes its visit:

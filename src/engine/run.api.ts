@@ -9,7 +9,7 @@ import type { NodeRegistry } from './registry.ts';
 /** Receives every event in order. The host stamps runId/seq/ts and may persist before broadcasting. */
 export type EventSink = (event: EngineEvent) => void;
 
-/** Recorded external effects (seed 003): the server stores them durably, keyed by an idempotency key. */
+/** Recorded external effects (docs/architecture.md "Run state and durability"): the server stores them durably, keyed by an idempotency key. */
 export interface EffectStore {
   lookup(key: string): unknown | undefined;
   record(key: string, request: unknown, response: unknown): void;

@@ -1,4 +1,4 @@
-// Everything a run fixes at build time (REFERENCE.md 3.1 BUILD): the flattened graph, adjacency,
+// Everything a run fixes at build time (docs/reference-system.md §3.1 BUILD): the flattened graph, adjacency,
 // containers, grant index, scope forest, budgets, entry nodes, resolved ports — plus the injected
 // services (event sink, clock, LLM provider, effect store). The executor's mutable state lives apart
 // (LiveState), so a checkpoint never has to copy any of this.

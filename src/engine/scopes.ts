@@ -1,4 +1,4 @@
-// The engine's scope forest (REFERENCE.md 3.3) is the domain's analysis itself, so the validator and
+// The engine's scope forest (docs/reference-system.md §3.3) is the domain's analysis itself, so the validator and
 // the executor can never disagree about loop membership, nesting, roots or graphIn/graphOut scopes.
 // This adapter only adds what a run needs on top: an iterIn the analysis could not pair is a
 // BuildError here (the validator reports it as an issue instead). Partial overlaps are left to the

@@ -1,4 +1,4 @@
-// nav_step container snapshots: the reference's preview shape (REFERENCE.md 4.3) plus `lifetime` and
+// nav_step container snapshots: the reference's preview shape (docs/reference-system.md §4.3) plus `lifetime` and
 // the full `value` (and keyed partitions in `keyed`). Built from an immutable ContainerState, so a
 // snapshot taken before step_end shows what the step wrote into step-lifetime slots.
 import type { ContainerSnapshot, SlotSnapshot } from '../domain/protocol/protocol.ts';

@@ -44,6 +44,7 @@ import { registerValidateRoutes } from './workspace/validate.routes.ts';
 import { RunManager } from './runs/runManager.ts';
 import { trackRequestActivity } from './http/requestActivity.ts';
 import { LiveHub, type HubOptions } from './socket/liveHub.ts';
+import { hello } from '../domain/protocol/liveVersion.ts';
 import { GraphFiles } from './workspace/graphFiles.ts';
 import { watchGraphs } from './workspace/watchGraphs.ts';
 import { loadPlugins, type PluginLoadResult } from './plugins/loadPlugins.ts';
@@ -73,6 +74,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** Socket backpressure tuning (tests and benches). */
   hub?: HubOptions;
+  /** The live protocol version sent in `hello`; tests only (an editor must refuse another one). */
+  liveProtocol?: number;
   /** `--service NAME=URL` entries (added to, and winning over, workspace/services.json). */
   services?: string[];
   /** A services file other than `<workspace>/services.json`. */
@@ -127,6 +130,9 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
     allowRequest: socketAllowRequest(guard),
   });
   installSocketAuth(io, guard);
+  // First message of every connection: the live protocol's version (domain/protocol/liveVersion.ts).
+  const helloMsg = hello(opts.liveProtocol);
+  io.on('connection', (socket) => socket.emit('hello', helloMsg));
 
   const db = openDatabase(join(workspace, '.statewire', 'runs.db'));
   const maxValueBytes = opts.maxValueBytes ?? DEFAULT_MAX_VALUE_MB * MB;

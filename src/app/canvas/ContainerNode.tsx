@@ -1,4 +1,4 @@
-// A state container on the canvas (REFERENCE.md 5.1): dashed violet box, database icon, label, one
+// A state container on the canvas (docs/reference-system.md §5.1): dashed violet box, database icon, label, one
 // row per slot with reducer badge, lifetime badge (hidden for forever, hint tooltip), value type and
 // a live value line that live runs fill in later. Top target / bottom source handles named "state".
 // Zoomed far out it is one box with the label (ContainerBox.tsx), like a graph node.

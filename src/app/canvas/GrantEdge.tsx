@@ -1,4 +1,4 @@
-// Access grant edge (REFERENCE.md 5.2): a permission, not a wire. Straight, dashed violet
+// Access grant edge (docs/reference-system.md §5.2): a permission, not a wire. Straight, dashed violet
 // (#8b5cf6, "6 4"), width 1.5, half transparent, no arrowhead, never animated.
 // Two things keep it as cheap to draw as a data edge (canvas.dashed_vs_solid):
 // - the transparency is the stroke's (stroke-opacity), not the element's: SVG `opacity` makes

@@ -1,5 +1,5 @@
 // Dropping a saved graph node (kind "node") onto the canvas deep-copies it into a composite's
-// subgraph, containers and grants included (the reference dropped them, 8.2.11). Later edits of
+// subgraph, containers and grants included (the reference dropped them, docs/reference-system.md §8.2 item 11). Later edits of
 // the saved file do not propagate (archive semantics).
 import { addNodes } from '../../domain/graph/graph.ops.ts';
 import type { Position } from '../../domain/graph/graph.schema.ts';

@@ -8,6 +8,7 @@ const VIEW: Record<ConnectionState, { text: string; dot: string; tone: string }>
   connected: { text: 'connected', dot: 'bg-emerald-400', tone: 'text-zinc-400' },
   reconnecting: { text: 'reconnecting…', dot: 'bg-amber-400 animate-pulse', tone: 'text-amber-300' },
   offline: { text: 'offline', dot: 'bg-red-500', tone: 'text-red-400' },
+  incompatible: { text: 'reload the page', dot: 'bg-red-500', tone: 'text-red-400' },
 };
 
 export function ConnectionStatus() {
@@ -17,6 +18,17 @@ export function ConnectionStatus() {
   const attempt = useConnection((s) => s.attempt);
   const reason = useConnection((s) => s.reason);
   const v = VIEW[state];
+  if (state === 'incompatible')
+    return (
+      <span
+        data-testid="connection-status"
+        data-state={state}
+        role="alert"
+        className={`ml-2 shrink-0 text-[10px] ${v.tone}`}
+      >
+        {reason}
+      </span>
+    );
   // A fixed width (the longest text's) keeps the run toolbar beside it from jumping sideways when
   // "connecting…" turns into "connected" right after load. A narrow window shows the dot alone
   // (the tooltip says the rest), so the tabs keep their room.

@@ -1,6 +1,7 @@
 // The connection status follows socket.io's socket/manager events and the browser's online/offline
 // events; back online, a waiting socket reconnects at once, a socket that stayed up resyncs.
 import { describe, expect, it } from 'vitest';
+import { LIVE_PROTOCOL_VERSION } from '../../domain/protocol/liveVersion.ts';
 import { connectionStore, watchConnection, type StatusSocket } from './connectionStatus.ts';
 
 class Emitter {
@@ -81,5 +82,24 @@ describe('connection status', () => {
     expect(t.calls).toEqual(['resync']);
     t.socket.io.fire('reconnect_failed');
     expect(t.state()).toBe('offline');
+  });
+
+  it('a hello with another live protocol version stops the connection with a message naming both', () => {
+    const { socket, calls, state } = setup();
+    socket.connected = true;
+    socket.fire('connect');
+    socket.fire('hello', { type: 'hello', protocol: LIVE_PROTOCOL_VERSION });
+    expect(state()).toBe('connected');
+    socket.fire('hello', { type: 'hello', protocol: LIVE_PROTOCOL_VERSION + 1 });
+    expect(state()).toBe('incompatible');
+    expect(connectionStore.getState().reason).toBe(
+      `server speaks live protocol ${LIVE_PROTOCOL_VERSION + 1}, this editor speaks ${LIVE_PROTOCOL_VERSION} — reload the page`,
+    );
+    expect(calls).toContain('disconnect');
+    // The disconnect that follows, and any reconnect, leave the message in place.
+    socket.fire('disconnect', 'io client disconnect');
+    socket.fire('connect');
+    expect(state()).toBe('incompatible');
+    connectionStore.setState({ state: 'connecting', attempt: 0, reason: null });
   });
 });

@@ -2,8 +2,9 @@
 // socket and manager events and the browser's online/offline events (wired in connection.ts).
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
+import { protocolMismatch } from '../../domain/protocol/liveVersion.ts';
 
-export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline';
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'incompatible';
 
 export interface ConnectionView {
   state: ConnectionState;
@@ -42,10 +43,21 @@ export function watchConnection(
   win: Pick<Window, 'addEventListener'> | null,
   onResync: () => void,
 ): void {
-  const set = (patch: Partial<ConnectionView>) => connectionStore.setState(patch);
+  // An incompatible server is final until the page reloads: later socket events change nothing.
+  const set = (patch: Partial<ConnectionView>) => {
+    if (connectionStore.getState().state !== 'incompatible') connectionStore.setState(patch);
+  };
   const lost = (reason: string | null) =>
     set({ state: browserOffline() ? 'offline' : 'reconnecting', reason });
   socket.on('connect', () => set({ state: 'connected', attempt: 0, reason: null }));
+  // The server's first message names its live protocol version; another one than ours would be
+  // misread, so the editor stops following and says why (reloading loads the matching editor).
+  socket.on('hello', (msg) => {
+    const mismatch = protocolMismatch(msg);
+    if (mismatch === null) return;
+    set({ state: 'incompatible', reason: mismatch });
+    socket.disconnect(); // its 'disconnect' is ignored: the state is final
+  });
   socket.on('disconnect', (reason) => lost(String(reason)));
   socket.on('connect_error', (err) => {
     if (!socket.connected) lost((err as Error | undefined)?.message ?? 'connect error');

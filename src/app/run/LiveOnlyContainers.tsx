@@ -1,6 +1,6 @@
 // State panel extension: containers a run reports that the edited level does not declare (nodeset-
 // owned containers, containers of flattened composites), read-only, with their live values
-// (REFERENCE.md 5.4 "Other containers"). Unlike the reference, lifetime is known (the snapshot has it).
+// (docs/reference-system.md §5.4 "Other containers"). Unlike the reference, lifetime is known (the snapshot has it).
 import { Database } from 'lucide-react';
 import { useEditor } from '../store/editor.store.ts';
 import { lifetimeHint, ownerHint, ownerTag, reducerBadge } from '../ui/stateStyles.ts';

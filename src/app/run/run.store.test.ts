@@ -106,7 +106,7 @@ describe('toolbar state machine', () => {
   });
 });
 
-describe('slotLine (REFERENCE checklist 17: N items / value / preview)', () => {
+describe('slotLine (docs/reference-system.md §3.8: N items / value / preview)', () => {
   const base = { type: 'lastWrite', value_type: 'ANY', lifetime: 'forever' };
   it('size wins', () =>
     expect(slotLine({ ...base, size: 3, value: [1, 2, 3], preview: '[1,2,3]' })).toBe('3 items'));

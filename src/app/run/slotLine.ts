@@ -1,4 +1,4 @@
-// The one-line live value of a slot (REFERENCE.md 5.1 / checklist 17): `N items` when the snapshot
+// The one-line live value of a slot (docs/reference-system.md §3.8, §5.4): `N items` when the snapshot
 // has a size, else the value, else the preview (first 60 chars); keyed slots say how many keys.
 import type { SlotSnapshot } from '../../domain/protocol/protocol.ts';
 import { ndInfoOf, ndText } from '../ui/ndarray.ts';

@@ -1,4 +1,4 @@
-// The run toolbar's state machine (REFERENCE.md 4.7) as a pure function of the run status, with
+// The run toolbar's state machine (docs/reference-system.md §4.7) as a pure function of the run status, with
 // what the reference lacked: Play resumes a paused run, and Step advances one step (starting a
 // paused run first when none is live).
 import type { RunStatusView } from './run.store.ts';

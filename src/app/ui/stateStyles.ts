@@ -1,4 +1,4 @@
-// Reducer and lifetime presentation (REFERENCE.md 5.3 colours; our extension reducers get their own).
+// Reducer and lifetime presentation (docs/reference-system.md §5.3 colours; our extension reducers get their own).
 import { LIFETIME_HINTS } from '../../domain/state/lifetimes.ts';
 
 export const REDUCER_BADGE: Record<string, string> = {
@@ -41,7 +41,7 @@ export function lifetimeHint(lifetime: string, resetOn: readonly string[] = []):
   return LIFETIME_HINTS[lifetime] ?? 'unknown lifetime: treated as forever';
 }
 
-/** Owner tag (REFERENCE.md 5.3/5.4): `home` amber, any node service / nodeset indigo. */
+/** Owner tag (docs/reference-system.md §5.3/5.4): `home` amber, any node service / nodeset indigo. */
 export function ownerTag(owner: string): string {
   return owner === 'home' ? 'bg-amber-500/10 text-amber-300' : 'bg-indigo-500/10 text-indigo-300';
 }

@@ -1,4 +1,4 @@
-// Node catalog entries in the reference's shape (GET /api/components/node-schemas, REFERENCE.md 1.8).
+// Node catalog entries in the reference's shape (GET /api/components/node-schemas, docs/reference-system.md §1.8).
 // Built-in specs live in catalog.builtins.ts; plugins add entries at server start.
 import { z } from 'zod';
 

@@ -44,7 +44,7 @@ const loop = (extraEdges: object[] = []): GraphDef =>
   });
 const byId = (g: GraphDef, id: string): NodeDef => g.nodes.find((n) => n.id === id)!;
 
-describe('synthesizeIterInPorts (REFERENCE.md 1.9)', () => {
+describe('synthesizeIterInPorts (docs/reference-system.md §1.9)', () => {
   it('lists init ports, then carry ports, then extra edge handles, with the reference persist defaults', () => {
     const g = loop([
       { id: 'e', source: 's', target: 'in', targetHandle: 'extra' },

@@ -1,4 +1,4 @@
-// iterIn/iterOut port synthesis (REFERENCE.md 1.9), mirrored exactly so the editor, the validator
+// iterIn/iterOut port synthesis (docs/reference-system.md §1.9), mirrored exactly so the editor, the validator
 // and the engine agree on handle names: init_<x>, iterout_<x>, step, iteration; stop, final_<x>, final_stop.
 import type { GraphDef, LoopPort, NodeDef, SynthesizedPort } from '../graph/graph.schema.ts';
 

@@ -1,4 +1,4 @@
-// Pure scope analysis of ONE graph level (REFERENCE.md 3.3), shared by the validator and, later,
+// Pure scope analysis of ONE graph level (docs/reference-system.md §3.3), shared by the validator and, later,
 // the engine. A scope is one iterIn/iterOut pair (id = the iterIn id); everything outside every
 // loop is the implicit graph scope "". It never throws: problems (unpaired iterIns, partially
 // overlapping scopes) are returned as data, and validate.scopes.ts turns them into issues.

@@ -44,7 +44,7 @@ describe('parseWireType', () => {
   });
 });
 
-describe('wireCompatibility (REFERENCE.md 1.11)', () => {
+describe('wireCompatibility (docs/reference-system.md §1.11)', () => {
   it.each([
     [undefined, 'TEXT'],
     ['TEXT', ''],

@@ -1,5 +1,5 @@
-// Wire types and edge compatibility (REFERENCE.md 1.11). Unlike the reference frontend we
-// canonicalise deprecated aliases (ACTION → DISCRETE_ACTION) before comparing (its defect 8.2.15).
+// Wire types and edge compatibility (docs/reference-system.md §1.11). Unlike the reference frontend we
+// canonicalise deprecated aliases (ACTION → DISCRETE_ACTION) before comparing (its defect, docs/reference-system.md §8.2 item 15).
 
 export const WIRE_TYPES = [
   'IMAGE',

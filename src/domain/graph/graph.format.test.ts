@@ -132,7 +132,7 @@ describe('formatGraph', () => {
   });
 });
 
-describe('REFERENCE 6.4 round-trip checklist', () => {
+describe('round-trip checklist (docs/reference-system.md §6, §1.14)', () => {
   it('an SDK-built graph survives save → load → save unchanged', () => {
     const text = formatGraph(load(fixture('loop-with-containers')));
     expect(formatGraph(load(text))).toBe(text);

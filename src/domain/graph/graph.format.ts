@@ -1,4 +1,4 @@
-// The reference backend's canonical save form (REFERENCE.md 1.14, checklist items 2–4): fixed key
+// The reference backend's canonical save form (docs/reference-system.md §1.14): fixed key
 // order, defaults omitted where the backend omits them, `step_budget`/`eval_graph` always written,
 // edge handles always strings, 2-space indentation and a trailing newline.
 import type {

@@ -27,7 +27,7 @@ export function addNodes(graph: GraphDef, nodes: NodeDef[]): OpResult {
   return ok({ ...graph, nodes: [...graph.nodes, ...nodes] });
 }
 
-/** Adds an iterIn and its iterOut, paired both ways (the reference's root mode forgot this, 8.2.21). */
+/** Adds an iterIn and its iterOut, paired both ways (the reference's root mode forgot this, docs/reference-system.md §8.2 item 21). */
 export function addLoopPair(graph: GraphDef, inId: string, outId: string, at: Position): OpResult {
   const iterIn: NodeDef = {
     id: inId,

@@ -1,5 +1,5 @@
 // Tolerant readers for the leaf elements of a graph file: edges, containers with their states,
-// access grants and hooks. Defaults are the reference backend's (REFERENCE.md 1.3–1.7).
+// access grants and hooks. Defaults are the reference backend's (docs/reference-system.md §1.3–1.7).
 import type { AccessGrantDef, ContainerDef, EdgeDef, HookDef, StateDef } from './graph.schema.ts';
 import {
   type ParseCtx,

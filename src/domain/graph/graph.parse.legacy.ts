@@ -1,4 +1,4 @@
-// Migrations of legacy state shapes found in real files (REFERENCE.md 1.13, §7). The reference
+// Migrations of legacy state shapes found in real files (docs/reference-system.md §1.13, §7). The reference
 // backend silently ignores most of them and loses grants; we move what we can into `containers` /
 // `access_grants` and warn about every entry, so nothing disappears without a word.
 import type { AccessGrantDef, ContainerDef, EdgeDef, StateDef } from './graph.schema.ts';

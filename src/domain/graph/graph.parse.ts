@@ -1,4 +1,4 @@
-// Tolerant parse of graph files (REFERENCE.md 1.13, 2.1, §7): reads anything the reference backend
+// Tolerant parse of graph files (docs/reference-system.md §1.13, 2.1, §7): reads anything the reference backend
 // loads, fills in its defaults, migrates legacy shapes, and reports every tolerated trait as a
 // warning with a JSON path. Schema violations are errors with a path. Never throws on any input
 // (except parseGraphOrThrow, which throws only GraphParseError).
@@ -33,7 +33,7 @@ export class GraphParseError extends Error {
 }
 
 /**
- * Recomputes every iterIn's `config.ports` (never trusted from a file, REFERENCE.md 1.9), recursing
+ * Recomputes every iterIn's `config.ports` (never trusted from a file, docs/reference-system.md §1.9), recursing
  * into subgraphs; an info issue notes when the stored ports differed from the synthesized ones.
  */
 function synthesizePorts(ctx: ParseCtx, graph: GraphDef, path: string): GraphDef {

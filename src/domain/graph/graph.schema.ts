@@ -1,6 +1,6 @@
 // The graph format as zod schemas: the single source of the TypeScript types (z.infer).
 // These schemas describe the *normalized in-memory model*: every default of the reference backend's
-// load (REFERENCE.md 1.1–1.7) is filled in, so code never has to ask "is this key present?".
+// load (docs/reference-system.md §1.1–1.7) is filled in, so code never has to ask "is this key present?".
 // Tolerance for real-world files (legacy keys, stray keys, warnings) lives in graph.parse.ts, and the
 // reference's canonical save form (omitted defaults, key order) in graph.format.ts.
 import { z } from 'zod';
@@ -134,7 +134,7 @@ export const LoopPortSchema = z
   .catchall(z.unknown());
 export type LoopPort = z.infer<typeof LoopPortSchema>;
 
-/** A synthesized iterIn port (REFERENCE.md 1.9), always recomputed, never trusted from a file. */
+/** A synthesized iterIn port (docs/reference-system.md §1.9), always recomputed, never trusted from a file. */
 export const SynthesizedPortSchema = z.object({
   name: z.string(),
   wire_type: z.string(),

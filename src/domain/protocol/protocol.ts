@@ -1,6 +1,6 @@
 // The live protocol: every event the engine emits, the server logs and broadcasts over socket.io,
 // `statewire run --json` prints, and the app applies. One schema per event type; names follow the
-// reference (REFERENCE.md 4.2) where it has them. Envelope: {type, runId, seq, ts, data}.
+// reference (docs/reference-system.md §4.2) where it has them. Envelope: {type, runId, seq, ts, data}.
 import { BreakpointHitSchema } from '../debug/breakpoints.ts';
 import { FeatureValueSchema } from '../routing/routing.schema.ts';
 import { z } from 'zod';

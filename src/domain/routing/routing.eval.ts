@@ -1,7 +1,7 @@
-// The semantics of conditions and effects (seed 000), pure and shared by the engine (routing.ts) and
+// The semantics of conditions and effects (docs/routing.md "Semantics"), pure and shared by the engine (routing.ts) and
 // the static checker (routing.check.ts):
 // - a condition is evaluated against the feature state *before* the source node's visit; reading a
-//   feature that is still unset is an error (RoutingEvalError), as in the seed; `all`/`any`
+//   feature that is still unset is an error (RoutingEvalError); `all`/`any`
 //   short-circuit left to right;
 // - an effect is checked against that state and the node's proposals and yields the successor state.
 // Feature state: every declared feature by name, `null` while unset.

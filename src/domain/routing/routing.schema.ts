@@ -1,4 +1,4 @@
-// Conditional routing (seed 000): graph-level *features* — small declared pieces of run state with a
+// Conditional routing (docs/routing.md): graph-level *features* — small declared pieces of run state with a
 // finite domain, unset at run start — observed by data-edge *conditions* and changed only through an
 // outgoing edge's *effect*. From a routing port exactly one compatible edge must exist.
 //

@@ -1,4 +1,4 @@
-// Lifetime → signals that clear a slot (REFERENCE.md 1.5). Pure data, shared by engine and UI.
+// Lifetime → signals that clear a slot (docs/reference-system.md §1.5). Pure data, shared by engine and UI.
 import type { StateDef } from '../graph/graph.schema.ts';
 
 export const BUILTIN_SIGNALS = ['run_start', 'step_start', 'step_end', 'run_end', 'episode_reset'] as const;

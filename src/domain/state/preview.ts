@@ -1,4 +1,4 @@
-// The reference's `get_preview()` rules (REFERENCE.md 3.8), shared by the engine's nav_step snapshot
+// The reference's `get_preview()` rules (docs/reference-system.md §3.8), shared by the engine's nav_step snapshot
 // and the app's container boxes: list → size + first 3 items; finite number/bool → value; string →
 // first 100 chars; null → "null"; other → first 100 chars of its text; keyed slot → key count and the
 // first key's value prefixed "[<key>] ". Beyond the reference: NaN/Infinity show as text (JSON, which

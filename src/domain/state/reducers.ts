@@ -1,5 +1,5 @@
-// Reducers: pure `(current, update, config) -> next` folds for container slots (REFERENCE.md 1.5,
-// seed 004). Shared by the engine (writes) and the app (explaining/previewing writes). A reducer never
+// Reducers: pure `(current, update, config) -> next` folds for container slots (docs/reference-system.md §1.5;
+// extension reducers: docs/value-encodings.md "Reducers"). Shared by the engine (writes) and the app (explaining/previewing writes). A reducer never
 // mutates `current` or `update`; it returns a new value, so the engine can share unchanged values
 // between checkpoints by reference. The Python SDK folds service-owned slots the same way; the shared
 // vectors (vectors/reducers.json, docs/value-encodings.md) hold both sides to it.

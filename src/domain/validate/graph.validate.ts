@@ -1,5 +1,5 @@
-// validate(graph) → Issue[]: every rule of REFERENCE.md 2.2–2.6 and checklist item 11 that can be
-// checked without running, plus our extension rules (seed 004). Composite subgraphs are checked
+// validate(graph) → Issue[]: every rule of docs/reference-system.md §2.2–2.6 that can be
+// checked without running, plus our extension rules (docs/reference-differences.md §16, §21). Composite subgraphs are checked
 // recursively with paths like `$.nodes[2].subgraph.nodes[0]`. Codes are listed in README.md.
 import type { Catalog } from '../catalog/catalog.schema.ts';
 import { BUILTIN_CATALOG } from '../catalog/catalog.builtins.ts';

@@ -1,4 +1,4 @@
-// Container and slot rules (REFERENCE.md 1.5, 2.4, seed 004): value types, reducers, lifetimes,
+// Container and slot rules (docs/reference-system.md §1.5, §2.4; extension reducers: docs/value-encodings.md): value types, reducers, lifetimes,
 // reducer-specific config, reserved names, and slot names repeated across containers.
 import {
   EXTENSION_REDUCERS,

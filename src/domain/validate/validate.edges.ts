@@ -1,4 +1,4 @@
-// Edge rules that need each node's resolved ports: wire-type compatibility (REFERENCE.md 1.11),
+// Edge rules that need each node's resolved ports: wire-type compatibility (docs/reference-system.md §1.11),
 // handle names (iterIn/iterOut rules of 2.2 are errors, other known types warnings), and required
 // inputs without an incoming edge. Nodes whose type is not loaded are skipped, like the reference.
 import type { PortSpec } from '../catalog/catalog.schema.ts';
@@ -110,7 +110,7 @@ export function checkEdges(ctx: ValidateCtx): void {
     );
   });
 
-  // Required inputs of known node types need an incoming edge (REFERENCE.md 2.2, first rule). The
+  // Required inputs of known node types need an incoming edge (docs/reference-system.md §2.2, first rule). The
   // reference skips nodeset types here, and its own sample graphs leave such inputs open (that node
   // just never becomes ready): for a node-service type it is a warning, so those graphs run.
   const wired = new Set(g.edges.map((e) => `${e.target}\u0000${effectiveTargetHandle(e)}`));

@@ -1,4 +1,4 @@
-// Loop pivot rules (REFERENCE.md 1.9, 2.2, 2.3): iterIn/iterOut pairing in both directions, one
+// Loop pivot rules (docs/reference-system.md §1.9, 2.2, 2.3): iterIn/iterOut pairing in both directions, one
 // iterOut per iterIn, non-empty carry ports, and the retired pre-version-3 port keys.
 import { loopPortsOf, pairedId } from '../flow/loopPorts.ts';
 import type { ValidateCtx } from './validate.ctx.ts';

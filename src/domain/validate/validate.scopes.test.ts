@@ -1,4 +1,4 @@
-// Loop-scope validation, mirroring REFERENCE.md 6.5 "Scope analysis" and "iterOut contract".
+// Loop-scope validation, mirroring docs/reference-system.md §6 "Scope analysis" and "iterOut contract".
 import { describe, expect, it } from 'vitest';
 import { emptyGraph, type EdgeDef, type GraphDef, type NodeDef } from '../graph/graph.schema.ts';
 import { validate } from './graph.validate.ts';
@@ -67,7 +67,7 @@ const nested = (): { nodes: NodeDef[]; edges: EdgeDef[] } => ({
   ],
 });
 
-describe('validate: scope analysis (REFERENCE.md 6.5)', () => {
+describe('validate: scope analysis (docs/reference-system.md §6)', () => {
   it('an empty graph and a seeds-only graph have no scope errors', () => {
     expect(errors(graph([], []))).toEqual([]);
     expect(
@@ -190,7 +190,7 @@ describe('validate: scope analysis (REFERENCE.md 6.5)', () => {
   });
 });
 
-describe('validate: iterOut contract (REFERENCE.md 6.5)', () => {
+describe('validate: iterOut contract (docs/reference-system.md §6)', () => {
   it('a valid loop passes', () => {
     const { nodes, edges } = single();
     expect(errors(graph(nodes, edges))).toEqual([]);

@@ -1,4 +1,4 @@
-// Loop-scope rules (REFERENCE.md 2.2, 2.3, 3.3, 3.5) over the scope analysis in scopes.ts.
+// Loop-scope rules (docs/reference-system.md §2.2, 2.3, 3.3, 3.5) over the scope analysis in scopes.ts.
 // Every level (root and each composite subgraph): partially overlapping scopes and wires between
 // two different loop scopes that skip the pivots. Root level only, because a subgraph's loop is
 // nested inside its parent's once flattened: the after-loop band rules and eval-output sourcing.
@@ -44,7 +44,7 @@ function checkCrossScopeEdges(ctx: ValidateCtx, a: ScopeAnalysis): void {
     if (!src || !tgt) return; // dangling: reported elsewhere
     const from = a.scopeOf.get(src.id) ?? GRAPH_SCOPE;
     const to = a.scopeOf.get(tgt.id) ?? GRAPH_SCOPE;
-    // Same scope, or one end in the graph scope: always allowed (REFERENCE.md 2.3).
+    // Same scope, or one end in the graph scope: always allowed (docs/reference-system.md §2.3).
     if (from === to || from === GRAPH_SCOPE || to === GRAPH_SCOPE) return;
     if (EXITS.has(src.type) || ENTRIES.has(tgt.type)) return;
     ctx.error(

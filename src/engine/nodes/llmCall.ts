@@ -1,8 +1,8 @@
-// llmCall (REFERENCE.md 1.8, 3.7): fills `{var}` template placeholders from its inputs, then from
+// llmCall (docs/reference-system.md §1.8, 3.7): fills `{var}` template placeholders from its inputs, then from
 // granted graph_state slots (lists joined by newlines); optional scripted `config.responses` (a
 // deterministic list cycled per call); `write_to_state` writes the response into a graph_state slot;
 // `mode: "conversation"` appends user/assistant turns to graph_state `messages`. Provider calls go
-// through ctx.effect, so recorded responses replay on restore/fork (seed 003).
+// through ctx.effect, so recorded responses replay on restore/fork (docs/architecture.md "Run state and durability").
 import { cfgNumber, cfgString, type ContainerHandle, type NodeHandler } from '../handler.types.ts';
 
 const asText = (v: unknown): string =>

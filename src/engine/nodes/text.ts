@@ -1,5 +1,5 @@
 // Text processing handlers: textParse (choice/regex/json_field) and historyLog, whose history is
-// node-local state (seed 000): visible in nav_step.nodeStates and checkpointed, unlike the reference.
+// node-local state (docs/architecture.md "Run state and durability"): visible in nav_step.nodeStates and checkpointed, unlike the reference.
 import { cfgNumber, cfgString, type NodeHandler } from '../handler.types.ts';
 
 const asText = (v: unknown): string =>

@@ -1,4 +1,4 @@
-// Viewer sinks: each fire emits `viewer_data {node_id, step, fields}` with what arrived (REFERENCE.md 4.2).
+// Viewer sinks: each fire emits `viewer_data {node_id, step, fields}` with what arrived (docs/reference-system.md §4.2).
 import type { NodeHandler } from '../handler.types.ts';
 
 export const VIEWER_TYPES = [

@@ -1,4 +1,4 @@
-// Recorded external effects (seed 003, repeatable intent): the engine asks `lookup(key)` before an
+// Recorded external effects (repeatable intent; docs/architecture.md "Run state and durability"): the engine asks `lookup(key)` before an
 // external call and `record(key, request, response)` after it. Keys are stable across restore/fork
 // (run lineage, step, node, hash of inputs), so a re-executed node reuses the stored response.
 // Writes go straight to SQLite (autocommit): an effect is durable before its step commits, so a crash

@@ -1,7 +1,7 @@
 // The durable run log: run rows, the append-only event log (per-run monotonic seq), checkpoints
 // (content-addressed through BlobStore) and the graph each run executed. `commit` writes a batch of
 // events, an optional checkpoint and the run row's counters in ONE transaction, so after a crash the
-// log and the checkpoints always agree (seed 003: the runtime must not forget, nor half-remember).
+// log and the checkpoints always agree (the runtime must not forget, nor half-remember: docs/architecture.md "Run state and durability").
 import type { Checkpoint } from '../../engine/run.api.ts';
 import { projectEvent, type DataPath, type ProjectedEvent } from '../../domain/batch/query.ts';
 import type { EventEnvelope, RunStatus } from '../../domain/protocol/protocol.ts';

@@ -137,7 +137,7 @@ export class OriginGuard {
   }
 }
 
-// Node services call back on `/api/internal/…` with msgpack (NODE-SERVICES.md): not a type a
+// Node services call back on `/api/internal/…` with msgpack (docs/node-services-protocol.md "Calls back into Statewire"): not a type a
 // cross-site page can send without a preflight either, so it is as safe as JSON there.
 const INTERNAL = '/api/internal/';
 const MSGPACK = new Set(['application/msgpack', 'application/x-msgpack']);

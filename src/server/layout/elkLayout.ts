@@ -1,4 +1,4 @@
-// Auto-layout (REFERENCE.md 1.12): ELK's layered algorithm left→right for the flow nodes, then the
+// Auto-layout (docs/reference-system.md §1.12): ELK's layered algorithm left→right for the flow nodes, then the
 // state containers in a row below the flow, each near the mean x of the nodes granted to it (so a
 // container sits under its users), pushed apart so boxes never overlap. Long edges get waypoints.
 import ELK from 'elkjs/lib/elk.bundled.js';

@@ -1,4 +1,4 @@
-// Recorded effects (seed 003) through the server: every llmCall is stored under a stable key; a fork
+// Recorded effects (docs/architecture.md "Run state and durability") through the server: every llmCall is stored under a stable key; a fork
 // or a restore that re-executes the same node at the same step with the same inputs replays the
 // stored response (`effect` event mode `replayed`) unless the run asked for fresh calls.
 import { join } from 'node:path';

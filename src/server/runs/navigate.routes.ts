@@ -1,4 +1,4 @@
-// Run control at /api/navigate (REFERENCE.md 4.4, 4.5) plus what the reference lacks: resume,
+// Run control at /api/navigate (docs/reference-system.md §4.4, 4.5) plus what the reference lacks: resume,
 // single step, a restore that leaves the run paused and resumable, and a live step-delay change.
 import type { FastifyInstance } from 'fastify';
 import {
@@ -16,7 +16,7 @@ import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 import { validateGraph } from '../workspace/graphValidate.ts';
 import { ApiError, parseOr400 } from '../errors/errors.ts';
 
-/** The run boundary refuses a graph with validation errors (REFERENCE.md 2.2), naming every one. */
+/** The run boundary refuses a graph with validation errors (docs/reference-system.md §2.2), naming every one. */
 export function assertRunnable(graph: GraphDef, catalog: Catalog, pathPrefix: string): void {
   const errors = validateGraph(graph, catalog).filter((i) => i.severity === 'error');
   if (errors.length === 0) return;

@@ -4,7 +4,7 @@
 // Steps are driven by an async loop: stepOnce → commit (events + checkpoint, one transaction) →
 // publish → delay. Control verbs never interleave with a half-done step: lifecycle events raised
 // while a step is in flight are committed right after it (LiveRun.emit).
-// One file (~440 lines) on purpose: every verb reads and replaces the same current run under one
+// One file (~780 lines) on purpose: every verb reads and replaces the same current run under one
 // lock, and the step loop's exit paths (pause/stop/restore/fork) must be read together.
 import { randomBytes } from 'node:crypto';
 import type { Breakpoint, BreakpointHit } from '../../domain/debug/breakpoints.ts';

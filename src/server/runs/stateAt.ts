@@ -1,4 +1,4 @@
-// State at a step as a pure reduction over the log (seed 003): start from the nearest snapshot event
+// State at a step as a pure reduction over the log (docs/architecture.md "Run state and durability"): start from the nearest snapshot event
 // (`nav_step` or `restored`, which carry every container's full values and node-local state) and fold
 // the `state_written` / `signal` events committed after it up to the step. Because the run manager
 // commits whole steps and the engine ends each step with a nav_step, the fold is usually empty; it

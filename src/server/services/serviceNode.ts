@@ -3,7 +3,8 @@
 // the node, and our message names the service, the function and what the service said — never a
 // silent `{error}` output (the reference's defect).
 // While a call is in flight its node context is listed in `ActiveCalls`, so the service can read and
-// write the node's granted containers back through the executor endpoints (services.routes.ts): those
+// write the node's granted containers back through the executor endpoints (`/api/internal/containers/…`,
+// docs/node-services-protocol.md "Calls back into Statewire"): those
 // writes go through the same container handles — reducers, lifetimes, state_written, checkpoints.
 import type { ServiceFunction } from '../../domain/services/manifest.ts';
 import type { Aggregator, FireList } from '../../engine/dynamic.ts';
@@ -101,7 +102,7 @@ export function serviceNodeHandler(
         throw new Error(
           `service '${binding.name}' is unavailable (${client.down}); cannot call '${fn.name}'`,
         );
-      // Missing optional inputs are absent and None values are not sent (NODE-SERVICES.md).
+      // Missing optional inputs are absent and None values are not sent (docs/node-services-protocol.md "A call").
       const sent = Object.fromEntries(
         Object.entries(inputs).filter(([, v]) => v !== null && v !== undefined),
       );

@@ -1,5 +1,5 @@
 // Graph files under `<workspace>/graphs`: list/get/create/update/delete/move and folder ops with the
-// reference's shapes (REFERENCE.md 1.16). Every client path goes through resolveInside; writes are
+// reference's shapes (docs/reference-system.md §1.16). Every client path goes through resolveInside; writes are
 // atomic; create never overwrites unless asked; each file carries an etag (content hash) and mtime
 // so the editor can detect a stale save (PUT with `If-Match` / `expected_etag` → 409). A file that
 // does not read as a graph (a typo, a truncated write) is never overwritten by a save unless the

@@ -1,4 +1,4 @@
-// `/api/graphs` (REFERENCE.md 1.16): graph files CRUD, move and folder operations. Bodies are
+// `/api/graphs` (docs/reference-system.md §1.16): graph files CRUD, move and folder operations. Bodies are
 // parsed by zod (control keys) and the tolerant graph parser (the graph itself).
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// `graphs_changed` (REFERENCE.md 1.16): tells clients when files under workspace/graphs change on
+// `graphs_changed` (docs/reference-system.md §1.16): tells clients when files under workspace/graphs change on
 // disk, by whatever means (an editor, git, our own API). Debounced so a burst of writes is one notice.
 // The editor's Graphs panel refetches on it (src/app/files/graphsSync.ts), so a file dropped into the
 // folder shows up without ↻. A recursive fs.watch (inotify on Linux: one watch per folder) when the

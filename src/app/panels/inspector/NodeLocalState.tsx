@@ -1,4 +1,4 @@
-// The selected node's local state (seed 000: what its handler keeps between fires, checkpointed) in
+// The selected node's local state (what its handler keeps between fires, checkpointed: docs/architecture.md "Run state and durability") in
 // the node inspector: live during a run, the inspected step's while the timeline inspects one.
 import { useNodeLocalState } from '../../run/nodeLocalState.ts';
 

@@ -1,5 +1,5 @@
 // Node library: the catalog grouped by category with a search box, plus the "State container"
-// entry (which the reference lost once server schemas loaded, 8.2.10), and node-service types under
+// entry (which the reference lost once server schemas loaded, docs/reference-system.md §8.2 item 10), and node-service types under
 // "Services › <name>" with each service's health. Drag onto the canvas, or double-click / Enter to
 // add at the centre of the view.
 import { useMemo, useState } from 'react';
