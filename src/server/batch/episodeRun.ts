@@ -1,16 +1,15 @@
-// One batch episode = one run of its own, driven to its end and written through a `RunLog` (the
+// One batch episode = one run of its own, driven to its end and written through an `EpisodeLog` (the
 // SQLite file in this process, the parent process over IPC, or PostgreSQL for distributed workers).
-// The log discipline is the run manager's (runs/liveRun.ts): envelopes stamped {type, runId, seq, ts,
-// data} with seq consecutive from 1, each root step's events committed together with that step's
-// checkpoint in ONE commit, then publish, and a last commit holding `run_result` plus the run row's
-// end. Because events and checkpoints commit together, a worker that dies leaves a log that ends at
+// The log discipline is the run writer's (runs/runWriter.ts), as for interactive runs: envelopes
+// stamped {type, runId, seq, ts, data} with seq consecutive from 1, each root step's events committed
+// together with that step's checkpoint in ONE commit, then publish, and a last commit holding
+// `run_result` plus the run row's end. Because events and checkpoints commit together, a worker that dies leaves a log that ends at
 // a checkpoint, and a retried job continues from there (`fromCheckpoint`) with the next seq: nothing
 // repeated, nothing missing. A run whose log already ends with `run_result` is not run again.
 import type { EpisodeRow, EpisodeStatus } from '../../domain/batch/batch.types.ts';
 import { scoreEpisode, shownMetrics } from '../../domain/batch/metrics.ts';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type {
-  EngineEvent,
   EventEnvelope,
   RunEndStatus,
   RunResultData,
@@ -20,7 +19,8 @@ import { createRun, type EngineRunExt } from '../../engine/createRun.ts';
 import { offlineProvider } from '../../engine/llm.providers.ts';
 import type { NodeRegistry } from '../../engine/registry.ts';
 import type { Checkpoint } from '../../engine/run.api.ts';
-import type { RunLog, StoredRun } from '../db/runLog.ts';
+import type { EpisodeLog, StoredRun } from '../db/runLog.ts';
+import { RunWriter } from '../runs/runWriter.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 
 export interface EpisodeJob {
@@ -35,7 +35,7 @@ export interface EpisodeJob {
 }
 
 export interface EpisodeRunDeps {
-  log: RunLog;
+  log: EpisodeLog;
   registry: NodeRegistry;
   worker: string;
   publish?: (events: EventEnvelope[]) => void;
@@ -46,67 +46,53 @@ export interface EpisodeRunDeps {
   createRun?: typeof createRun;
 }
 
-/** Stamps engine events for one run and commits them with the log's seq discipline. */
+/** What a commit writes on the run row besides the events. */
+interface RowUpdate {
+  checkpoint?: Checkpoint;
+  steps: number;
+  status: RunStatus;
+  endedAt?: string | null;
+  error?: string | null;
+}
+
+/** An episode's run writer (runs/runWriter.ts), noting what its Metrics viewers show. */
 class EpisodeWriter {
-  pending: EventEnvelope[] = [];
+  readonly w: RunWriter;
   /** What Metrics viewers showed last (episode metrics besides the outputs). */
   readonly shown: Record<string, number> = {};
 
   constructor(
     private readonly runId: string,
-    private readonly deps: Pick<EpisodeRunDeps, 'log' | 'publish'>,
-    private readonly now: () => number,
-    private seq: number,
-  ) {}
+    private readonly log: EpisodeLog,
+    now: () => number,
+    seq: number,
+    publish: ((events: EventEnvelope[]) => void) | undefined,
+  ) {
+    this.w = new RunWriter(runId, now, seq, publish && ((events) => publish([...events])));
+  }
 
-  readonly sink = (e: EngineEvent): void => this.add(e.type, e.data);
+  readonly sink = (e: { type: EventEnvelope['type']; data: unknown }): void => this.add(e.type, e.data);
 
-  add(type: EngineEvent['type'], data: unknown): void {
+  add(type: EventEnvelope['type'], data: unknown): void {
     if (type === 'viewer_data') shownMetrics((data as { fields?: unknown } | null)?.fields, this.shown);
-    this.seq += 1;
-    this.pending.push({ type, runId: this.runId, seq: this.seq, ts: this.iso(), data });
+    this.w.stamp(type, data);
   }
 
   iso(): string {
-    return new Date(this.now()).toISOString();
+    return this.w.iso();
   }
-
-  /** The commit sent last, not yet known to be in the log. */
-  private inFlight: Promise<void> = Promise.resolve();
 
   /**
-   * One commit of what is pending (+ checkpoint, counters), published once it is in the log. It
-   * waits for the previous commit only, not for this one unless `wait`: the next root step runs
-   * while this one is written (over IPC or the network that overlaps the two), and commits still
-   * reach the log one at a time, in order. A refused commit fails the next call.
+   * One commit of what is pending (+ checkpoint, row counters), published once it is in the log;
+   * unless `wait`, the next root step runs while it is written (RunWriter.commitAsync).
    */
-  async commit(
-    extra: {
-      checkpoint?: Checkpoint;
-      steps: number;
-      status: RunStatus;
-      endedAt?: string | null;
-      error?: string | null;
-    },
-    wait = true,
-  ): Promise<void> {
-    const events = this.pending;
-    this.pending = [];
-    await this.inFlight;
-    const written = this.deps.log.commit(this.runId, { events, ...extra }).then(() => this.publish(events));
-    written.catch(() => undefined); // awaited by the next call; no unhandled rejection meanwhile
-    this.inFlight = written;
-    if (wait) await written;
-  }
-
-  private publish(events: EventEnvelope[]): void {
-    if (events.length === 0 || !this.deps.publish) return;
-    try {
-      this.deps.publish(events);
-    } catch (err) {
-      // Committed is what counts; a viewer's trouble must not fail the episode.
-      console.error(`statewire: broadcast of ${this.runId} failed: ${(err as Error).message}`);
-    }
+  commit({ checkpoint, ...row }: RowUpdate, wait = true): Promise<void> {
+    return this.w.commitAsync(
+      ({ events, checkpoint: cp }) =>
+        this.log.commit(this.runId, { events, ...(cp ? { checkpoint: cp } : {}), ...row }),
+      checkpoint,
+      wait,
+    );
   }
 }
 
@@ -132,14 +118,14 @@ function toRow(
 }
 
 /** The run's last event when it is its `run_result` (the run ended), else undefined. */
-async function storedResult(log: RunLog, row: StoredRun): Promise<RunResultData | undefined> {
+async function storedResult(log: EpisodeLog, row: StoredRun): Promise<RunResultData | undefined> {
   if (row.last_seq === 0) return undefined;
   const [last] = await log.events(row.id, row.last_seq - 1, 1);
   return last?.type === 'run_result' ? (last.data as RunResultData) : undefined;
 }
 
 /** What the run's Metrics viewers showed last, from its log (an ended run reported again). */
-async function storedShown(log: RunLog, runId: string): Promise<Record<string, number>> {
+async function storedShown(log: EpisodeLog, runId: string): Promise<Record<string, number>> {
   const shown: Record<string, number> = {};
   let after = 0;
   for (;;) {
@@ -151,7 +137,7 @@ async function storedShown(log: RunLog, runId: string): Promise<Record<string, n
 }
 
 /** Attempts so far: the first one, plus one per resume (each resume logs a `restored` event). */
-async function priorAttempts(log: RunLog, runId: string): Promise<number> {
+async function priorAttempts(log: EpisodeLog, runId: string): Promise<number> {
   const restored = await log.events(runId, 0, 100_000, 'restored');
   return 1 + restored.length;
 }
@@ -192,7 +178,7 @@ export async function failEpisode(
   const extra = { worker: deps.worker, attempts, duration_ms: 0 };
   if (ended) return toRow(job, ended, extra);
   const steps = row?.steps ?? 0;
-  const w = new EpisodeWriter(job.runId, deps, now, row?.last_seq ?? 0);
+  const w = new EpisodeWriter(job.runId, deps.log, now, row?.last_seq ?? 0, deps.publish);
   const result: RunResultData = {
     status: 'error',
     steps,
@@ -234,7 +220,7 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeRunDeps): Promise
   if (!decoded.ok)
     return failEpisode(job, deps, `invalid graph: ${describeErrors(decoded.errors)}`, attempts);
   const graph: GraphDef = decoded.graph;
-  const w = new EpisodeWriter(job.runId, deps, now, existing?.last_seq ?? 0);
+  const w = new EpisodeWriter(job.runId, deps.log, now, existing?.last_seq ?? 0, deps.publish);
   // A resumed episode keeps what its Metrics viewers showed before the resume.
   if (existing) Object.assign(w.shown, await storedShown(deps.log, job.runId));
   let engine: EngineRunExt;

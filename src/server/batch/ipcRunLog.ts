@@ -1,16 +1,14 @@
-// The RunLog of an episode child: the calls runEpisode makes (createRun, commit, getRun,
+// The EpisodeLog of an episode child: the calls runEpisode makes (createRun, commit, getRun,
 // lastCheckpoint, events) go to the parent process, which owns the database, and their answers come
-// back as replies. Anything else is not needed by an episode and says so rather than guess.
-import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';
+// back as replies. The archive (RunLog) stays with the parent; an episode has no use for it.
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint } from '../../engine/run.api.ts';
-import type { CommitBatch, NewRun, ProjectedEvent, RunLog, StoredRun } from '../db/runLog.ts';
+import type { CommitBatch, EpisodeLog, NewRun, StoredRun } from '../db/runLog.ts';
 import type { FromChild, ProxiedMethod, ToChild } from './poolProtocol.ts';
 
 type Reply = Extract<ToChild, { t: 'reply' }>;
 
-export class IpcRunLog implements RunLog {
-  readonly kind = 'sqlite' as const;
+export class IpcRunLog implements EpisodeLog {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 
@@ -49,45 +47,7 @@ export class IpcRunLog implements RunLog {
     return this.call('events', runId, after, limit, type);
   }
 
-  private unavailable(what: string): Promise<never> {
-    return Promise.reject(new Error(`RunLog.${what} is not available in an episode worker`));
-  }
-  listRuns(): Promise<StoredRun[]> {
-    return this.unavailable('listRuns');
-  }
-  graphOf(): Promise<unknown> {
-    return this.unavailable('graphOf');
-  }
-  checkpointSteps(): Promise<number[]> {
-    return this.unavailable('checkpointSteps');
-  }
-  checkpoint(): Promise<(Checkpoint & { seq: number }) | undefined> {
-    return this.unavailable('checkpoint');
-  }
-  deleteRun(): Promise<void> {
-    return this.unavailable('deleteRun');
-  }
-  projectEvents(): Promise<Map<string, ProjectedEvent[]>> {
-    return this.unavailable('projectEvents');
-  }
-  createBatch(_b: BatchRecord): Promise<void> {
-    return this.unavailable('createBatch');
-  }
-  getBatch(): Promise<BatchRecord | undefined> {
-    return this.unavailable('getBatch');
-  }
-  listBatches(): Promise<BatchRecord[]> {
-    return this.unavailable('listBatches');
-  }
-  updateBatch(): Promise<void> {
-    return this.unavailable('updateBatch');
-  }
-  recordEpisode(_b: string, _r: EpisodeRow): Promise<number> {
-    return this.unavailable('recordEpisode');
-  }
-  episodes(): Promise<EpisodeRow[]> {
-    return this.unavailable('episodes');
-  }
+  /** The episode child is going away: nobody will answer the calls still waiting. */
   async close(): Promise<void> {
     for (const w of this.waiting.values()) w.reject(new Error('the episode worker is closing'));
     this.waiting.clear();

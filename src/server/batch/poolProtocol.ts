@@ -2,11 +2,18 @@
 // and its episode children. A child's RunLog calls travel as `call` and come back as `reply`, so
 // the child writes the run log without opening the SQLite file itself.
 import type { EpisodeRow } from '../../domain/batch/batch.types.ts';
+import type { EpisodeLog } from '../db/runLog.ts';
 import type { ServiceEntry } from '../services/servicesConfig.ts';
 import type { EpisodeJob } from './episodeRun.ts';
 
-/** The RunLog methods an episode child may call (what runEpisode and failEpisode use). */
-export const PROXIED_METHODS = ['createRun', 'commit', 'getRun', 'lastCheckpoint', 'events'] as const;
+/** The methods an episode child may call: the EpisodeLog port (what runEpisode and failEpisode use). */
+export const PROXIED_METHODS = [
+  'createRun',
+  'commit',
+  'getRun',
+  'lastCheckpoint',
+  'events',
+] as const satisfies ReadonlyArray<keyof EpisodeLog>;
 export type ProxiedMethod = (typeof PROXIED_METHODS)[number];
 
 export type ToChild =

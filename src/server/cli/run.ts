@@ -17,6 +17,7 @@ import { defaultPluginDir, runBlockers } from './headless.ts';
 import { readRegularFile } from './readGraphFile.ts';
 import { allNodes, withServiceContainers, wrapSinkForServices } from '../services/serviceEvents.ts';
 import type { ServiceManager } from '../services/serviceManager.ts';
+import { RunWriter } from '../runs/runWriter.ts';
 import { cliServicesConfig, parseExecutorPort, startCliServices } from './cliServices.ts';
 
 export interface CliIo {
@@ -183,13 +184,17 @@ async function runWithServices(
     return 2;
   }
   const runId = `cli_${Date.now().toString(36)}`;
-  let seq = 0;
   const summary = new StepSummary(io);
+  // The run writer stamps as for any run; there is no log here, so each event is published (printed)
+  // as soon as it is stamped.
+  const writer = new RunWriter(runId, Date.now, 0, (events) => {
+    for (const e of events) io.out(JSON.stringify(e));
+  });
   const sink = (e: EngineEvent) => {
-    seq += 1;
-    if (args.json)
-      io.out(JSON.stringify({ type: e.type, runId, seq, ts: new Date().toISOString(), data: e.data }));
-    else summary.add(e);
+    if (args.json) {
+      writer.stamp(e.type, e.data);
+      writer.commit();
+    } else summary.add(e);
   };
   // Arrays from node services become summaries (with pictures) on the stream, run_result included.
   const wired = wrapSinkForServices(sink, parsed.graph, services, runId, (m) => io.err(`warning: ${m}`));

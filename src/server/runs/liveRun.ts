@@ -1,11 +1,12 @@
-// One run the server is driving: its engine, its event stamping (runId/seq/ts), and the commit of a
-// step (events + checkpoint + counters in one transaction, then broadcast). Commit-then-publish is
-// the order that makes replay exact: a client can never see an event the log does not have.
+// One run the server is driving: its engine, its status, and when its steps commit (events +
+// checkpoint + counters in one transaction, then broadcast). Stamping and commit-then-publish are
+// the run writer's (runs/runWriter.ts), shared with batch episodes and the CLI.
 import type { Breakpoint, BreakpointHit } from '../../domain/debug/breakpoints.ts';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { EngineEvent, EventEnvelope, RunEndStatus, RunStatus } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint, EngineRun } from '../../engine/run.api.ts';
-import type { RunStore, StepPart } from '../db/runStore.ts';
+import type { RunStore } from '../db/runStore.ts';
+import { RunWriter } from './runWriter.ts';
 
 /** Ends that get a `run_result` event. */
 const RESULT_STATUSES: ReadonlySet<RunStatus> = new Set(['done', 'error', 'stopped', 'interrupted']);
@@ -27,11 +28,8 @@ export class LiveRun {
   engine!: EngineRun;
   status: RunStatus;
   step: number;
-  seq: number;
   stepDelayMs: number;
   metrics: Record<string, unknown> = {};
-  /** Type of the last event stamped (a run_result is not repeated). */
-  private lastType: EngineEvent['type'] | undefined;
   /** Status of the last nav_status stamped (to avoid saying `stopped` twice). */
   lastNavStatus: string | undefined;
   /** A step is in flight (stepOnce not yet resolved + committed). */
@@ -48,14 +46,11 @@ export class LiveRun {
   /** The step in flight (resolves when it is complete and committed or staged). */
   inFlight?: Promise<void>;
   loop?: Promise<void>;
-  private pending: EventEnvelope[] = [];
-  /** Finished steps not yet committed (group commit at step_delay_ms 0); never published before commit. */
-  private staged: StepPart[] = [];
-  private stagedAt = 0;
+  /** Stamps, stages (group commit at step_delay_ms 0), commits and publishes this run's events. */
+  private readonly writer: RunWriter;
   /** Lifecycle events raised while a step is in flight; committed right after that step. */
   private deferred: Array<{ type: EngineEvent['type']; data: unknown }> = [];
-  /** seq and step as of the last commit that reached the log: a refused commit rolls back to them. */
-  private committedSeq: number;
+  /** Step as of the last commit that reached the log (where a refused write leaves the run). */
   private committedStep: number;
   /** Why the log refused a write (disk full…) and whether that reason made it into the log since. */
   failure: { reason: string; recorded: boolean } | undefined;
@@ -66,15 +61,14 @@ export class LiveRun {
     readonly lineage: string,
     readonly freshEffects: boolean,
     private readonly store: RunStore,
-    private readonly hub: Publisher,
+    hub: Publisher,
     private readonly now: () => number,
     init: { status: RunStatus; step: number; seq: number; stepDelayMs: number },
   ) {
     this.status = init.status;
     this.step = init.step;
-    this.seq = init.seq;
     this.stepDelayMs = init.stepDelayMs;
-    this.committedSeq = init.seq;
+    this.writer = new RunWriter(id, now, init.seq, (events) => hub.publish(events));
     this.committedStep = init.step;
   }
 
@@ -85,27 +79,18 @@ export class LiveRun {
         string,
         unknown
       >;
-    this.pending.push(this.stamp(event.type, event.data));
+    this.stamp(event.type, event.data);
   };
 
-  private stamp(type: EngineEvent['type'], data: unknown): EventEnvelope {
-    this.seq += 1;
-    this.lastType = type;
-    if (type === 'nav_status') this.lastNavStatus = (data as { status?: string } | null)?.status;
-    return { type, runId: this.id, seq: this.seq, ts: this.isoNow(), data };
+  /** Seq of the last event stamped. */
+  get seq(): number {
+    return this.writer.seq;
   }
 
-  /** `ts` has ms resolution and a step emits dozens of events per ms: format each ms once. */
-  private isoNow(): string {
-    const ms = this.now();
-    if (ms !== this.tsMs) {
-      this.tsMs = ms;
-      this.tsText = new Date(ms).toISOString();
-    }
-    return this.tsText;
+  private stamp(type: EngineEvent['type'], data: unknown): void {
+    if (type === 'nav_status') this.lastNavStatus = (data as { status?: string } | null)?.status;
+    this.writer.stamp(type, data);
   }
-  private tsMs = NaN;
-  private tsText = '';
 
   /** A server-raised event (nav_status, restored…): now if idle, else right after the in-flight step. */
   emit(
@@ -117,7 +102,7 @@ export class LiveRun {
       this.deferred.push({ type, data });
       return;
     }
-    this.pending.push(this.stamp(type, data));
+    this.stamp(type, data);
     this.commit(extra.checkpoint, extra);
   }
 
@@ -127,29 +112,24 @@ export class LiveRun {
    * checkpoint still comes with its end; a crash meanwhile leaves these events after the last checkpoint.
    */
   commitMidStep(extra: Array<{ type: EngineEvent['type']; data: unknown }>): void {
-    for (const e of extra) this.pending.push(this.stamp(e.type, e.data));
+    for (const e of extra) this.stamp(e.type, e.data);
     this.commit(undefined, { status: this.status });
   }
 
   /** Keeps a finished step (its events + checkpoint) for the next commit. */
   stage(checkpoint: Checkpoint | undefined): void {
-    if (this.staged.length === 0) this.stagedAt = this.now();
-    this.staged.push({ events: this.pending, checkpoint });
-    this.pending = [];
+    this.writer.stage(checkpoint);
   }
 
   /** Commits staged steps when enough have gathered (or waited long enough). */
   flushIfDue(): void {
-    if (
-      this.staged.length >= GROUP_STEPS ||
-      (this.staged.length > 0 && this.now() - this.stagedAt >= GROUP_MS)
-    )
-      this.commit(undefined);
+    const staged = this.writer.stagedSteps;
+    if (staged >= GROUP_STEPS || (staged > 0 && this.writer.stagedFor >= GROUP_MS)) this.commit(undefined);
   }
 
   /** Finished steps wait for a group commit. */
   get hasStaged(): boolean {
-    return this.staged.length > 0;
+    return this.writer.stagedSteps > 0;
   }
 
   /**
@@ -159,17 +139,16 @@ export class LiveRun {
    * done reach the log and the viewers without waiting for the group to fill.
    */
   commitStaged(): void {
-    if (this.staged.length === 0) return;
-    const earlier = this.staged;
-    const last = earlier[earlier.length - 1]!;
-    const lastSeq = last.events[last.events.length - 1]?.seq ?? this.committedSeq;
-    const steps = last.checkpoint?.step ?? this.committedStep;
-    this.staged = [];
+    if (this.writer.stagedSteps === 0) return;
+    const steps = this.writer.stagedStep ?? this.committedStep;
     // On failure nothing of it is in the log; the caller ends the run (fail() drops the rest).
-    this.store.commit(this.id, { earlier, events: [], steps, status: this.status, plain: true });
-    this.committedSeq = lastSeq;
+    this.writer.commit(
+      ({ earlier }) =>
+        this.store.commit(this.id, { earlier, events: [], steps, status: this.status, plain: true }),
+      undefined,
+      true,
+    );
     this.committedStep = steps;
-    this.publishCommitted(earlier.flatMap((p) => p.events));
   }
 
   /** Writes staged steps and buffered events (and a checkpoint) in one transaction, then publishes them. */
@@ -178,47 +157,28 @@ export class LiveRun {
     extra: { status?: RunStatus; ended?: boolean; error?: string | null } = {},
   ): void {
     if (!this.busy && this.deferred.length > 0) {
-      for (const d of this.deferred) this.pending.push(this.stamp(d.type, d.data));
+      for (const d of this.deferred) this.stamp(d.type, d.data);
       this.deferred = [];
     }
     if (extra.ended) this.appendResult(extra.status ?? this.status, extra.error);
-    const earlier = this.staged;
-    this.staged = [];
-    const events = this.pending;
-    this.pending = [];
     const ended = extra.ended ? new Date(this.now()).toISOString() : extra.ended === false ? null : undefined;
-    try {
-      this.store.commit(this.id, {
-        earlier,
-        events,
-        checkpoint,
-        steps: this.step,
-        status: extra.status ?? this.status,
-        // Staged steps mean the run is driven flat out: the cheapest durable form now, encoded later.
-        plain: earlier.length > 0,
-        ...(ended !== undefined ? { endedAt: ended } : {}),
-        ...(extra.error !== undefined ? { error: extra.error } : {}),
-      });
-    } catch (err) {
-      // Nothing of this batch is in the log (one transaction) and nobody saw it: give its seqs back,
-      // so the next event continues the log without a gap.
-      this.seq = this.committedSeq;
-      throw err;
-    }
-    this.committedSeq = this.seq;
+    // A refused write throws with nothing of it in the log and its seqs given back (RunWriter).
+    this.writer.commit(
+      (b) =>
+        this.store.commit(this.id, {
+          ...b,
+          steps: this.step,
+          status: extra.status ?? this.status,
+          // Staged steps mean the run is driven flat out: the cheapest durable form now, encoded later.
+          plain: b.earlier.length > 0,
+          ...(ended !== undefined ? { endedAt: ended } : {}),
+          ...(extra.error !== undefined ? { error: extra.error } : {}),
+        }),
+      checkpoint,
+    );
     this.committedStep = this.step;
     // An ended run is only read from now on: pack it (in the background, db/compaction.ts).
     if (extra.ended) this.store.compaction.runEnded(this.id);
-    this.publishCommitted(earlier.length === 0 ? events : [...earlier.flatMap((p) => p.events), ...events]);
-  }
-
-  private publishCommitted(events: readonly EventEnvelope[]): void {
-    try {
-      this.hub.publish(events);
-    } catch (err) {
-      // Committed is what counts; a broadcast failure must not look like a failed step.
-      console.error(`statewire: broadcast of ${this.id} failed: ${(err as Error).message}`);
-    }
   }
 
   /**
@@ -229,8 +189,7 @@ export class LiveRun {
   fail(reason: string): void {
     this.status = 'error';
     this.step = this.committedStep;
-    this.staged = [];
-    this.pending = [];
+    this.writer.discard();
     this.deferred = [];
     this.failure = { reason, recorded: false };
     this.recordFailure();
@@ -241,27 +200,24 @@ export class LiveRun {
     if (!this.failure || this.failure.recorded) return true;
     const { reason } = this.failure;
     const ts = new Date(this.now()).toISOString();
-    this.pending.push(this.stamp('nav_status', { status: 'error', step: this.step, error: reason }));
-    this.pending.push(
-      this.stamp('error_event', {
-        id: `srv_${this.id}_${this.seq + 1}`,
-        ts,
-        severity: 'error',
-        source: 'graph',
-        code: 'storage-failed',
-        title: 'Run stopped: the run log could not be written',
-        message: reason,
-        scope: { run_id: this.id },
-        details: { last_committed_step: this.step },
-        hint: 'Free some disk space; every committed step can still be inspected, restored and forked.',
-      }),
-    );
+    this.stamp('nav_status', { status: 'error', step: this.step, error: reason });
+    this.stamp('error_event', {
+      id: `srv_${this.id}_${this.seq + 1}`,
+      ts,
+      severity: 'error',
+      source: 'graph',
+      code: 'storage-failed',
+      title: 'Run stopped: the run log could not be written',
+      message: reason,
+      scope: { run_id: this.id },
+      details: { last_committed_step: this.step },
+      hint: 'Free some disk space; every committed step can still be inspected, restored and forked.',
+    });
     try {
       this.commit(undefined, { status: 'error', ended: true, error: reason });
       this.failure.recorded = true;
       return true;
     } catch {
-      this.pending = [];
       return false;
     }
   }
@@ -276,12 +232,12 @@ export class LiveRun {
    * a row: a stop that lands after the engine's own `stopped` end re-commits with `ended` again.
    */
   private appendResult(status: RunStatus, error: string | null | undefined): void {
-    if (!RESULT_STATUSES.has(status) || this.lastType === 'run_result') return;
+    if (!RESULT_STATUSES.has(status) || this.writer.lastType === 'run_result') return;
     const data = this.engine.result({
       status: status as RunEndStatus,
       ...(typeof error === 'string' ? { error } : {}),
     });
-    this.pending.push(this.stamp('run_result', data));
+    this.stamp('run_result', data);
   }
 
   get active(): boolean {
