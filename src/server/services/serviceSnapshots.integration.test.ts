@@ -71,10 +71,14 @@ async function waitEnded(id: string, atStep?: number): Promise<void> {
   );
 }
 
-/** Errors and warnings of a run's log (the service's info lines are not problems). */
+/** Errors, and warnings about services' state, in a run's log (the service's own output lines are not). */
 function problems(evs: Ev[]): string[] {
   return evs
-    .filter((e) => e.type === 'error_event' && ['error', 'warning'].includes(e.data.severity))
+    .filter(
+      (e) =>
+        e.type === 'error_event' &&
+        (e.data.severity === 'error' || String(e.data.code).startsWith('service-')),
+    )
     .map((e) => e.data.message);
 }
 
