@@ -3,6 +3,7 @@
 from .codec import CodecError
 from .containers import ServiceContainer, SlotError, State
 from .context import Context, NotGrantedError, RemoteContainer
+from .execution import PerExecution, current_execution, executing
 from .executor import ExecutorError, StaleExecutionError
 from .firelist import FireList, FireSpec, fire, firelist
 from .reducers import ReducerError
@@ -18,6 +19,7 @@ __all__ = [
     "Function",
     "NodeService",
     "NotGrantedError",
+    "PerExecution",
     "Port",
     "ReducerError",
     "RemoteContainer",
@@ -25,6 +27,8 @@ __all__ = [
     "SlotError",
     "StaleExecutionError",
     "State",
+    "current_execution",
+    "executing",
     "fire",
     "firelist",
 ]

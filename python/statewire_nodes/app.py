@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse, Response
 
 from . import codec
 from .containers import SlotError
+from .execution import executing
 from .reducers import ReducerError
 from .service import CallError, NodeService
 
@@ -37,6 +38,14 @@ def _respond(obj: Any, use_msgpack: bool) -> Response:
         return Response(content=codec.dumps_json(codec.to_json_value(obj)), media_type=codec.JSON)
     except codec.CodecError as e:
         raise HTTPException(500, str(e)) from None
+
+
+def _execution_id(body: Any, what: str) -> str | None:
+    """The body's optional ``execution_id`` (whose run's state the request is about)."""
+    eid = body.get("execution_id") if isinstance(body, dict) else None
+    if eid is not None and not isinstance(eid, str):
+        raise HTTPException(400, f"{what}: 'execution_id' must be a string, got {type(eid).__name__}")
+    return eid
 
 
 def build_app(svc: NodeService) -> FastAPI:
@@ -71,10 +80,42 @@ def build_app(svc: NodeService) -> FastAPI:
         if not isinstance(key, (str, int)) or isinstance(key, bool):
             raise HTTPException(400, f"evict: 'key' must be a string, got {type(key).__name__}")
         try:
-            evicted = svc.evict(str(key))
+            evicted = svc.evict(str(key), _execution_id(body, "evict"))
+        except HTTPException:
+            raise
         except Exception as e:  # an on_evict hook of the service failed
             raise HTTPException(500, f"evict '{key}': {e}") from None
         return _respond({"evicted": evicted, "key": key}, use_msgpack)
+
+    # Snapshots are binary whatever the request's encoding: always answered in msgpack.
+    @app.post("/snapshot")
+    async def snapshot(request: Request) -> Response:
+        body, _ = await _body(request)
+        eid = _execution_id(body, "snapshot")
+        try:
+            blob = svc.take_snapshot(eid)
+        except CallError:
+            raise
+        except Exception as e:  # the service's snapshot hook failed
+            raise HTTPException(500, f"snapshot of execution {eid!r}: {type(e).__name__}: {e}") from None
+        return Response(content=codec.pack({"snapshot": blob}), media_type=codec.MSGPACK)
+
+    @app.post("/restore")
+    async def restore(request: Request) -> Response:
+        body, use_msgpack = await _body(request)
+        eid = _execution_id(body, "restore")
+        blob = body.get("snapshot")
+        if blob is not None and not isinstance(blob, (bytes, bytearray, memoryview)):
+            raise HTTPException(
+                400, f"restore: 'snapshot' must be the bytes /snapshot answered (or null), got {type(blob).__name__}"
+            )
+        try:
+            svc.put_back(eid, blob)
+        except CallError:
+            raise
+        except Exception as e:  # the service's restore hook failed
+            raise HTTPException(500, f"restore of execution {eid!r}: {type(e).__name__}: {e}") from None
+        return _respond({"ok": True, "execution_id": eid}, use_msgpack)
 
     async def _slot_body(cid: str, request: Request) -> tuple[Any, dict, bool]:
         body, use_msgpack = await _body(request)
@@ -86,6 +127,7 @@ def build_app(svc: NodeService) -> FastAPI:
             except codec.CodecError as e:
                 raise HTTPException(400, str(e)) from None
         c = svc.container_or_404(cid)
+        _execution_id(body, f"container '{cid}'")
         if request.url.path.endswith(("/read", "/write")) and not isinstance(body.get("name"), str):
             raise HTTPException(400, f"container '{cid}': the body needs a slot 'name' (a string)")
         return c, body, use_msgpack
@@ -94,7 +136,8 @@ def build_app(svc: NodeService) -> FastAPI:
     async def read(cid: str, request: Request) -> Response:
         c, body, use_msgpack = await _slot_body(cid, request)
         try:
-            value = c.read(body.get("name"), key=body.get("key"))
+            with executing(body.get("execution_id")):
+                value = c.read(body.get("name"), key=body.get("key"))
         except SlotError as e:
             raise HTTPException(404, str(e)) from None
         except TypeError as e:
@@ -105,7 +148,8 @@ def build_app(svc: NodeService) -> FastAPI:
     async def write(cid: str, request: Request) -> Response:
         c, body, use_msgpack = await _slot_body(cid, request)
         try:
-            c.write(body.get("name"), body.get("data"), key=body.get("key"))
+            with executing(body.get("execution_id")):
+                c.write(body.get("name"), body.get("data"), key=body.get("key"))
         except SlotError as e:
             raise HTTPException(404, str(e)) from None
         except (ReducerError, TypeError) as e:
@@ -118,7 +162,8 @@ def build_app(svc: NodeService) -> FastAPI:
         if body.get("key") is None:
             raise HTTPException(400, f"container '{cid}': evict requires 'key'")
         try:
-            c.evict(body["key"])
+            with executing(body.get("execution_id")):
+                c.evict(body["key"])
         except TypeError as e:
             raise HTTPException(400, str(e)) from None
         return _respond({"ok": True}, use_msgpack)

@@ -5,6 +5,8 @@ the previews each ``/call`` answer carries. The executor sends them no signals; 
 ``evict(key)`` (``POST /containers/evict``). A service may still clear lifetimes itself with
 ``NodeService.broadcast_signal`` (e.g. ``episode_reset`` from its own reset function). Any value type
 is allowed here (numpy arrays included): these containers are never checkpointed by the executor.
+Their values are kept per execution id (execution.py): each run sees its own slots, and
+``snapshot``/``restore`` copy out and put back one run's values (``POST /snapshot``, ``/restore``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from .execution import current_execution
 from .jsvalues import js_key_order
 from .preview import preview_keyed, preview_value
 from .reducers import ReducerError, initial_value, is_known_reducer, reduce
@@ -91,8 +94,22 @@ def _key(key: Any) -> str | None:
     raise TypeError(f"container key must be a string, got {type(key).__name__} {key!r}")
 
 
+class _Slots:
+    """One execution's values: the unkeyed slots and the keyed partitions."""
+
+    __slots__ = ("values", "keyed")
+
+    def __init__(self, values: dict[str, Any], keyed: dict[str, dict[str, Any]] | None = None):
+        self.values = values
+        self.keyed = keyed if keyed is not None else {}
+
+
 class ServiceContainer:
-    """A live container. Thread-safe: sync handlers run concurrently in a thread pool."""
+    """A live container. Thread-safe: sync handlers run concurrently in a thread pool.
+
+    Every operation acts on the values of the current execution (``current_execution()``), created
+    fresh on first use.
+    """
 
     def __init__(self, cid: str, label: str = "", states: dict[str, State] | None = None, position=(0, 0)):
         if not isinstance(cid, str) or not cid:
@@ -112,8 +129,23 @@ class ServiceContainer:
                 log.warning("container '%s' slot '%s': unknown lifetime '%s' acts as forever", cid, name, st.lifetime)
             self.states[name] = st
         self._lock = threading.RLock()
-        self._values: dict[str, Any] = {n: self._fresh(n) for n in self.states}
-        self._keyed: dict[str, dict[str, Any]] = {}
+        self._runs: dict[str | None, _Slots] = {}
+
+    @property
+    def _values(self) -> dict[str, Any]:
+        return self._slots().values
+
+    @property
+    def _keyed(self) -> dict[str, dict[str, Any]]:
+        return self._slots().keyed
+
+    def _slots(self) -> _Slots:
+        eid = current_execution()
+        with self._lock:
+            slots = self._runs.get(eid)
+            if slots is None:
+                slots = self._runs[eid] = _Slots({n: self._fresh(n) for n in self.states})
+            return slots
 
     def _fresh(self, name: str) -> Any:
         st = self.states[name]
@@ -163,10 +195,49 @@ class ServiceContainer:
                     removed += 1
         return removed
 
-    def clear(self) -> None:
+    def evict_everywhere(self, key: Any) -> int:
+        """``evict(key)`` in every execution (an evict that names no execution, as the reference sends)."""
+        k = _key(key)
+        removed = 0
         with self._lock:
-            self._values = {n: self._fresh(n) for n in self.states}
-            self._keyed = {}
+            for slots in self._runs.values():
+                for part in slots.keyed.values():
+                    if k in part:
+                        del part[k]
+                        removed += 1
+        return removed
+
+    def clear(self) -> None:
+        """Back to initial values (the current execution's)."""
+        with self._lock:
+            self._runs.pop(current_execution(), None)
+
+    def executions(self) -> list[str | None]:
+        with self._lock:
+            return list(self._runs)
+
+    def snapshot(self) -> dict:
+        """The current execution's values, deep-copied: ``{"values": {...}, "keyed": {...}}``."""
+        with self._lock:
+            slots = self._runs.get(current_execution())
+            if slots is None:
+                return {"values": {}, "keyed": {}}
+            return copy.deepcopy({"values": slots.values, "keyed": slots.keyed})
+
+    def restore(self, data: dict | None) -> None:
+        """Puts back what ``snapshot`` returned (None: the execution starts fresh). Unknown slots are left
+        out (the service no longer declares them); slots the snapshot lacks start fresh."""
+        eid = current_execution()
+        with self._lock:
+            if data is None:
+                self._runs.pop(eid, None)
+                return
+            values = {n: self._fresh(n) for n in self.states}
+            for n, v in (data.get("values") or {}).items():
+                if n in self.states:
+                    values[n] = copy.deepcopy(v)
+            keyed = {n: copy.deepcopy(p) for n, p in (data.get("keyed") or {}).items() if n in self.states}
+            self._runs[eid] = _Slots(values, keyed)
 
     def on_signal(self, signal: str) -> list[dict]:
         """Clears every slot subscribed to ``signal`` and its keyed partitions; returns what was cleared."""

@@ -17,8 +17,10 @@ ones run in a thread pool, so a slow simulator step does not block other calls.
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import logging
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -26,12 +28,15 @@ from . import codec
 from .config_schema import ConfigError, apply_config, build_schema
 from .containers import ServiceContainer, State
 from .context import Context
+from .execution import executing
 from .firelist import FireList
 from .wire_types import check_wire_type
 
 log = logging.getLogger("statewire_nodes")
 
 RESERVED_PARAMS = ("config", "ctx", "inputs")
+# Layout of the blobs ``POST /snapshot`` answers with; a restore refuses any other.
+SNAPSHOT_VERSION = 1
 
 
 class CallError(Exception):
@@ -107,6 +112,11 @@ class NodeService:
         self.functions: dict[str, Function] = {}
         self.containers: dict[str, ServiceContainer] = {}
         self._evict_hooks: list[Callable[[str], Any]] = []
+        self._snapshot_hook: Callable[[str | None], Any] | None = None
+        self._restore_hook: Callable[[str | None, Any], Any] | None = None
+        # Execution ids seen in calls (an evict naming no execution runs the hooks in each of them).
+        self._executions: set[str | None] = set()
+        self._exec_lock = threading.Lock()
         self._app = None
 
     # ── declaration ───────────────────────────────────────────────────────────────────────────
@@ -195,6 +205,9 @@ class NodeService:
                 "description": self.description,
                 "functions": [f.schema() for f in self.functions.values()],
                 "containers": [c.to_dict() for c in self.containers.values()],
+                # POST /snapshot and /restore: owned containers are copied per execution, and what
+                # lives elsewhere is covered by the @svc.snapshot / @svc.restore hooks.
+                "snapshot": True,
             },
             None,
             "manifest",
@@ -208,12 +221,79 @@ class NodeService:
         self._evict_hooks.append(hook)
         return hook
 
-    def evict(self, key: str) -> int:
-        """Drops ``key``'s partitions in every owned container; returns how many partitions were dropped."""
-        removed = sum(c.evict(key) for c in self.containers.values())
-        for hook in self._evict_hooks:
-            hook(key)
+    def evict(self, key: str, execution_id: str | None = None) -> int:
+        """Drops ``key``'s partitions in every owned container; returns how many partitions were dropped.
+
+        With ``execution_id`` only that run's partitions go (and the ``on_evict`` hooks run as that
+        execution); without (the reference's evict names no run), every execution's do, and the hooks
+        run once in each execution the service has served.
+        """
+        if execution_id is not None:
+            with executing(execution_id):
+                removed = sum(c.evict(key) for c in self.containers.values())
+                for hook in self._evict_hooks:
+                    hook(key)
+            return removed
+        removed = sum(c.evict_everywhere(key) for c in self.containers.values())
+        with self._exec_lock:
+            seen = set(self._executions) | {e for c in self.containers.values() for e in c.executions()}
+        for eid in seen:
+            with executing(eid):
+                for hook in self._evict_hooks:
+                    hook(key)
         return removed
+
+    # ── snapshots (time travel with the service's state) ──────────────────────────────────────
+
+    def snapshot(self, hook: Callable[[str | None], Any]) -> Callable[[str | None], Any]:
+        """Decorator: ``hook(execution_id)`` returns that run's state kept outside owned containers
+        (environments, RNGs, caches) as a msgpack-able value (numpy arrays allowed)."""
+        if self._snapshot_hook is not None:
+            raise ValueError(f"service '{self.name}' already has a snapshot hook ({self._snapshot_hook.__name__})")
+        self._snapshot_hook = hook
+        return hook
+
+    def restore(self, hook: Callable[[str | None, Any], Any]) -> Callable[[str | None, Any], Any]:
+        """Decorator: ``hook(execution_id, value)`` puts back what the snapshot hook returned; ``value`` is
+        None when the run is to start fresh (it had not called the service yet at that step)."""
+        if self._restore_hook is not None:
+            raise ValueError(f"service '{self.name}' already has a restore hook ({self._restore_hook.__name__})")
+        self._restore_hook = hook
+        return hook
+
+    def take_snapshot(self, execution_id: str | None) -> bytes:
+        """One run's state as an opaque blob (``POST /snapshot``): its owned containers and the hook's value."""
+        with executing(execution_id):
+            state = {
+                "v": SNAPSHOT_VERSION,
+                "containers": {cid: c.snapshot() for cid, c in self.containers.items()},
+                "hook": self._snapshot_hook(execution_id) if self._snapshot_hook else None,
+            }
+        try:
+            return codec.pack(state)
+        except codec.CodecError as e:
+            raise CallError(500, f"snapshot of execution {execution_id!r}: {e}") from None
+
+    def put_back(self, execution_id: str | None, blob: bytes | None) -> None:
+        """``POST /restore``: the run's state becomes what ``blob`` holds (None: fresh, as before its first call)."""
+        state = None
+        if blob is not None:
+            try:
+                state = codec.unpack(bytes(blob))
+            except codec.CodecError as e:
+                raise CallError(400, f"restore of execution {execution_id!r}: unreadable snapshot ({e})") from None
+            if not isinstance(state, dict) or state.get("v") != SNAPSHOT_VERSION:
+                got = state.get("v") if isinstance(state, dict) else type(state).__name__
+                raise CallError(
+                    400,
+                    f"restore of execution {execution_id!r}: not a snapshot of version {SNAPSHOT_VERSION} (got {got!r})",
+                )
+        with executing(execution_id):
+            saved = (state or {}).get("containers") or {}
+            for cid, c in self.containers.items():
+                c.restore(saved.get(cid) if state is not None else None)
+            if self._restore_hook:
+                self._restore_hook(execution_id, state.get("hook") if state is not None else None)
 
     def broadcast_signal(self, signal: str) -> list[dict]:
         """Clears the owned slots whose lifetime subscribes to ``signal`` (the executor never sends one)."""
@@ -247,17 +327,22 @@ class NodeService:
             raise CallError(400, str(e)) from None
         ctx = Context(self.name, fname, self.containers, body.get("_exec"))
         kwargs = self._kwargs(fdef, inputs, config, ctx)
-        try:
-            if inspect.iscoroutinefunction(fdef.handler):
-                result = await fdef.handler(**kwargs)
-            else:
-                result = await run_in_threadpool(fdef.handler, **kwargs)
-        except Exception as e:
-            log.exception("%s failed", fname)
-            raise CallError(500, str(e) or type(e).__name__) from None
-        finally:
-            await run_in_threadpool(ctx.flush)
-        return self._answer(fdef, result, json_mode)
+        with self._exec_lock:
+            self._executions.add(ctx.execution_id)
+        # The whole call (handler, previews) acts on this run's state; the copied context carries
+        # the execution id into the thread-pool worker.
+        with executing(ctx.execution_id):
+            try:
+                if inspect.iscoroutinefunction(fdef.handler):
+                    result = await fdef.handler(**kwargs)
+                else:
+                    result = await run_in_threadpool(contextvars.copy_context().run, fdef.handler, **kwargs)
+            except Exception as e:
+                log.exception("%s failed", fname)
+                raise CallError(500, str(e) or type(e).__name__) from None
+            finally:
+                await run_in_threadpool(ctx.flush)
+            return self._answer(fdef, result, json_mode)
 
     def _inputs(self, fdef: Function, raw: dict, json_mode: bool) -> dict:
         inputs: dict[str, Any] = {}

@@ -10,6 +10,7 @@ import type { Catalog } from '../domain/catalog/catalog.schema.ts';
 import { createRegistry } from '../engine/registry.ts';
 import { closeDatabase, openDatabase } from './db/database.ts';
 import { RunStore } from './db/runStore.ts';
+import { ServiceSnapshotStore } from './db/serviceSnapshotStore.ts';
 import { DEFAULT_MAX_VALUE_MB, MB } from './db/valueLimits.ts';
 import { SqliteRunLog } from './db/sqliteRunLog.ts';
 import { BatchManager } from './batch/batchManager.ts';
@@ -53,6 +54,7 @@ import { ServiceManager } from './services/serviceManager.ts';
 import { loadServicesConfig } from './services/servicesConfig.ts';
 import { serviceOutputSink } from './services/serviceOutput.ts';
 import { serviceAwareCreateRun } from './services/serviceRun.ts';
+import { ServiceSnapshots } from './services/serviceSnapshots.ts';
 import { allNodes } from './services/serviceEvents.ts';
 import { entriesForEpisodeWorkers } from './batch/episodeServices.ts';
 
@@ -183,6 +185,8 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
     assertRunnable(g, catalog, '$.graph'),
   );
   ref.runs = runs;
+  // Time travel includes the services' state: their snapshots go with each step's checkpoint.
+  runs.serviceState = new ServiceSnapshots(services, new ServiceSnapshotStore(db, store.blobs));
   // Distributed mode: batches on BullMQ + PostgreSQL, viewers on any instance (distributedMode.ts).
   const distributed = await installDistributed({ app, io, hub, store, workspace, config: opts.distributed });
 

@@ -88,3 +88,40 @@ def greedy_action(pos: list[int], goal: list[int], epsilon: float, rng: np.rando
     if abs(dr) >= abs(dc):
         return 2 if dr > 0 else 0
     return 1 if dc > 0 else 3
+
+
+def grid_state(g: Grid) -> dict:
+    """A grid as plain values (for the service's snapshot)."""
+    return {"size": g.size, "max_steps": g.max_steps, "pos": list(g.pos), "steps": g.steps, "visits": g.visits.copy()}
+
+
+def grid_from(st: dict) -> Grid:
+    g = Grid(size=int(st["size"]), max_steps=int(st["max_steps"]))
+    g.pos = (int(st["pos"][0]), int(st["pos"][1]))
+    g.steps = int(st["steps"])
+    g.visits = np.array(st["visits"], np.int32).reshape(g.size, g.size)
+    return g
+
+
+def rng_state(rng: np.random.Generator) -> dict:
+    """A generator's exact position (its 128-bit integers as text: msgpack stops at 64 bits)."""
+    st = rng.bit_generator.state
+    return {
+        "bit_generator": st["bit_generator"],
+        "state": {k: str(v) for k, v in st["state"].items()},
+        "has_uint32": st["has_uint32"],
+        "uinteger": st["uinteger"],
+    }
+
+
+def rng_from(saved: dict) -> np.random.Generator:
+    if saved["bit_generator"] != "PCG64":
+        raise ValueError(f"snapshot holds a {saved['bit_generator']} generator; this service makes PCG64")
+    rng = np.random.default_rng()
+    rng.bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {k: int(v) for k, v in saved["state"].items()},
+        "has_uint32": saved["has_uint32"],
+        "uinteger": saved["uinteger"],
+    }
+    return rng

@@ -3,6 +3,8 @@
     python server.py --port 9300
 
 Node types: gridworld__reset, gridworld__step, gridworld__policy, gridworld__record_reward.
+Everything a run changes is kept per execution id (``PerExecution``, the SDK's containers) and is
+snapshotted with it, so Statewire's restore and fork put the grids, RNGs and stats back exactly.
 The service owns the container ``gridworld_stats`` (visit counts and trail keyed by episode, an
 episode counter, the last reward with lifetime ``episode``); ``record_reward`` writes into an executor
 container granted to its node (by default ``episode_log.rewards``) through ``ctx``.
@@ -13,9 +15,9 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-from grid import Grid, greedy_action
+from grid import Grid, grid_from, grid_state, greedy_action, rng_from, rng_state
 
-from statewire_nodes import NodeService, Port, State
+from statewire_nodes import NodeService, PerExecution, Port, State
 
 svc = NodeService(
     "gridworld",
@@ -34,13 +36,52 @@ stats = svc.container(
     },
 )
 
-_episodes: dict[str, Grid] = {}
-_latest: dict[str, str] = {}  # "ep": the episode of the last reset
-# The grid of the last reset, kept after its episode is evicted: between an episode's end (its key is
-# evicted at episode_reset) and the auto-reset of the next step, the policy still acts on it.
-_current: dict[str, Grid] = {}
+
+
+class World:
+    """One run's side of the service (kept per execution id, so a fork never sees its original's)."""
+
+    def __init__(self) -> None:
+        self.episodes: dict[str, Grid] = {}
+        self.latest: str | None = None  # the episode of the last reset
+        # The grid of the last reset, kept after its episode is evicted: between an episode's end (its
+        # key is evicted at episode_reset) and the auto-reset of the next step, the policy acts on it.
+        self.current: Grid | None = None
+        self.rngs: dict[int, np.random.Generator] = {}
+
+
+world = PerExecution(World)
 _lock = threading.Lock()
-_rngs: dict[int, np.random.Generator] = {}
+
+
+@svc.snapshot
+def _save(execution_id):
+    """The run's grids and RNGs (the container gridworld_stats is snapshotted by the SDK)."""
+    w = world.get()
+    with _lock:
+        current = next((ep for ep, g in w.episodes.items() if g is w.current), None)
+        return {
+            "episodes": {ep: grid_state(g) for ep, g in w.episodes.items()},
+            "latest": w.latest,
+            # The current grid is one of the episodes (same object) unless its episode was evicted.
+            "current": current if current is not None else grid_state(w.current) if w.current else None,
+            "rngs": {str(seed): rng_state(r) for seed, r in w.rngs.items()},
+        }
+
+
+@svc.restore
+def _load(execution_id, saved):
+    if saved is None:
+        world.drop()
+        return
+    w = World()
+    w.episodes = {ep: grid_from(st) for ep, st in saved["episodes"].items()}
+    w.latest = saved["latest"]
+    cur = saved["current"]
+    w.current = w.episodes.get(cur) if isinstance(cur, str) else grid_from(cur) if cur else None
+    w.rngs = {int(seed): rng_from(st) for seed, st in saved["rngs"].items()}
+    world.set(w)
+
 
 OBSERVATION = {
     "observation": Port("IMAGE", "the grid rendered, uint8 H×W×3"),
@@ -74,8 +115,9 @@ def _visit(ep: str, g: Grid) -> None:
 @svc.on_evict
 def _forget(episode: str) -> None:
     """Statewire evicts an episode's key at episode_reset: drop its grid with its partitions."""
+    w = world.get()
     with _lock:
-        _episodes.pop(episode, None)
+        w.episodes.pop(episode, None)
 
 
 @svc.function(
@@ -104,13 +146,14 @@ def reset(config):
 
 
 def _new_episode(size: int, max_steps: int) -> tuple[str, Grid]:
+    w = world.get()
     with _lock:
         n = stats.write("episodes", 1)
         ep = f"ep{n}"
         g = Grid(size=size, max_steps=max_steps)
-        _episodes[ep] = g
-        _latest["ep"] = ep
-        _current["grid"] = g
+        w.episodes[ep] = g
+        w.latest = ep
+        w.current = g
     svc.broadcast_signal("episode_reset")  # clears last_reward (lifetime "episode")
     _visit(ep, g)
     return ep, g
@@ -136,18 +179,19 @@ def _new_episode(size: int, max_steps: int) -> tuple[str, Grid]:
 )
 def step(action, config, episode=None):
     """Moves the agent one cell."""
+    w = world.get()
     with _lock:
-        ep = episode or _latest.get("ep")
-        g = _episodes.get(ep) if ep is not None else None
+        ep = episode or w.latest
+        g = w.episodes.get(ep) if ep is not None else None
     if (g is None or g.done) and config["auto_reset"]:
         # The new episode keeps the last one's shape (its grid may already be evicted).
-        last = g if g is not None else _current.get("grid")
+        last = g if g is not None else w.current
         size, max_steps = (last.size, last.max_steps) if last is not None else (7, 50)
         ep, g = _new_episode(size, max_steps)
     if ep is None:
         raise ValueError("no episode yet: fire gridworld__reset first")
     if g is None:
-        raise ValueError(f"unknown or evicted episode {ep!r} (live: {', '.join(_episodes) or 'none'})")
+        raise ValueError(f"unknown or evicted episode {ep!r} (live: {', '.join(w.episodes) or 'none'})")
     with _lock:
         reward = g.step(int(action))
     stats.write("last_reward", reward)
@@ -183,13 +227,14 @@ def step(action, config, episode=None):
 def policy(config, position=None, goal=None, trigger=None):
     """Greedy toward the goal, exploring with probability epsilon."""
     seed = int(config["seed"])
+    w = world.get()
     with _lock:
-        g = _current.get("grid")
+        g = w.current
         if position is None or goal is None:
             if g is None:
                 raise ValueError("no position/goal given and no episode yet: fire gridworld__reset first")
             position, goal = list(g.pos), list(g.goal)
-        rng = _rngs.setdefault(seed, np.random.default_rng(seed))
+        rng = w.rngs.setdefault(seed, np.random.default_rng(seed))
         action = greedy_action(list(position), list(goal), float(config["epsilon"]), rng)
     return {"action": action}
 

@@ -42,6 +42,8 @@ export const ServiceManifestSchema = z.object({
   description: z.string().default(''),
   functions: z.array(ServiceFunctionSchema).default([]),
   containers: z.array(ServiceContainerSchema).default([]),
+  /** The service answers `POST /snapshot` and `POST /restore` (time travel puts its state back). */
+  snapshot: z.boolean().default(false),
 });
 export type ServiceManifest = z.infer<typeof ServiceManifestSchema>;
 
@@ -61,6 +63,8 @@ const ManifestHeadSchema = z.object({
   description: z.string().default(''),
   functions: z.array(z.unknown()).default([]),
   containers: z.array(z.unknown()).default([]),
+  // Only a literal `true` turns snapshots on; anything else (absent, "yes") leaves them off.
+  snapshot: z.unknown().optional(),
 });
 
 const firstIssue = (err: z.ZodError, base: readonly PropertyKey[]) => {
@@ -129,6 +133,7 @@ export function parseServiceManifest(
       description: head.data.description,
       functions,
       containers,
+      snapshot: head.data.snapshot === true,
     },
     issues,
   };
@@ -159,6 +164,8 @@ export const ServiceStatusSchema = z.object({
   issues: z.array(ManifestIssueSchema).default([]),
   /** The answer-size cap per call (`max_response_mb` in services.json). */
   max_response_mb: z.number().optional(),
+  /** Its manifest says `"snapshot": true`: restore and fork put its per-run state back. */
+  snapshot: z.boolean().optional(),
 });
 export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;
 

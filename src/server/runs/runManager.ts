@@ -20,6 +20,7 @@ import { containerDifferences } from './containerDiff.ts';
 import { LiveRun, type Publisher } from './liveRun.ts';
 import { reduceState, type RunStateView } from './stateAt.ts';
 import { graphVersion } from './graphVersion.ts';
+import type { RunServiceState, ServiceStateWarning } from './serviceState.ts';
 
 export type EngineFactory = (
   graph: GraphDef,
@@ -61,6 +62,11 @@ export class RunManager {
   private closing = false;
   /** Verbs that replace the current run run one at a time (two concurrent starts must not both win). */
   private lock: Promise<unknown> = Promise.resolve();
+  /**
+   * Node services' side of time travel (services/serviceSnapshots.ts, set by the server): each step
+   * stores their snapshots, restore/fork/adopt put them back. Unset: runs hold no service state.
+   */
+  serviceState?: RunServiceState;
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.lock.then(fn, fn);
@@ -322,6 +328,8 @@ export class RunManager {
       finalStatus = 'error';
       error = (err as Error).message;
     }
+    // Still busy: no other Step may start while the services are asked for their snapshots.
+    const serviceWarnings = await this.captureServices(run, finalStatus !== undefined);
     run.busy = false;
     const cp = run.engine.checkpoint(run.step);
     if (finalStatus) run.status = finalStatus;
@@ -330,6 +338,7 @@ export class RunManager {
       run.status = 'paused';
       run.sink({ type: 'nav_status', data: { status: 'paused', step: run.step } });
     }
+    this.warnAbout(run, serviceWarnings);
     if (error !== undefined) {
       run.sink({ type: 'nav_status', data: { status: 'error', step: run.step, error } });
       run.sink({
@@ -359,6 +368,49 @@ export class RunManager {
     } catch (err) {
       this.storageFailed(run, err);
     }
+  }
+
+  /** The services' snapshots after the step (nothing to await for a run that called none). */
+  private async captureServices(run: LiveRun, ended: boolean): Promise<ServiceStateWarning[]> {
+    const capturing = this.serviceState?.capture(run.id, run.step, ended);
+    if (!capturing) return [];
+    try {
+      return await capturing;
+    } catch (err) {
+      // The database refused the record: the run goes on, its log says restores cannot include it.
+      return [
+        {
+          service: 'node services',
+          step: run.step,
+          code: 'service-snapshot-failed',
+          message: `the node services' snapshots after step ${run.step} could not be stored: ${(err as Error).message}`,
+        },
+      ];
+    }
+  }
+
+  /** Warnings about services' state (not put back, not saved): in the run's log, on their step. */
+  private warnAbout(run: LiveRun, warnings: readonly ServiceStateWarning[]): void {
+    for (const w of warnings)
+      run.sink({
+        type: 'error_event',
+        data: {
+          id: `srv_${run.id}_${run.seq + 1}`,
+          ts: this.iso(),
+          severity: 'warning',
+          source: 'graph',
+          code: w.code,
+          title:
+            w.code === 'service-snapshot-failed' ? 'Service state not saved' : 'Service state not restored',
+          message: w.message,
+          scope: { run_id: run.id, step: w.step, service: w.service },
+          details: { service: w.service },
+          hint:
+            w.code === 'service-snapshot-unsupported'
+              ? 'Services written with the Python SDK support snapshots; see docs/node-services-protocol.md "Snapshots".'
+              : '',
+        },
+      });
   }
 
   /**
@@ -551,6 +603,7 @@ export class RunManager {
         'at-breakpoint',
       );
     if (run.busy || run.looping) await run.loop?.catch(() => undefined);
+    await run.inFlight; // a Step (not the loop) may still be asking its services for snapshots
     const cp = this.store.checkpoint(run.id, step);
     if (!cp) throw notFound(`No checkpoint at step ${step}`, 'no-checkpoint');
     run.engine = this.build(run, run.graph, { step: cp.step, state: cp.state });
@@ -560,10 +613,12 @@ export class RunManager {
       { lineage: run.lineage, fresh_effects: run.freshEffects, step_delay_ms: run.stepDelayMs },
       cp,
     );
+    const warnings = (await this.serviceState?.putBack({ runId: run.id, step }, run.id)) ?? [];
     run.step = step;
     run.status = 'paused';
     run.failure = undefined; // restored: an earlier storage failure no longer describes this run
     run.sink({ type: 'nav_status', data: { status: 'paused', step } });
+    this.warnAbout(run, warnings);
     run.commit({ step: cp.step, state: cp.state }, { status: 'paused', ended: false, error: null });
     return step;
   }
@@ -593,7 +648,9 @@ export class RunManager {
     });
     run.engine = this.build(run, graph, { step: cp.step, state: cp.state });
     this.current = run;
+    const warnings = (await this.serviceState?.putBack({ runId, step }, runId)) ?? [];
     run.sink({ type: 'nav_status', data: { status: 'paused', step } });
+    this.warnAbout(run, warnings);
     run.commit({ step: cp.step, state: cp.state }, { status: 'paused', ended: false, error: null });
     this.announce(run, replaced);
     return step;
@@ -659,6 +716,8 @@ export class RunManager {
     });
     const replaced = this.liveSummary();
     await this.stopCurrent();
+    // The fork's services start where the parent's were at that step (as the fork's own run id).
+    this.warnAbout(run, (await this.serviceState?.putBack({ runId, step: opts.step }, id)) ?? []);
     this.current = run;
     run.commit({ step: cp.step, state: cp.state }, { status: 'paused' });
     if (opts.paused) run.emit('nav_status', { status: 'paused', step: run.step });
@@ -705,7 +764,10 @@ export class RunManager {
       cp.step,
       this.iso(),
     );
-    if (n > 0) this.hub.notice?.('run_branched', this.store.branchRecord(id));
+    if (n > 0) {
+      this.serviceState?.keepTail(runId, id, cp.step);
+      this.hub.notice?.('run_branched', this.store.branchRecord(id));
+    }
   }
 
   /** `DELETE /api/runs/{id}`: a run and its log; never the live current run or a queued one (409). */
@@ -719,6 +781,7 @@ export class RunManager {
         );
       if (this.current?.id === runId) this.current = undefined;
       const out = this.store.deleteRun(runId);
+      this.serviceState?.forget(runId);
       this.hub.notice?.('run_deleted', { run_id: runId });
       return out;
     });

@@ -1,5 +1,5 @@
 // HTTP client for one node service (docs/node-services-protocol.md): /health, /manifest, /call/{fn},
-// /containers/evict. Every failure becomes a ServiceError whose message names the service, what was
+// /containers/evict, /snapshot and /restore. Every failure becomes a ServiceError whose message names the service, what was
 // asked and what the service said — the node error a user reads. The transport (keep-alive, the
 // answer-size cap, deadlines) is serviceHttp.ts.
 import {
@@ -190,7 +190,41 @@ export class ServiceClient {
     return { outputs: out, containers: o.containers as CallAnswer['containers'] };
   }
 
-  async evict(key: string): Promise<void> {
-    await this.request('POST', '/containers/evict', { key }, 'json', 10_000, `evict '${key}'`);
+  /** `executionId`: the run whose partitions go (the SDK keeps state per run); absent, every run's. */
+  async evict(key: string, executionId?: string): Promise<void> {
+    const body = executionId === undefined ? { key } : { key, execution_id: executionId };
+    await this.request('POST', '/containers/evict', body, 'json', 10_000, `evict '${key}'`);
+  }
+
+  /**
+   * `POST /snapshot`: the opaque bytes of run `executionId`'s state in the service. Always msgpack
+   * (the blob is binary whatever the service's encoding for calls).
+   */
+  async snapshot(executionId: string): Promise<Uint8Array> {
+    const what = `snapshot of run ${executionId}`;
+    const r = await this.request(
+      'POST',
+      '/snapshot',
+      { execution_id: executionId },
+      'msgpack',
+      this.timeoutMs,
+      what,
+    );
+    const blob = (r as { snapshot?: unknown } | null)?.snapshot;
+    if (!(blob instanceof Uint8Array))
+      throw new ServiceError(`service '${this.name}' ${what}: answer has no "snapshot" bytes`);
+    return blob;
+  }
+
+  /** `POST /restore`: run `executionId`'s state becomes `snapshot` (null: fresh, as before its first call). */
+  async restore(executionId: string, snapshot: Uint8Array | null): Promise<void> {
+    await this.request(
+      'POST',
+      '/restore',
+      { execution_id: executionId, snapshot },
+      'msgpack',
+      this.timeoutMs,
+      `restore of run ${executionId}`,
+    );
   }
 }

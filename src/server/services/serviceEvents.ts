@@ -99,7 +99,7 @@ export function wrapSinkForServices(
       const d = data as { signal?: string; payload?: unknown };
       const key = d.signal === 'episode_reset' ? episodeKey(d.payload) : null;
       if (key !== null && services.hasOwnedContainers())
-        void services.evict(key).then((errs) => errs.forEach(onEvictError));
+        void services.evict(key, runId).then((errs) => errs.forEach(onEvictError));
     }
     if (event.type === 'nav_step') {
       step = (data as { step?: number }).step ?? step;

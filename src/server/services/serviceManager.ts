@@ -67,7 +67,11 @@ const HEALTH_TIMEOUT_MS = 1500;
 
 export class ServiceManager {
   private runtimes = new Map<string, Runtime>();
-  readonly active = new ActiveCalls();
+  /** Who wants to know which services each run calls or evicts in (serviceSnapshots.ts). */
+  private readonly touchListeners: Array<(runId: string, service: string) => void> = [];
+  readonly active = new ActiveCalls((runId, service) => this.touched(runId, service));
+  /** Evictions still in flight per run: a snapshot of the run waits for them (`evictionsDone`). */
+  private readonly evicting = new Map<string, Set<Promise<unknown>>>();
   private closed = false;
   private healthTimer: NodeJS.Timeout | undefined;
   /** Runs that called through the sink wrapper and have not ended (the default `findRun`). */
@@ -164,6 +168,7 @@ export class ServiceManager {
         pid: rt.process?.pid ?? null,
         issues: rt.issues,
         max_response_mb: rt.entry.max_response_mb,
+        snapshot: rt.manifest?.snapshot ?? false,
       })),
       config_errors: this.configErrors,
     };
@@ -246,15 +251,58 @@ export class ServiceManager {
     return [...this.runtimes.values()].some((rt) => (rt.manifest?.containers.length ?? 0) > 0);
   }
 
-  /** Per-episode cleanup of service-owned containers (`POST /containers/evict {key}`). */
-  async evict(key: string): Promise<string[]> {
+  /**
+   * Per-episode cleanup of service-owned containers (`POST /containers/evict {key, execution_id}`):
+   * with `runId`, only that run's partitions (services keep state per run) and the run's next
+   * snapshot waits for it.
+   */
+  async evict(key: string, runId?: string): Promise<string[]> {
     const errors: string[] = [];
-    await Promise.all(
-      [...this.runtimes.values()]
-        .filter((rt) => rt.client && rt.state === 'up' && (rt.manifest?.containers.length ?? 0) > 0)
-        .map((rt) => rt.client!.evict(key).catch((e: Error) => void errors.push(e.message))),
+    const targets = [...this.runtimes.values()].filter(
+      (rt) => rt.client && rt.state === 'up' && (rt.manifest?.containers.length ?? 0) > 0,
     );
+    if (runId !== undefined) for (const rt of targets) this.touched(runId, rt.entry.name);
+    const work = Promise.all(
+      targets.map((rt) => rt.client!.evict(key, runId).catch((e: Error) => void errors.push(e.message))),
+    );
+    if (runId !== undefined) {
+      const set = this.evicting.get(runId) ?? new Set<Promise<unknown>>();
+      this.evicting.set(runId, set);
+      set.add(work);
+      void work.then(() => {
+        set.delete(work);
+        if (set.size === 0 && this.evicting.get(runId) === set) this.evicting.delete(runId);
+      });
+    }
+    await work;
     return errors;
+  }
+
+  /** Resolves once the evictions run `runId` started have been answered. */
+  async evictionsDone(runId: string): Promise<void> {
+    const set = this.evicting.get(runId);
+    if (set) await Promise.all(set);
+  }
+
+  /** `listener(runId, service)` on every call a run makes and every eviction in its name. */
+  onTouch(listener: (runId: string, service: string) => void): void {
+    this.touchListeners.push(listener);
+  }
+
+  private touched(runId: string, service: string): void {
+    for (const l of this.touchListeners) l(runId, service);
+  }
+
+  /**
+   * The client of a service that is up, and whether its manifest offers snapshots; or why there is
+   * none (not configured, not up).
+   */
+  snapshotTarget(name: string): { client: ServiceClient; snapshot: boolean } | { down: string } {
+    const rt = this.runtimes.get(name);
+    if (!rt) return { down: 'it is no longer configured' };
+    if (rt.state !== 'up' || !rt.client)
+      return { down: `it is ${rt.state}${rt.error ? ` (${rt.error})` : ''}` };
+    return { client: rt.client, snapshot: rt.manifest?.snapshot === true };
   }
 
   async close(): Promise<void> {

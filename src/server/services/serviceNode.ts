@@ -28,8 +28,12 @@ export class ActiveCalls {
    */
   private readonly recent = new Map<string, { last: ActiveCall; nodeByFn: Map<string, string> }>();
 
+  /** `onBegin`: told of every call as it starts (serviceSnapshots.ts: which services a run changed). */
+  constructor(private readonly onBegin: (runId: string, service: string) => void = () => undefined) {}
+
   begin(call: ActiveCall): void {
     const runId = call.ctx.runId;
+    this.onBegin(runId, call.service);
     this.calls.set(runId, call);
     const r = this.recent.get(runId) ?? { last: call, nodeByFn: new Map<string, string>() };
     r.last = call;
