@@ -64,6 +64,10 @@ class Context:
         self.grants: tuple[str, ...] = tuple(str(g) for g in grants) if isinstance(grants, (list, tuple)) else ()
         self.node_id: str | None = info.get("node_id")
         self.step: int | None = info.get("step")
+        # The call's idempotency key: the executor sends the same one again when it re-sends this
+        # call after a crash (a handler with side effects outside Statewire can deduplicate on it).
+        call_id = info.get("call_id")
+        self.call_id: str | None = call_id if isinstance(call_id, str) else None
         url = info.get("executor_url")
         self.executor_url: str | None = url if isinstance(url, str) else None
         self.containers: dict[str, Any] = dict(owned)

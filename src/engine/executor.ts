@@ -21,7 +21,7 @@ import { deepFreeze } from './freeze.ts';
 import { makeContainerView } from './grants.ts';
 import { aggregate, childId, FORBIDDEN_CHILD_TYPES, type FireList } from './dynamic.ts';
 import type { HandlerResult, NodeContext, NodeReport } from './handler.types.ts';
-import { hashString, stableStringify } from './prng.ts';
+import { makeEffect } from './effects.ts';
 import { snapshotContainers } from './snapshot.ts';
 import type { ContainerState } from './container.ts';
 import type { RunResultData } from '../domain/protocol/protocol.ts';
@@ -501,7 +501,6 @@ export class Executor {
         data: { node_id: node.id, ...(grantId !== undefined ? { grant_id: grantId } : {}), ...w, step },
       });
     });
-    let effectIndex = 0;
     return {
       node: { id: node.id, type: node.type, label: node.label, config: node.config },
       step,
@@ -519,23 +518,7 @@ export class Executor {
       log: (message) => rc.log(node.id, message),
       runId: rc.runId,
       report: (e) => this.reportForNode(node.id, e),
-      effect: async <T>(request: unknown, perform: () => Promise<T>): Promise<T> => {
-        const key = hashString(stableStringify([rc.lineage, step, node.id, inputs, effectIndex++]));
-        const store = rc.options.effects;
-        if (store && !rc.options.freshEffects) {
-          const hit = store.lookup(key);
-          if (hit !== undefined) {
-            rc.emit({ type: 'effect', data: { node_id: node.id, step, key, mode: 'replayed' } });
-            return hit as T;
-          }
-        }
-        const response = await perform();
-        if (store) {
-          store.record(key, request, response);
-          rc.emit({ type: 'effect', data: { node_id: node.id, step, key, mode: 'recorded' } });
-        }
-        return response;
-      },
+      effect: makeEffect(rc, step, node.id, scope ? (L.scopes[scope]?.counter ?? 0) : undefined),
       llm: rc.llm,
       now: rc.now,
       signal,

@@ -72,8 +72,12 @@ export interface NodeContext {
   log(message: string): void;
   /** Emits an `error_event` of the given severity for this node; the node keeps running. */
   report(event: NodeReport): void;
-  /** Runs an external effect once per idempotency key (recorded/replayed through RunOptions.effects). */
-  effect<T>(request: unknown, perform: () => Promise<T>): Promise<T>;
+  /**
+   * Runs an external call once per idempotency key (recorded/replayed through RunOptions.effects;
+   * effects.ts). `perform` gets the key to send along (a service's `_exec.call_id`); `kind` names
+   * the call's kind in the record (`llm` by default, `service`).
+   */
+  effect<T>(request: unknown, perform: (key: string) => Promise<T>, kind?: string): Promise<T>;
   readonly llm: LlmProvider;
   now(): number;
   /**

@@ -5,15 +5,13 @@ import type { EngineEvent, RunEndStatus, RunResultData, RunStatus } from '../dom
 import type { Breakpoint, BreakpointHit } from '../domain/debug/breakpoints.ts';
 import type { LlmProvider } from './handler.types.ts';
 import type { NodeRegistry } from './registry.ts';
+import type { EffectStore } from './effects.ts';
 
 /** Receives every event in order. The host stamps runId/seq/ts and may persist before broadcasting. */
 export type EventSink = (event: EngineEvent) => void;
 
 /** Recorded external effects (docs/architecture.md "Run state and durability"): the server stores them durably, keyed by an idempotency key. */
-export interface EffectStore {
-  lookup(key: string): unknown | undefined;
-  record(key: string, request: unknown, response: unknown): void;
-}
+export type { EffectCall, EffectStore } from './effects.ts';
 
 /** A complete, JSON-serializable run state after a root step (see checkpoint.ts). */
 export interface Checkpoint {

@@ -1,18 +1,41 @@
-// Recorded external effects (repeatable intent; docs/architecture.md "Run state and durability"): the engine asks `lookup(key)` before an
-// external call and `record(key, request, response)` after it. Keys are stable across restore/fork
-// (run lineage, step, node, hash of inputs), so a re-executed node reuses the stored response.
-// Writes go straight to SQLite (autocommit): an effect is durable before its step commits, so a crash
-// between the call and the step commit never pays for the call twice.
-import type { EffectStore } from '../../engine/run.api.ts';
+// Recorded external calls (repeatable intent, docs/architecture.md "Run state and durability"; engine/effects.ts): an LLM call or a
+// node-service call, under a stable idempotency key (`lineage:step:node:n:hash`). The intent (key +
+// request) is written before the call, the answer after it, each straight to SQLite (autocommit):
+// durable before its step commits, so a crash between the call and the step commit never pays for
+// the call twice — the resumed run finds the answer, or re-sends the same key.
+//
+// Stored form of a row (`effects`): `request` and `response` are `@` + a BlobStore root (values in
+// the content-addressed Merkle DAG, so an image sent or answered every step is stored once);
+// `request` holds the call (`{kind, step, node_id, index, request}`), `response` `{response, ms}`,
+// or '' while the call is only intended. Rows written before (plain JSON, no `@`) still answer.
+import type { EffectCall, EffectStore } from '../../engine/run.api.ts';
+import type { BlobStore } from './blobStore.ts';
 import type { Db } from './database.ts';
+
+/** One recorded call, as replay and run bundles read it. */
+export interface RecordedCall {
+  key: string;
+  run_id: string;
+  kind: string;
+  step: number;
+  node_id: string;
+  index: number;
+  request: unknown;
+  /** Absent while the call was only intended (the run died during the call). */
+  response?: unknown;
+  ms?: number;
+}
+
+const PENDING = '';
 
 export class SqliteEffectStore implements EffectStore {
   private readonly sel;
   private readonly ins;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly runId: string,
+    private readonly blobs: BlobStore,
     private readonly now: () => string = () => new Date().toISOString(),
   ) {
     this.sel = db.prepare<[string], { response: string }>('SELECT response FROM effects WHERE key = ?');
@@ -23,16 +46,59 @@ export class SqliteEffectStore implements EffectStore {
 
   lookup(key: string): unknown | undefined {
     const row = this.sel.get(key);
-    return row ? JSON.parse(row.response) : undefined;
+    if (!row || row.response === PENDING) return undefined;
+    if (!row.response.startsWith('@')) return JSON.parse(row.response);
+    return (this.blobs.get(row.response.slice(1)) as { response: unknown }).response;
   }
 
-  record(key: string, request: unknown, response: unknown): void {
-    this.ins.run(
-      key,
-      this.runId,
-      JSON.stringify(request ?? null),
-      JSON.stringify(response ?? null),
-      this.now(),
-    );
+  intend(call: EffectCall): void {
+    // An answer already stored stays (a fresh-effects run re-calls, and `record` replaces it then).
+    if (this.sel.get(call.key)) return;
+    this.write(call.key, call, undefined);
   }
+
+  record(key: string, request: unknown, response: unknown, call?: EffectCall & { ms: number }): void {
+    this.write(key, call ?? { key, step: -1, node_id: '', index: 0, kind: 'llm', request }, {
+      response: response ?? null,
+      ms: call?.ms ?? 0,
+    });
+  }
+
+  private write(key: string, call: EffectCall, answer: { response: unknown; ms: number } | undefined): void {
+    this.db.transaction(() => {
+      const { kind, step, node_id, index, request } = call;
+      const req = `@${this.blobs.put({ kind, step, node_id, index, request: request ?? null })}`;
+      const res = answer ? `@${this.blobs.put(answer)}` : PENDING;
+      this.ins.run(key, this.runId, req, res, this.now());
+    })();
+  }
+}
+
+/**
+ * Every call recorded under a lineage (a run and the forks sharing its answers), oldest first. Rows
+ * of the old plain-JSON form carry no step or node and are left out.
+ */
+export function recordedCalls(db: Db, blobs: BlobStore, lineage: string): RecordedCall[] {
+  const rows = db
+    .prepare<[string, string], { key: string; run_id: string; request: string; response: string }>(
+      // Keys start `lineage:`; ';' is the character after ':', so this is a range scan of the key index.
+      'SELECT key, run_id, request, response FROM effects WHERE key >= ? AND key < ? ORDER BY created_at, key',
+    )
+    .all(`${lineage}:`, `${lineage};`);
+  const out: RecordedCall[] = [];
+  for (const r of rows) {
+    if (!r.request.startsWith('@')) continue;
+    const call = blobs.get(r.request.slice(1)) as Omit<RecordedCall, 'key' | 'run_id'>;
+    const answer =
+      r.response === PENDING
+        ? undefined
+        : (blobs.get(r.response.slice(1)) as { response: unknown; ms: number });
+    out.push({
+      key: r.key,
+      run_id: r.run_id,
+      ...call,
+      ...(answer ? { response: answer.response, ms: answer.ms } : {}),
+    });
+  }
+  return out;
 }

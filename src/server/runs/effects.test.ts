@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
+import { BlobStore } from '../db/blobStore.ts';
+import { recordedCalls } from '../db/effectStore.ts';
 import { createServer, type StatewireServer } from '../app.ts';
 import { tempWorkspace, waitFor } from '../test/serverProcess.testutil.ts';
 
@@ -79,12 +81,18 @@ describe('recorded effects', () => {
     expect(recorded.every((e) => e.mode === 'recorded')).toBe(true);
     expect(new Set(recorded.map((e) => e.key)).size).toBe(6);
     const db = new Database(join(ws.dir, '.statewire', 'runs.db'), { readonly: true });
-    const rows = db
-      .prepare('SELECT key, request, response FROM effects WHERE run_id = ?')
-      .all(parent) as Array<{ key: string; request: string; response: string }>;
+    // The stored form: blob roots (content-addressed), read back through recordedCalls.
+    const rows = recordedCalls(db, new BlobStore(db), parent);
     db.close();
     expect(rows.map((r) => r.key).sort()).toEqual(recorded.map((e) => e.key).sort());
-    expect(JSON.parse(rows[0]!.request)).toHaveProperty('provider');
+    expect(rows[0]!.request).toHaveProperty('provider');
+    expect(rows.map((r) => [r.kind, r.node_id])).toEqual(Array(6).fill(['llm', 'think']));
+    expect(rows.map((r) => r.step).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+    // Keys say where the call happened: lineage:step[.iteration]:node:n:hash.
+    expect(rows.every((r) => r.key.startsWith(`${parent}:${r.step}`) && r.key.includes(':think:0:'))).toBe(
+      true,
+    );
+    expect(rows.every((r) => r.response !== undefined)).toBe(true);
   });
 
   it('a fork replays the recorded responses with the same keys', async () => {

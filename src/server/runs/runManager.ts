@@ -110,7 +110,7 @@ export class RunManager {
           retention: 4,
           lineage: run.lineage,
           freshEffects: run.freshEffects,
-          effects: new SqliteEffectStore(this.store.db, run.id),
+          effects: new SqliteEffectStore(this.store.db, run.id, this.store.blobs),
           breakpoints: {
             list: () => run.breakpoints,
             pause: (hit) => this.pauseAtBreakpoint(run, hit),

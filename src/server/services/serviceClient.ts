@@ -30,7 +30,15 @@ export class ServiceError extends Error {
 export interface CallRequest {
   inputs: Record<string, unknown>;
   config: Record<string, unknown>;
-  _exec?: { execution_id: string; grants: string[]; node_id?: string; step?: number; executor_url?: string };
+  _exec?: {
+    execution_id: string;
+    grants: string[];
+    node_id?: string;
+    step?: number;
+    /** The call's idempotency key (engine/effects.ts): the same key again means the same call, re-sent. */
+    call_id?: string;
+    executor_url?: string;
+  };
 }
 
 export interface CallAnswer {

@@ -10,6 +10,13 @@ import type { ServiceFunction } from '../../domain/services/manifest.ts';
 import type { Aggregator, FireList } from '../../engine/dynamic.ts';
 import type { HandlerResult, NodeContext, NodeHandler } from '../../engine/handler.types.ts';
 import type { ServiceClient } from './serviceClient.ts';
+import {
+  applyRecordedWrites,
+  recordingContext,
+  type ContainerWrite,
+  type ServiceCallRecord,
+  type ServiceCallRequest,
+} from './callRecording.ts';
 import { isPngPort } from './wireCodec.ts';
 
 export interface ActiveCall {
@@ -101,39 +108,29 @@ export function serviceNodeHandler(
   const imageOutputs = new Set(fn.output_ports.filter((p) => isPngPort(p.wire_type)).map((p) => p.name));
   return {
     async fire(inputs, ctx): Promise<HandlerResult> {
-      const client = binding.client();
-      if ('down' in client)
-        throw new Error(
-          `service '${binding.name}' is unavailable (${client.down}); cannot call '${fn.name}'`,
-        );
       // Missing optional inputs are absent and None values are not sent (docs/node-services-protocol.md "A call").
       const sent = Object.fromEntries(
         Object.entries(inputs).filter(([, v]) => v !== null && v !== undefined),
       );
-      const grants = Object.keys(ctx.containers);
-      active.begin({ ctx, service: binding.name, fn: fn.name });
-      let answer;
-      try {
-        answer = await client.call(
-          fn.name,
-          {
-            inputs: sent,
-            config: { ...ctx.node.config },
-            _exec: {
-              execution_id: ctx.runId,
-              grants,
-              node_id: ctx.node.id,
-              step: ctx.step,
-              ...(binding.executorUrl() ? { executor_url: binding.executorUrl() } : {}),
-            },
-          },
-          imageInputs,
-          imageOutputs,
-          ctx.signal, // a stop aborts the call instead of waiting for its timeout
-        );
-      } finally {
-        active.end(ctx.runId);
-      }
+      const request: ServiceCallRequest = {
+        service: binding.name,
+        fn: fn.name,
+        inputs: sent,
+        config: { ...ctx.node.config },
+      };
+      // One recorded effect per call (callRecording.ts): a resumed run or a replay answers from the
+      // record, re-applying the container writes the service made; a fresh call sends its key.
+      let fresh = false;
+      const record = await ctx.effect<ServiceCallRecord>(
+        request,
+        async (callId) => {
+          fresh = true;
+          return callService(binding, fn, ctx, request, callId, active, imageInputs, imageOutputs);
+        },
+        'service',
+      );
+      if (!fresh) applyRecordedWrites(ctx, record.writes);
+      const answer = record.answer;
       if (answer.containers && typeof answer.containers === 'object')
         binding.onPreviews(ctx.runId, answer.containers);
       if (answer.firelist) {
@@ -146,4 +143,45 @@ export function serviceNodeHandler(
       return { outputs: answer.outputs };
     },
   };
+}
+
+/** Posts the call with its idempotency key; the service's container writes are recorded with the answer. */
+async function callService(
+  binding: ServiceBinding,
+  fn: ServiceFunction,
+  ctx: NodeContext,
+  request: ServiceCallRequest,
+  callId: string,
+  active: ActiveCalls,
+  imageInputs: ReadonlySet<string>,
+  imageOutputs: ReadonlySet<string>,
+): Promise<ServiceCallRecord> {
+  const client = binding.client();
+  if ('down' in client)
+    throw new Error(`service '${binding.name}' is unavailable (${client.down}); cannot call '${fn.name}'`);
+  const writes: ContainerWrite[] = [];
+  active.begin({ ctx: recordingContext(ctx, writes), service: binding.name, fn: fn.name });
+  try {
+    const answer = await client.call(
+      fn.name,
+      {
+        inputs: request.inputs,
+        config: request.config,
+        _exec: {
+          execution_id: ctx.runId,
+          grants: Object.keys(ctx.containers),
+          node_id: ctx.node.id,
+          step: ctx.step,
+          call_id: callId,
+          ...(binding.executorUrl() ? { executor_url: binding.executorUrl() } : {}),
+        },
+      },
+      imageInputs,
+      imageOutputs,
+      ctx.signal, // a stop aborts the call instead of waiting for its timeout
+    );
+    return { answer, writes };
+  } finally {
+    active.end(ctx.runId);
+  }
 }
