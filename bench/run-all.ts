@@ -38,6 +38,8 @@ export const FIGURE_ORDER = [
   'live.events_per_s',
   'live.latency_p50',
   'live.latency_p99',
+  'live.latency_p50_saturated',
+  'live.latency_p99_saturated',
   'history.bytes_per_step.demo',
   'history.bytes_per_step.map100k',
   'db.bytes_per_step.demo',

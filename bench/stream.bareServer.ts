@@ -3,7 +3,7 @@
 // one socket.io message per event, no batching, no log, no engine.
 // Usage: node --import tsx bench/stream.bareServer.ts EVENTS.json   (prints `port N` once listening)
 // A client asks with `push {mode}`:
-//  - `burst`: every event as fast as it can, a step's events back to back, then one event-loop turn
+//  - `burst`: every event as fast as it can (nav_step `ts` stamped as in paced mode), a step's events back to back, then one event-loop turn
 //    (setImmediate) before the next step, so socket writes interleave as in a real server;
 //  - `paced {delayMs}`: one step every delayMs; its nav_step's `ts` is stamped right before that step
 //    is pushed, so a client measures push → receive latency with the same clock field as ours.
@@ -47,7 +47,9 @@ async function push(socket: Socket, mode: string, delayMs: number, maxSteps: num
       const ts = new Date().toISOString();
       for (const e of step) socket.emit(e.type, e.type === 'nav_step' ? { ...e, ts } : e);
     } else {
-      for (const e of step) socket.emit(e.type, e);
+      // Stamped as in paced mode, so a client can also read the latency at saturation.
+      const ts = new Date().toISOString();
+      for (const e of step) socket.emit(e.type, e.type === 'nav_step' ? { ...e, ts } : e);
       await turn();
     }
   }
