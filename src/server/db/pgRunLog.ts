@@ -25,6 +25,7 @@ import {
   type BlobSink,
   type BlobSource,
 } from './merkle.ts';
+import { isPgUnavailable } from './pgErrors.ts';
 import { migrate } from './pg/migrate.ts';
 import { projectPgEvents } from './pgProjection.ts';
 import type { DataPath, ProjectedEvent, RunLog } from './runLog.ts';
@@ -47,11 +48,22 @@ const types: pg.CustomTypesConfig = {
 export interface PgRunLogOptions {
   /** Pool size (default 10). */
   max?: number;
+  /** How long a new connection may take before the query fails (default 5000 ms). */
+  connectTimeoutMs?: number;
   /** Apply pending migrations on connect (default true). */
   migrate?: boolean;
   applicationName?: string;
   /** Anything else for pg.Pool (ssl, timeouts, …). */
   pool?: Omit<pg.PoolConfig, 'connectionString' | 'types'>;
+}
+
+/** What `PgRunLog.ping` found. */
+export interface PgPing {
+  up: boolean;
+  /** Round trip of `SELECT 1` (ms) when up. */
+  latencyMs: number | null;
+  /** The last connection failure this process saw (ISO time), if any. */
+  lastError: { message: string; at: string } | undefined;
 }
 
 /** ts: epoch ms; enc 1: data is a blob root, else plain JSON text. */
@@ -109,13 +121,23 @@ class BlobCache {
   /** Hashes (base64url) known to be committed; bounded (forgetting only costs a redundant insert). */
   readonly known = new Set<string>();
   /** Frozen object → its encoding, for objects whose blobs are committed. */
-  readonly identity = new WeakMap<object, unknown>();
+  identity = new WeakMap<object, unknown>();
   /** Decoded blobs (frozen, shared); bounded. */
   readonly decoded = new Map<string, unknown>();
 
   learn(ref: string): void {
     if (this.known.size >= MAX_KNOWN) this.known.clear();
     this.known.add(ref);
+  }
+
+  /**
+   * Forgets what is known to be stored (decoded values stay: they are content-addressed). After a
+   * lost connection: a database restarted from a crash may have lost its last commits (with
+   * `synchronous_commit=off`), and a commit that failed in flight may or may not have landed.
+   */
+  forgetStored(): void {
+    this.known.clear();
+    this.identity = new WeakMap();
   }
 
   keep(ref: string, value: unknown): void {
@@ -263,32 +285,82 @@ export class PgRunLog implements RunLog {
   private readonly cache = new BlobCache();
   private readonly rids = new Map<string, number>();
   private closed: Promise<void> | undefined;
+  /** The last connection failure seen (for /api/health), cleared by nothing: it says when it was. */
+  private lastFailure: { message: string; at: string } | undefined;
 
-  private constructor(readonly pool: pg.Pool) {}
+  private constructor(readonly pool: pg.Pool) {
+    // A connection the server dropped (a restart, a crash) emits 'error' on its client. The pool
+    // listens on idle clients only; a client checked out between two statements of a transaction
+    // has no listener, and an unhandled 'error' event would kill the process. Every client gets one
+    // here: the statement in flight fails with its own error, the pool discards the broken client
+    // and opens a new connection for the next query (reconnecting is the pool's normal path).
+    const noteClient = (err: Error) => this.connectionLost(err);
+    pool.on('connect', (client) => client.on('error', noteClient));
+    pool.on('error', noteClient);
+  }
 
   /** Opens a pool on `url` (`postgres://user@host:port/db`) and brings the schema up to date. */
   static async connect(url: string, opts: PgRunLogOptions = {}): Promise<PgRunLog> {
     const pool = new pg.Pool({
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 5000,
       ...opts.pool,
       connectionString: url,
       max: opts.max ?? 10,
       types,
       application_name: opts.applicationName ?? 'statewire',
     });
-    // An idle connection the server dropped: the pool discards it; queries report their own errors.
-    pool.on('error', () => undefined);
+    const log = new PgRunLog(pool);
     try {
       if (opts.migrate !== false) await migrate(pool);
     } catch (err) {
       await pool.end();
       throw err;
     }
-    return new PgRunLog(pool);
+    return log;
+  }
+
+  /** A connection failed or was cut: remembered for health, and the caches of stored things reset. */
+  private connectionLost(err: unknown): void {
+    if (!isPgUnavailable(err)) return;
+    this.lastFailure = { message: (err as Error).message, at: new Date().toISOString() };
+    this.cache.forgetStored();
+    this.rids.clear();
+  }
+
+  /** Runs `fn` on the pool, noting a lost connection (the error is rethrown as it is). */
+  private noting<T>(p: Promise<T>): Promise<T> {
+    return p.catch((err: unknown) => {
+      this.connectionLost(err);
+      throw err;
+    });
+  }
+
+  /**
+   * One `SELECT 1` within `timeoutMs`: up with its latency, or down with why (for /api/health and
+   * for workers waiting out an outage). Never throws.
+   */
+  async ping(timeoutMs = 2000): Promise<PgPing> {
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      await Promise.race([this.noting(this.pool.query('SELECT 1')), late]);
+      return { up: true, latencyMs: Math.round(performance.now() - started), lastError: this.lastFailure };
+    } catch (err) {
+      const message = (err as Error).message;
+      if (!this.lastFailure || this.lastFailure.message !== message)
+        this.lastFailure = { message, at: new Date().toISOString() };
+      return { up: false, latencyMs: null, lastError: this.lastFailure };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Runs `fn` in one transaction on one connection (ROLLBACK on any failure). */
   private async transaction<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await this.pool.connect();
+    const c = await this.noting(this.pool.connect());
     let broken: Error | undefined;
     try {
       await c.query('BEGIN');
@@ -296,6 +368,7 @@ export class PgRunLog implements RunLog {
       await c.query('COMMIT');
       return out;
     } catch (err) {
+      this.connectionLost(err);
       await c.query('ROLLBACK').catch((e: Error) => {
         broken = e;
       });

@@ -8,6 +8,8 @@
 //    completes only once in BullMQ; the log holds one row per episode) are ignored.
 //  - An episode that failed every attempt (the dead-letter list: a QueueEvents `failed`, or found in
 //    the failed set by the poll) is ended `error` in its run's log (failEpisode) and reported.
+//  - Lost queue: a Redis restarted without persistence forgets the jobs; the poll notices (the
+//    batch's QUEUED_KEY mark is gone) and re-adds the jobs of the episodes not yet reported.
 //  - Cancel: marks the batch cancelled in Redis (workers stop its episodes between two steps; they
 //    end `interrupted`, resumable) and removes its jobs not yet taken; the run ends when the episodes
 //    in flight have reported.
@@ -33,6 +35,8 @@ import {
   type EpisodeJobData,
 } from './queue.ts';
 
+/** Redis key marking a batch's jobs as enqueued; its absence means Redis lost the queue. */
+const QUEUED_KEY = 'statewire:queued:';
 /** How long a cancelled batch waits for its episodes in flight to report `interrupted`. */
 const CANCEL_WAIT_MS = 30_000;
 
@@ -142,9 +146,14 @@ export class BullExecutor implements BatchExecutor {
     this.batches.set(batch.id, b);
     try {
       await enqueueEpisodes(this.queue, jobs, this.opts.plugins);
+      await this.redis.set(QUEUED_KEY + batch.id, '1');
       await Promise.race([b.finished, this.poll(b)]);
     } finally {
       this.batches.delete(batch.id);
+      await within(
+        this.redis.del(QUEUED_KEY + batch.id).catch(() => 0),
+        1000,
+      );
     }
   }
 
@@ -224,6 +233,7 @@ export class BullExecutor implements BatchExecutor {
       if (settled) return;
       try {
         for (const row of await this.opts.log.episodes(b.batch.id)) b.report(row);
+        await this.refillIfLost(b);
         if (round % 5 === 0)
           for (const d of await deadLetters(this.queue, b.batch.id))
             await this.deadLetter(b, d.episode, d.reason, d.attempts);
@@ -231,6 +241,27 @@ export class BullExecutor implements BatchExecutor {
         // the log or Redis is unreachable for now: next round
       }
     }
+  }
+
+  /**
+   * A Redis that restarted without persistence (the documented try-out setup) has lost the queue:
+   * the batch's mark (QUEUED_KEY, set after its enqueue) is gone with it. Then the jobs of the
+   * episodes not yet reported — their rows were just read from the log, so an episode a worker
+   * recorded is not among them — are added again under their ids (an existing job stays as it is).
+   * A re-added episode resumes from its last commit and its row replaces any earlier one: each
+   * episode is still recorded and reported once.
+   */
+  private async refillIfLost(b: QueuedBatch): Promise<void> {
+    if (b.cancelled || (await this.redis.exists(QUEUED_KEY + b.batch.id)) === 1) return;
+    const jobs = [...b.outstanding].flatMap((episode) => b.jobs.get(episode) ?? []);
+    if (jobs.length > 0) {
+      await enqueueEpisodes(this.queue, jobs, this.opts.plugins);
+      console.error(
+        `statewire: batch ${b.batch.id}: the Redis queue was lost (a restart without persistence); ` +
+          `re-added ${jobs.length} episode(s) from the run log`,
+      );
+    }
+    await this.redis.set(QUEUED_KEY + b.batch.id, '1');
   }
 
   cancel(batchId: string): void {

@@ -63,7 +63,7 @@ async function probe(fn: () => Promise<boolean>, ms = 2000): Promise<boolean> {
   }
 }
 
-const pgUp = (log: PgRunLog) => probe(async () => (await log.pool.query('SELECT 1 AS one')).rowCount === 1);
+const pgUp = async (log: PgRunLog) => (await log.ping(2000)).up;
 
 /**
  * Distributed mode for a server (undefined in embedded mode). Call before the routes are registered:
@@ -102,7 +102,8 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
     relay,
     batches: { log, executor, mode: 'distributed' },
     async health() {
-      const [redis, postgres] = await Promise.all([executor.ping(), pgUp(log)]);
+      // Each probe answers within 2 s: a paused Redis leaves its ping pending for ever.
+      const [redis, postgres] = await Promise.all([probe(() => executor.ping()), pgUp(log)]);
       return {
         ok: redis && postgres,
         mode: 'distributed',

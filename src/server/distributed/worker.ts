@@ -14,6 +14,9 @@
 //  - Graceful shutdown (`close`): no new jobs; the episodes in hand finish, or — after `graceMs`, or
 //    at once with `handBack` — stop between two steps and go back to the queue (`moveToWait`), where
 //    another worker resumes them from their last checkpoint.
+//  - PostgreSQL outage (a restart, a crash): an episode whose commit fails because the database is
+//    unreachable waits for it (pinging with backoff) and then resumes from its last commit; the
+//    worker process stays up and keeps its job (its lock lives in Redis). `throughOutage` below.
 //  - Cancel: a batch cancelled by its server (a message on CANCEL_CHANNEL) stops its episodes here
 //    between two steps.
 import { hostname } from 'node:os';
@@ -29,6 +32,7 @@ import { runEpisode, type EpisodeJob } from '../batch/episodeRun.ts';
 import { startEpisodeServices, type EpisodeServices } from '../batch/episodeServices.ts';
 import type { ServiceEntry } from '../services/servicesConfig.ts';
 import { loadRegistry } from '../plugins/loadRegistry.ts';
+import { isPgUnavailable } from '../db/pgErrors.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
 import { redactUrl } from './config.ts';
 import {
@@ -46,6 +50,23 @@ import {
 
 /** How often a worker re-checks whether a run it executes is watched (ms). */
 const WATCH_RECHECK_MS = 250;
+/** Default of WorkerStartOptions.outageLimitMs. */
+const OUTAGE_LIMIT_MS = 10 * 60_000;
+
+/**
+ * Pings PostgreSQL with backoff (250 ms doubling to 5 s) until it answers: true, or false once
+ * `until` (epoch ms) has passed or `stop()` says so.
+ */
+export async function waitForPostgres(
+  log: Pick<PgRunLog, 'ping'>,
+  opts: { until: number; stop?: () => boolean },
+): Promise<boolean> {
+  for (let delay = 250; Date.now() < opts.until && !opts.stop?.(); delay = Math.min(delay * 2, 5000)) {
+    await new Promise((r) => setTimeout(r, delay));
+    if ((await log.ping(2000)).up) return true;
+  }
+  return false;
+}
 
 export interface WorkerStartOptions {
   redisUrl: string;
@@ -64,6 +85,8 @@ export interface WorkerStartOptions {
   stepDelayMs?: number;
   /** Postgres pool size (default: concurrency + 2). */
   poolSize?: number;
+  /** How long an episode waits for an unreachable PostgreSQL before its attempt fails (default 10 min). */
+  outageLimitMs?: number;
   /**
    * Node services the episodes call (`--services FILE`). This process is one worker: it connects to
    * `url` entries and starts each `command` entry once, shared by its --concurrency slots (with
@@ -216,6 +239,32 @@ export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWo
   const stats: WorkerStats = { completed: 0, handedBack: 0, failed: 0, active: 0 };
   let handingBack = false;
 
+  /**
+   * `work()`, again after PostgreSQL answers again when it failed because the database was
+   * unreachable (a restart, a crash): the pool reconnects by itself, so waiting is all it takes.
+   * Re-running an episode resumes it from its last committed checkpoint (runEpisode), and recording
+   * a row twice replaces it, so a retry repeats nothing. Gives up (the error goes to BullMQ, which
+   * retries the job with backoff) after `outageLimitMs` or when the worker is handing back its jobs.
+   */
+  const throughOutage = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
+    let since: number | undefined;
+    for (;;) {
+      try {
+        return await work();
+      } catch (err) {
+        if (!isPgUnavailable(err) || handingBack) throw err;
+        since ??= Date.now();
+        say(`${name}: PostgreSQL unreachable (${(err as Error).message}); ${what} waits for it`);
+        const up = await waitForPostgres(log, {
+          until: since + (opts.outageLimitMs ?? OUTAGE_LIMIT_MS),
+          stop: () => handingBack,
+        });
+        if (!up) throw err;
+        say(`${name}: PostgreSQL is back; ${what} resumes from its last commit`);
+      }
+    }
+  };
+
   const processor = async (job: Job<EpisodeJobData, EpisodeRow>, token?: string): Promise<EpisodeRow> => {
     const data = job.data;
     stats.active++;
@@ -238,15 +287,18 @@ export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWo
         };
       }
       const engine = await registryFor(pluginsOf(data));
-      const row = await runEpisode(jobOf(data), {
-        log,
-        registry: engine.registry,
-        ...(engine.services ? { createRun: engine.services.createRun } : {}),
-        worker: name,
-        publish: live.publish,
-        stepDelayMs: opts.stepDelayMs ?? 0,
-        shouldStop: () => handingBack || cancelled.has(data.batchId),
-      });
+      // Through a PostgreSQL outage the episode waits and then resumes from its last commit.
+      const row = await throughOutage(`episode ${data.episode} of ${data.batchId}`, () =>
+        runEpisode(jobOf(data), {
+          log,
+          registry: engine.registry,
+          ...(engine.services ? { createRun: engine.services.createRun } : {}),
+          worker: name,
+          publish: live.publish,
+          stepDelayMs: opts.stepDelayMs ?? 0,
+          shouldStop: () => handingBack || cancelled.has(data.batchId),
+        }),
+      );
       if (row.status === 'interrupted' && handingBack && !cancelled.has(data.batchId)) {
         // Back to the queue; the next worker resumes from the checkpoint just committed.
         await job.moveToWait(token);
@@ -255,7 +307,9 @@ export async function startWorker(opts: WorkerStartOptions): Promise<StatewireWo
         throw new WaitingError();
       }
       const final: EpisodeRow = { ...row, attempts: Math.max(row.attempts ?? 1, job.attemptsStarted) };
-      await log.recordEpisode(data.batchId, final);
+      await throughOutage(`the row of episode ${data.episode} of ${data.batchId}`, () =>
+        log.recordEpisode(data.batchId, final),
+      );
       stats.completed++;
       return final;
     } catch (err) {

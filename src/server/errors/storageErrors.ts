@@ -1,6 +1,7 @@
 // Storage failures (file system and SQLite) as API errors. A full disk is 507 `disk-full` wherever
 // it happens (graph save, run start, a run's commit); other write errors are a clear 4xx/5xx that
 // names the operation and the errno but never an absolute path (Node's messages carry the path).
+import { isPgUnavailable } from '../db/pgErrors.ts';
 import { ApiError } from './errors.ts';
 
 const DISK_FULL_ERRNO = new Set(['ENOSPC', 'EDQUOT']);
@@ -39,6 +40,13 @@ export function storageApiError(
   what = 'the request could not be completed',
 ): ApiError | undefined {
   if (err instanceof ApiError) return err;
+  // PostgreSQL (distributed mode) restarting or gone: try again shortly, nothing was changed.
+  if (isPgUnavailable(err))
+    return new ApiError(
+      503,
+      'database-unavailable',
+      `the PostgreSQL run log is unreachable: ${what}; retry once it is back (${(err as Error).message})`,
+    );
   const code = codeOf(err);
   if (isDiskFull(err))
     return new ApiError(

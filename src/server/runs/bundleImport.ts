@@ -7,6 +7,7 @@
 // real status, counters and the imported-run mark. A write that fails (a full disk) deletes the
 // half-written run; a server stopped meanwhile deletes it at its next start.
 import { randomBytes } from 'node:crypto';
+import { batchOfEpisodeRun } from '../../domain/batch/episodeIds.ts';
 import type { EventEnvelope, RunStatus } from '../../domain/protocol/protocol.ts';
 import type { BundleImportResult } from '../../domain/protocol/runBundle.schema.ts';
 import { closeDatabase, openDatabase, type Db } from '../db/database.ts';
@@ -82,7 +83,8 @@ function refuseParentCycle(store: RunStore, runId: string, parent: string | null
 }
 
 /**
- * Imports a bundle into `store`. The run keeps its id when free, else gets `import_<time>_<hex>`.
+ * Imports a bundle into `store`. The run keeps its id when free and not a batch episode's, else gets
+ * `import_<time>_<hex>`.
  * Throws BundleError (400/413) for a bad bundle; the database is then exactly as before.
  */
 export async function importBundle(
@@ -100,7 +102,11 @@ export async function importBundle(
     const { header, blobStore: blobs } = bundle;
     const src = header.run;
     // No await from here to the run row's insert: the id chosen cannot be taken meanwhile.
-    const keptId = !store.hasRunId(src.id);
+    // An id of a batch episode's shape (`<batch>_e<n>`) is never kept: a batch here, or on another
+    // instance sharing PostgreSQL, may yet create that run, and would adopt the read-only import as
+    // its episode. Renamed rather than refused: an exported episode stays importable anywhere, and
+    // its original id is kept (run_imports.original_run_id, the answer's `original_run_id`).
+    const keptId = !store.hasRunId(src.id) && batchOfEpisodeRun(src.id) === undefined;
     const runId = keptId ? src.id : `import_${Date.now()}_${randomBytes(4).toString('hex').slice(0, 7)}`;
     refuseParentCycle(store, runId, src.parent_run_id);
     store.createRun({
