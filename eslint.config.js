@@ -26,7 +26,7 @@ const onlyLiveSocket = pkg('socket.io-client', 'only src/app/live imports socket
 // (eslint/serverFloors.js; `node scripts/server-folder-graph.mjs` prints the real graph).
 const SERVER_FLOORS = [
   ['db', 'layout'],
-  ['errors'],
+  ['errors', 'ports'],
   ['workspace', 'plugins', 'socket'],
   ['runs', 'services'],
   ['batch'],

@@ -20,7 +20,7 @@ import { containerDifferences } from './containerDiff.ts';
 import { LiveRun, type Publisher } from './liveRun.ts';
 import { reduceState, type RunStateView } from './stateAt.ts';
 import { graphVersion } from './graphVersion.ts';
-import type { RunServiceState, ServiceStateWarning } from './serviceState.ts';
+import type { RunServiceState, ServiceStateWarning } from '../ports/serviceState.ts';
 
 export type EngineFactory = (
   graph: GraphDef,

@@ -7,7 +7,7 @@
 // are those of that step. A service without snapshot support never blocks time travel: the record
 // says so, and putting the run back warns, naming the service.
 import type { ServiceSnapshotMap, ServiceSnapshotStore } from '../db/serviceSnapshotStore.ts';
-import type { RunServiceState, ServiceStateWarning } from '../runs/serviceState.ts';
+import type { RunServiceState, ServiceStateWarning } from '../ports/serviceState.ts';
 import type { ServiceManager } from './serviceManager.ts';
 
 /** What this server knows about one run's services since its last snapshot. */

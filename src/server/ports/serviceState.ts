@@ -1,7 +1,8 @@
 // What the run manager needs from node services for time travel (services/serviceSnapshots.ts
 // implements it): a run's state is also what the services it called hold for it, so a step's
 // checkpoint gets their snapshots, and restore / fork / adopt put them back. Declared here so the run
-// manager does not depend on the services layer (the server wires the two together in app.ts).
+// manager does not depend on the services layer, nor services on runs (docs/architecture.md floors;
+// the server wires the two together in app.ts).
 
 /** A service whose state could not be put back (or saved): the run goes on, and its log says so. */
 export interface ServiceStateWarning {
