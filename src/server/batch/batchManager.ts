@@ -187,6 +187,8 @@ export class BatchManager {
 
   /** One row into the log (a second row of the same episode replaces the first), then progress. */
   private record(b: LiveBatch, row: EpisodeRow): void {
+    // A row is proof an episode ran, even from an executor that did not say it handed one out.
+    if (b.record.status === 'queued') this.markRunning(b);
     b.running.delete(row.episode);
     b.rows.set(row.episode, row);
     b.recording = b.recording
