@@ -375,5 +375,34 @@ describe('live handlers', () => {
     expect(s.nodeReports).toEqual({
       post: { severity: 'error', message: 'wrote preds again', code: 'SERVICE_EVENT', step: 4, count: 2 },
     });
+    expect(s.stepWarnings).toEqual({ 3: ["Node 'post' (service 'eqa'): wrote preds"] });
+  });
+
+  it('a service whose state was not put back marks the restored step on the timeline, naming the service', () => {
+    const store = createRunStore();
+    applyBatch(
+      [
+        ev('error_event', 7, {
+          id: 'srv_r_7',
+          ts: '2026-01-01T00:00:00Z',
+          severity: 'warning',
+          source: 'graph',
+          code: 'service-snapshot-unsupported',
+          title: 'Service state not restored',
+          message: "service 'refsim' was not put back to step 10: it has no snapshot support",
+          scope: { run_id: 'r', step: 10, service: 'refsim' },
+          details: { service: 'refsim' },
+          hint: '',
+        }),
+      ],
+      store,
+    );
+    const s = store.getState();
+    expect(s.stepWarnings).toEqual({
+      10: [
+        "Service state not restored: service 'refsim' was not put back to step 10: it has no snapshot support",
+      ],
+    });
+    expect(s.log[0]).toMatchObject({ level: 'warn', event: { step: 10, service: 'refsim' } });
   });
 });

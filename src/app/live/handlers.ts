@@ -251,6 +251,11 @@ const onError: Handler = (m, store) => {
     reports[nodeId] = { severity: d.severity, message: d.message, code: d.code, step, count };
     store.setState({ nodeReports: reports });
   }
+  if (d.severity === 'warning' && step !== undefined) {
+    const warnings = own(store.getState().stepWarnings, copyRecord);
+    warnings[step] = [...(warnings[step] ?? []), text];
+    store.setState({ stepWarnings: warnings });
+  }
   if (d.severity === 'error' && m.seq > 0) {
     addPending(store, store.getState().step + 1, 'errors', text);
   }

@@ -53,11 +53,14 @@ const Tick = memo(function Tick({
   hasSignal,
   label,
   partial = false,
+  warned = false,
 }: {
   step: number;
   selected: boolean;
   current: boolean;
   hasError: boolean;
+  /** A warning about this step's state (a node service not saved or not put back). */
+  warned?: boolean;
   hasClear: boolean;
   hasSignal: boolean;
   label: string;
@@ -82,6 +85,7 @@ const Tick = memo(function Tick({
       data-error={hasError ? 'true' : 'false'}
       data-current={current ? 'true' : 'false'}
       data-partial={partial ? 'true' : 'false'}
+      data-warning={warned ? 'true' : 'false'}
       title={label}
       aria-label={label}
       onClick={() => void inspect(partial ? null : step)}
@@ -94,6 +98,7 @@ const Tick = memo(function Tick({
         hasClear && <span className="absolute top-0 h-1 w-1 rounded-full bg-pink-400" />
       )}
       {hasError && <span className="absolute top-2 h-1 w-1.5 rounded-sm bg-red-400" />}
+      {warned && <span className="absolute bottom-0 h-1 w-2 rounded-sm bg-amber-400" />}
     </button>
   );
 });
@@ -101,6 +106,7 @@ const Tick = memo(function Tick({
 function Ticks() {
   const steps = useRun((s) => s.steps);
   const snapshots = useRun((s) => s.snapshots);
+  const stepWarnings = useRun((s) => s.stepWarnings);
   const selected = useRun((s) => s.inspectedStep);
   const current = useRun(liveStep);
   const partial = useRun(shownPartial);
@@ -162,6 +168,7 @@ function Ticks() {
         const ticks = band.steps.map((st) => {
           const snap = snapshots[st];
           const sigs = signals.get(st) ?? [];
+          const warnings = stepWarnings[st];
           return (
             <Tick
               key={st}
@@ -171,7 +178,8 @@ function Ticks() {
               hasError={(snap?.errors.length ?? 0) > 0}
               hasClear={(snap?.clears.length ?? 0) > 0}
               hasSignal={sigs.length > 0}
-              label={tickLabel(st, band.episode, snap, sigs)}
+              warned={warnings !== undefined}
+              label={[tickLabel(st, band.episode, snap, sigs), ...(warnings ?? [])].join(' · ')}
             />
           );
         });

@@ -150,6 +150,12 @@ export interface RunState {
   nodeStatus: Record<string, NodeRunStatus>;
   /** The last reported event per node id (error_event with a node scope from the node itself). */
   nodeReports: Record<string, NodeReport>;
+  /**
+   * Warnings about a step, by that step (one a node reported; a node service's state not saved with
+   * the step, or not put back on restore/fork): the timeline marks the tick, so time travel that could
+   * not include a service is never silent.
+   */
+  stepWarnings: Record<number, string[]>;
   /** Latest viewer_data per viewer node id, already shortened to a line. */
   viewer: Record<string, ViewerLine>;
   /**
@@ -207,6 +213,7 @@ export function initialRunState(): RunState {
     steps: [],
     nodeStatus: {},
     nodeReports: {},
+    stepWarnings: {},
     viewer: {},
     viewerHistory: {},
     clears: {},
