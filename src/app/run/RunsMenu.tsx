@@ -101,7 +101,14 @@ export function RunsMenu() {
   useEffect(() => {
     if (!reveal.current || runs === null) return;
     reveal.current = false;
-    menu.current?.querySelector('[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
+    // The list's own scroll only (scrollIntoView would also scroll the drawer under the fixed list).
+    const list = menu.current;
+    const row = list?.querySelector('[aria-current="true"]');
+    if (!list || !row) return;
+    const r = row.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    if (r.bottom > box.bottom) list.scrollTop += r.bottom - box.bottom;
+    else if (r.top < box.top) list.scrollTop -= box.top - r.top;
   }, [runs]);
   const trigger = useRef<HTMLButtonElement>(null);
   useDismiss(open, close, menu, trigger);
