@@ -190,8 +190,16 @@ test('the Runs list shows graph versions; the graph diff compares the open graph
   await expect(editor.node('env')).toBeVisible();
   await page.getByTestId('drawer-tab-timeline').click();
   await page.getByTestId('runs-menu').click();
+  // The Timeline shows the batch's episode: its batch opens by itself, its row marked.
+  await expect(page.getByTestId('timeline-panel')).toContainText(runId);
+  await expect(page.getByTestId(`runs-batch-${a}`)).toHaveAttribute('data-open', 'true');
   const item = page.getByTestId(`runs-item-${runId}`);
+  await expect(item).toHaveAttribute('aria-current', 'true');
   await expect(item.getByTestId('runs-item-version')).toHaveText(/^v [0-9a-f]{8}$/);
+  // Every episode runs its batch's version.
+  await expect(page.getByTestId(`runs-batch-${a}`).getByTestId('runs-batch-version')).toHaveText(
+    (await item.getByTestId('runs-item-version').textContent())!,
+  );
   await page.getByTestId(`runs-diff-${runId}`).click();
   const view = page.getByTestId('graph-diff-view');
   await expect(view).toHaveAttribute('data-status', 'ready');

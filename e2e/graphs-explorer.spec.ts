@@ -13,8 +13,11 @@ test('click selects, Enter or double-click opens; the header shows the served gr
   server,
 }) => {
   const demo = readFileSync(fixturePath('workspace/graphs/smoke_demo.json'), 'utf8');
-  writeFileSync(join(server.workspace, 'graphs', 'alpha.json'), demo.replace('"smoke_demo"', '"Alpha"'));
-  writeFileSync(join(server.workspace, 'graphs', 'beta.json'), demo.replace('"smoke_demo"', '"Beta"'));
+  // The worker's workspace is shared by every spec file before this one (batches.spec.ts leaves
+  // batch_demo, between "alpha" and "beta"): ids no other spec's file sorts between, so ↓ from the
+  // first is the second, and a row follows the second.
+  writeFileSync(join(server.workspace, 'graphs', 'keys_alpha.json'), demo.replace('"smoke_demo"', '"Alpha"'));
+  writeFileSync(join(server.workspace, 'graphs', 'keys_beta.json'), demo.replace('"smoke_demo"', '"Beta"'));
   const editor = new EditorPage(page);
   await editor.open('?graph=smoke_demo');
   await expect(editor.node('think')).toBeVisible();
@@ -23,8 +26,14 @@ test('click selects, Enter or double-click opens; the header shows the served gr
   await expect(page.getByTestId('graphs-root')).toHaveText(realpathSync(join(server.workspace, 'graphs')));
   await expect(page.getByTestId('explorer-hint')).toHaveText(/click selects.*enter\/double-click opens/i);
 
-  const alpha = page.getByTestId('explorer-graph-alpha');
-  const beta = page.getByTestId('explorer-graph-beta');
+  const alpha = page.getByTestId('explorer-graph-keys_alpha');
+  const beta = page.getByTestId('explorer-graph-keys_beta');
+  // ↑/↓ follow the rows as shown: beta right after alpha, and another row after beta.
+  const shown = await explorer
+    .getByRole('option')
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')));
+  expect(shown.indexOf('explorer-graph-keys_beta') - shown.indexOf('explorer-graph-keys_alpha')).toBe(1);
+  expect(shown.indexOf('explorer-graph-keys_beta')).toBeLessThan(shown.length - 1);
   const smoke = page.getByTestId('explorer-graph-smoke_demo');
   await alpha.click();
   await expect(alpha).toHaveAttribute('aria-selected', 'true');
@@ -47,8 +56,8 @@ test('click selects, Enter or double-click opens; the header shows the served gr
   await expect(page.getByTestId('tab')).toHaveCount(2); // already open: its tab is focused
   await expect(editor.activeTab()).toContainText('smoke_demo');
   await expect(explorer).toBeVisible();
-  unlinkSync(join(server.workspace, 'graphs', 'alpha.json'));
-  unlinkSync(join(server.workspace, 'graphs', 'beta.json'));
+  unlinkSync(join(server.workspace, 'graphs', 'keys_alpha.json'));
+  unlinkSync(join(server.workspace, 'graphs', 'keys_beta.json'));
 });
 
 test('files added to or removed from workspace/graphs by another program appear and go without ↻', async ({

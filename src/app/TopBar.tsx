@@ -78,9 +78,12 @@ function closeTab(id: string) {
   closeActiveTab();
 }
 
-/** Keeps `el` (a tab) wholly inside the strip's visible part, with a little room beside it. */
+/**
+ * Keeps `el` (a tab) wholly inside the strip's visible part, with a little room beside it when
+ * there is room (a tab is never wider than the strip: see its max-width).
+ */
 function scrollTabIntoView(strip: HTMLElement, el: HTMLElement) {
-  const margin = 24;
+  const margin = Math.max(0, Math.min(24, (strip.clientWidth - el.offsetWidth) / 2));
   const left = el.offsetLeft;
   const right = left + el.offsetWidth;
   if (left < strip.scrollLeft) strip.scrollLeft = Math.max(0, left - margin);
@@ -147,7 +150,9 @@ function Tabs() {
               onAuxClick={(e) => {
                 if (e.button === 1) closeTab(t.id);
               }}
-              className={`group flex max-w-[240px] shrink-0 cursor-pointer items-center gap-1 rounded-t px-2 py-1 text-xs whitespace-nowrap ${isActive ? 'bg-zinc-800 text-zinc-100' : 'text-zinc-400 hover:bg-zinc-900'}`}
+              // At most as wide as the strip's visible part (narrow windows, a run's toolbar beside
+              // it): the active tab can always be wholly in view, its title truncated.
+              className={`group flex max-w-[min(240px,100%)] shrink-0 cursor-pointer items-center gap-1 rounded-t px-2 py-1 text-xs whitespace-nowrap ${isActive ? 'bg-zinc-800 text-zinc-100' : 'text-zinc-400 hover:bg-zinc-900'}`}
             >
               <span className="min-w-0 truncate" data-testid="tab-title">
                 {t.title}

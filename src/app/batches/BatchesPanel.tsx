@@ -1,7 +1,7 @@
 // The drawer's Batches tab: the server's batches (newest first, each with its bar) on the left;
 // the selected one on the right — progress bar (finished / total, failed in red, running in sky),
-// episodes per second, time left, status, Cancel, Download CSV; its episodes' table (a row opens its
-// run on the Timeline) and its aggregate with a per-episode chart.
+// episodes per second, time left, status, Compare…, Cancel, Download CSV (icons only when narrow);
+// its episodes' table (a row opens its run on the Timeline) and its aggregate with a per-episode chart.
 import { Ban, Download, GitCompare, Layers, Plus } from 'lucide-react';
 import { editorStore } from '../store/editor.store.ts';
 import { Button } from '../ui/Button.tsx';
@@ -154,18 +154,22 @@ function Header({ item }: { item: BatchListItem }) {
             {batch.sets.join(' ')}
           </span>
         )}
+        {/* The detail beside the batch list is ~21rem wide in a 1024 px window: under 36rem the
+            actions show their icons only (name and tooltip stay), so the row never overflows. */}
         <span className="ml-auto flex shrink-0 gap-1">
           <Button
             variant="ghost"
             data-testid="batch-compare"
             onClick={() => showBatchCompare(batch.id)}
+            aria-label="Compare…"
             title="Compare this batch episode by episode with another one (its baseline)"
           >
-            <GitCompare size={11} /> Compare…
+            <GitCompare size={11} /> <span className="@max-[36rem]:hidden">Compare…</span>
           </Button>
           <Button
             variant="ghost"
             data-testid="batch-cancel"
+            aria-label="Cancel"
             disabled={!live}
             onClick={() => void cancelBatch(batch.id)}
             title={
@@ -177,6 +181,7 @@ function Header({ item }: { item: BatchListItem }) {
           <Button
             variant="ghost"
             data-testid="batch-csv"
+            aria-label="Download CSV"
             disabled={v.finished === 0}
             onClick={() => void csv()}
             title="One line per episode: seed, status, steps, success, metrics, outputs"

@@ -3,7 +3,8 @@
 // status; each row: graph, kind (fork/branch), status, steps, started, duration, graph version, and
 // diff (its graph version against the open tab's graph), Follow (a live run: in the tab editing its
 // graph), Delete (with its log; not the live run). A batch's episode runs are one row for the batch,
-// opened to list them (rows: RunsMenuRows.tsx, grouping: runGroups.ts).
+// opened to list them (rows: RunsMenuRows.tsx, grouping: runGroups.ts). The run on screen is marked,
+// and its batch opens and scrolls into view when the menu opens: that run is always one glance away.
 // Picking one opens it like the `/?run=<id>` link does (its graph in a tab, its whole timeline).
 // It also exports the shown run as a `.swrun` bundle and imports one (then opens it the same way).
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type MouseEvent } from 'react';
@@ -18,7 +19,7 @@ import { showGraphDiff } from '../compare/GraphDiffView.tsx';
 import { followRun, openRun } from './run.actions.ts';
 import { runHistoryApi, type RunListItem } from './runHistory.api.ts';
 import { askConfirm } from './runNotices.ts';
-import { useRun } from './run.store.ts';
+import { runStore, useRun } from './run.store.ts';
 import { onServerNotices } from './serverNotices.ts';
 import { groupRuns } from './runGroups.ts';
 import { BatchRows, RunRow, type RunActions } from './RunsMenuRows.tsx';
@@ -50,6 +51,8 @@ export function RunsMenu() {
       if (!next.delete(id)) next.add(id);
       return next;
     });
+  /** Set while the menu opens: its first list reveals the shown run (opens its batch, scrolls to it). */
+  const reveal = useRef(false);
   /** While a confirm is up the pointer is over the dialog: the list must not close. */
   const confirming = useRef(false);
   // The drawer scrolls (overflow clips absolute children), so the list is placed `fixed` above the button.
@@ -63,11 +66,18 @@ export function RunsMenu() {
       setError(null);
       return;
     }
+    reveal.current = true;
     load();
   };
   const load = useCallback(() => {
     runHistoryApi.list().then(
-      (list) => setRuns([...list].sort((a, b) => b.started_at.localeCompare(a.started_at))),
+      (list) => {
+        if (reveal.current) {
+          const batchId = list.find((r) => r.id === runStore.getState().runId)?.batch?.id;
+          if (batchId) setOpenBatches((prev) => new Set(prev).add(batchId));
+        }
+        setRuns([...list].sort((a, b) => b.started_at.localeCompare(a.started_at)));
+      },
       (e: unknown) => setError((e as Error).message),
     );
   }, []);
@@ -87,6 +97,19 @@ export function RunsMenu() {
     setError(null);
   }, []);
   const menu = useRef<HTMLDivElement>(null);
+  // Once the first list is on screen (its batch opened above), bring the shown run's row into view.
+  useEffect(() => {
+    if (!reveal.current || runs === null) return;
+    reveal.current = false;
+    // The list's own scroll only (scrollIntoView would also scroll the drawer under the fixed list).
+    const list = menu.current;
+    const row = list?.querySelector('[aria-current="true"]');
+    if (!list || !row) return;
+    const r = row.getBoundingClientRect();
+    const box = list.getBoundingClientRect();
+    if (r.bottom > box.bottom) list.scrollTop += r.bottom - box.bottom;
+    else if (r.top < box.top) list.scrollTop -= box.top - r.top;
+  }, [runs]);
   const trigger = useRef<HTMLButtonElement>(null);
   useDismiss(open, close, menu, trigger);
   const follow = (id: string) => {
@@ -240,7 +263,7 @@ export function RunsMenu() {
           )}
           {visible?.map((row) =>
             row.kind === 'run' ? (
-              <RunRow key={row.run.id} r={row.run} actions={actions} />
+              <RunRow key={row.run.id} r={row.run} actions={actions} shown={shown} />
             ) : (
               <BatchRows
                 key={`batch:${row.group.id}`}
@@ -248,6 +271,7 @@ export function RunsMenu() {
                 open={openBatches.has(row.group.id)}
                 toggle={() => toggleBatch(row.group.id)}
                 actions={actions}
+                shown={shown}
               />
             ),
           )}

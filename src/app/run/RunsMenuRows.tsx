@@ -55,15 +55,24 @@ export interface RunActions {
   diff(id: string): void;
 }
 
-export function RunRow({ r, actions, label }: { r: RunListItem; actions: RunActions; label?: ReactNode }) {
+export function RunRow(props: {
+  r: RunListItem;
+  actions: RunActions;
+  label?: ReactNode;
+  /** The run on screen (its row is marked). */
+  shown: string | null;
+}) {
+  const { r, actions, label } = props;
   const live = LIVE.has(r.status);
+  const current = r.id === props.shown;
   const kind = r.kind ?? (r.parent_run_id ? 'fork' : 'run');
   return (
     <div
       data-testid={`runs-item-${r.id}`}
       data-status={r.status}
       data-kind={kind}
-      className={`flex w-full cursor-pointer items-center gap-2 py-0.5 pr-2 text-left hover:bg-zinc-800 ${label ? 'pl-7' : 'pl-2'}`}
+      aria-current={current ? 'true' : undefined}
+      className={`flex w-full cursor-pointer items-center gap-2 border-l-2 py-0.5 pr-2 text-left hover:bg-zinc-800 ${current ? 'border-sky-500 bg-zinc-800/60' : 'border-transparent'} ${label ? 'pl-7' : 'pl-2'}`}
       title={
         r.parent_run_id
           ? `${kind === 'branch' ? 'branch (steps a restore abandoned)' : 'fork'} of ${r.parent_run_id} at step ${r.parent_step ?? '?'} · ${r.id}`
@@ -130,7 +139,13 @@ export function RunRow({ r, actions, label }: { r: RunListItem; actions: RunActi
 }
 
 /** A batch: one row (click opens or closes it), then, opened, a row per listed episode. */
-export function BatchRows(props: { group: BatchGroup; open: boolean; toggle(): void; actions: RunActions }) {
+export function BatchRows(props: {
+  group: BatchGroup;
+  open: boolean;
+  toggle(): void;
+  actions: RunActions;
+  shown: string | null;
+}) {
   const g = props.group;
   const count =
     g.runs.length === g.episodes ? `${g.episodes} episodes` : `${g.runs.length} of ${g.episodes} episodes`;
@@ -170,7 +185,13 @@ export function BatchRows(props: { group: BatchGroup; open: boolean; toggle(): v
       </div>
       {props.open &&
         g.runs.map((r) => (
-          <RunRow key={r.id} r={r} actions={props.actions} label={`episode ${r.batch?.episode ?? '?'}`} />
+          <RunRow
+            key={r.id}
+            r={r}
+            actions={props.actions}
+            label={`episode ${r.batch?.episode ?? '?'}`}
+            shown={props.shown}
+          />
         ))}
     </div>
   );
