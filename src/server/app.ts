@@ -228,6 +228,8 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
     onProgress: (batchId, progress) => hub.notice('batch_progress', { batch_id: batchId, ...progress }),
     ...distributed?.batches,
   });
+  // Distributed: a batch whose owner instance died is taken over here (its lease expired).
+  distributed?.leases.takeOver((batchId) => batches.adopt(batchId));
   // One owner of the SQLite file: a batch it says is running was left by a server that died.
   if (!distributed)
     for (const id of await batches.endOrphans())
