@@ -2,7 +2,7 @@
 // over once it expires (by exactly one of several instances), fenced (an owner that lost its lease
 // ends nothing and is told so), and a batch taken over is finished by BatchManager.adopt from the
 // rows already recorded plus those still to come, each episode once. The whole path with killed
-// server processes is ownerKilled.test.ts.
+// server processes is ownerKilled.faults.test.ts.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';

@@ -183,7 +183,7 @@ export class BatchLeases implements BatchOwnership {
         this.held.add(id);
         const from = r.rows[0]?.previous_owner;
         this.say(
-          `batch ${id}: ${from ? `its owner ${from} stopped renewing its lease` : 'it had no owner'}; ` +
+          `batch ${id}: ${from ? `its owner ${from} stopped renewing its lease` : 'no instance held its lease (released, or started before leases)'}; ` +
             `taken over by ${this.owner}`,
         );
         let adopted = false;
