@@ -294,7 +294,8 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       if (closed) return;
       closed = true;
       graphsWatch.close();
-      // Episodes in flight stop between two steps (interrupted, resumable) while the database is open.
+      // Episodes in flight stop between two steps (interrupted, resumable) while the database is
+      // open; distributed batches are handed over to another instance instead (batchLease.ts).
       await batches
         .close()
         .catch((err: unknown) => console.error(`statewire: batches: ${(err as Error).message}`));
