@@ -6,6 +6,7 @@ import type { BatchProgress } from '../../domain/batch/progress.ts';
 import { deriveSeed } from '../../domain/batch/seeds.ts';
 import { emptyGraph, type GraphDef } from '../../domain/graph/graph.schema.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
+import { waitFor } from '../test/serverProcess.testutil.ts';
 import {
   BatchManager,
   buildJobs,
@@ -203,16 +204,18 @@ describe('BatchManager', () => {
   });
 
   describe('with an ownership (distributed mode)', () => {
-    /** Remembers what the manager asked; `end` succeeds unless the lease was lost. */
+    /** Remembers what the manager asked; `end` succeeds (writing to `log` if given) unless the lease was lost. */
     class FakeOwnership implements BatchOwnership {
       calls: string[] = [];
       lostLease = false;
+      constructor(private readonly log?: SqliteRunLog) {}
       private listeners: Array<(id: string) => void> = [];
       async claim(id: string) {
         this.calls.push(`claim ${id}`);
       }
       async end(id: string, end: BatchEnd) {
         this.calls.push(`end ${id} ${end.status}`);
+        if (!this.lostLease) await this.log?.updateBatch(id, end);
         return !this.lostLease;
       }
       async release(id: string) {
@@ -295,6 +298,43 @@ describe('BatchManager', () => {
       const second = await m2.start({ graph, episodes: 1, workers: 1, seed: 1, sets: [] });
       expect((await second.done).status).toBe('running'); // its end belongs to the new owner
       expect(own.calls.at(-1)).toBe(`end ${second.batchId} done`);
+    });
+
+    it('adopts a batch its dead owner was cancelling as cancelled, running nothing more', async () => {
+      const log = memoryLog();
+      const jobs = buildJobs('b_cancel', graph, 3, 1);
+      await log.createBatch({
+        id: 'b_cancel',
+        graph_name: 'g',
+        graph,
+        graph_version: null,
+        episodes: 3,
+        workers: 1,
+        seed: 1,
+        sets: [],
+        mode: 'distributed',
+        status: 'running',
+        created_at: '2026-01-01T00:00:00.000Z',
+        ended_at: null,
+        error: null,
+      });
+      await log.recordEpisode('b_cancel', row(jobs[0]!, 'done', 1));
+      const handed: number[] = [];
+      const executor: BatchExecutor = {
+        async run(_b, js) {
+          handed.push(...js.map((j) => j.episode));
+        },
+        wasCancelled: async (id) => id === 'b_cancel',
+        cancel: () => undefined,
+        close: async () => undefined,
+      };
+      const m = new BatchManager({ log, executor, ownership: new FakeOwnership(log) });
+      expect(await m.adopt('b_cancel')).toBe(true);
+      await waitFor(async () => (await log.getBatch('b_cancel'))?.status === 'cancelled');
+      const view = (await m.get('b_cancel'))!;
+      expect(handed).toEqual([]);
+      expect(view.progress).toMatchObject({ status: 'cancelled', completed: 1, total: 3 });
+      expect(view.episodes.map((r) => r.episode)).toEqual([1]);
     });
   });
 });

@@ -35,6 +35,8 @@ export interface BatchExecutor {
    * owns the batch and collects its rows). Only executors whose episodes outlive this process.
    */
   release?(batchId: string): void;
+  /** Whether a batch was cancelled by an earlier owner (adopt ends it `cancelled`, runs nothing more). */
+  wasCancelled?(batchId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -371,13 +373,15 @@ export class BatchManager {
     const record = await this.opts.log.getBatch(batchId);
     if (!record || (record.status !== 'queued' && record.status !== 'running')) return false;
     if (this.live.has(batchId) || this.closing) return this.live.has(batchId);
+    const cancelled = (await this.opts.executor.wasCancelled?.(batchId)) ?? false;
+    if (this.live.has(batchId) || this.closing) return this.live.has(batchId);
     const rows = await this.opts.log.episodes(batchId);
     const b: LiveBatch = {
       record,
       rows: new Map(rows.map((r) => [r.episode, r])),
       running: new Set(),
       startedMs: Date.parse(record.created_at),
-      cancelled: false,
+      cancelled,
       recording: Promise.resolve(),
       lastEmit: 0,
       done: Promise.resolve(record),
@@ -386,10 +390,9 @@ export class BatchManager {
     // The graph as the batch's start stored it: parsed and validated then, with its overrides.
     const graph = record.graph as GraphDef;
     const jobs = buildJobs(batchId, graph, record.episodes, record.seed, record.graph_version);
-    b.done = this.execute(
-      b,
-      jobs.filter((j) => !b.rows.has(j.episode)),
-    );
+    // A batch its owner was cancelling ends `cancelled` with the rows recorded (the episodes the
+    // cancel stopped record their `interrupted` rows themselves).
+    b.done = this.execute(b, cancelled ? [] : jobs.filter((j) => !b.rows.has(j.episode)));
     this.emit(b, true);
     return true;
   }

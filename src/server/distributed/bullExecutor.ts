@@ -275,6 +275,10 @@ export class BullExecutor implements BatchExecutor {
     b.abandon();
   }
 
+  async wasCancelled(batchId: string): Promise<boolean> {
+    return (await this.redis.exists(CANCELLED_KEY + batchId)) === 1;
+  }
+
   cancel(batchId: string): void {
     const b = this.batches.get(batchId);
     if (!b || b.cancelled) return;
