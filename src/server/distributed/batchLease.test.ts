@@ -105,12 +105,13 @@ describe.skipIf(!hasPostgres())('batch leases', () => {
 
   it('holds a renewed lease; ends the batch and drops the lease in one statement', async () => {
     await freshLog();
-    const a = leases('A', { ttlMs: 400, renewMs: 100 });
+    // A lifetime well above a busy machine's pauses, renewed far more often.
+    const a = leases('A', { ttlMs: 1500, renewMs: 100 });
     const b = leases('B');
     await a.claim('b1');
     await log.createBatch(record('b1'));
     // Renewed past several lifetimes: nobody can take it.
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, 2500));
     expect(await b.scan(never)).toEqual([]);
     expect(await leaseRow('b1')).toMatchObject({ owner: 'A' });
 
