@@ -228,6 +228,8 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
     onProgress: (batchId, progress) => hub.notice('batch_progress', { batch_id: batchId, ...progress }),
     ...distributed?.batches,
   });
+  // Distributed: a batch whose owner instance died is taken over here (its lease expired).
+  distributed?.leases.takeOver((batchId) => batches.adopt(batchId));
   // One owner of the SQLite file: a batch it says is running was left by a server that died.
   if (!distributed)
     for (const id of await batches.endOrphans())
@@ -292,7 +294,8 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       if (closed) return;
       closed = true;
       graphsWatch.close();
-      // Episodes in flight stop between two steps (interrupted, resumable) while the database is open.
+      // Episodes in flight stop between two steps (interrupted, resumable) while the database is
+      // open; distributed batches are handed over to another instance instead (batchLease.ts).
       await batches
         .close()
         .catch((err: unknown) => console.error(`statewire: batches: ${(err as Error).message}`));

@@ -6,7 +6,14 @@ import type { BatchProgress } from '../../domain/batch/progress.ts';
 import { deriveSeed } from '../../domain/batch/seeds.ts';
 import { emptyGraph, type GraphDef } from '../../domain/graph/graph.schema.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
-import { BatchManager, buildJobs, type BatchExecutor } from './batchManager.ts';
+import { waitFor } from '../test/serverProcess.testutil.ts';
+import {
+  BatchManager,
+  buildJobs,
+  type BatchEnd,
+  type BatchExecutor,
+  type BatchOwnership,
+} from './batchManager.ts';
 import type { EpisodeJob } from './episodeRun.ts';
 
 const graph: GraphDef = {
@@ -194,5 +201,140 @@ describe('BatchManager', () => {
     expect(await done).toMatchObject({ status: 'error', error: 'no workers' });
     expect((await m.get(batchId))!.batch).toMatchObject({ status: 'error', error: 'no workers' });
     expect(m.cancel(batchId)).toBe(false); // ended: nothing to cancel
+  });
+
+  describe('with an ownership (distributed mode)', () => {
+    /** Remembers what the manager asked; `end` succeeds (writing to `log` if given) unless the lease was lost. */
+    class FakeOwnership implements BatchOwnership {
+      calls: string[] = [];
+      lostLease = false;
+      constructor(private readonly log?: SqliteRunLog) {}
+      private listeners: Array<(id: string) => void> = [];
+      async claim(id: string) {
+        this.calls.push(`claim ${id}`);
+      }
+      async end(id: string, end: BatchEnd) {
+        this.calls.push(`end ${id} ${end.status}`);
+        if (!this.lostLease) await this.log?.updateBatch(id, end);
+        return !this.lostLease;
+      }
+      async release(id: string) {
+        this.calls.push(`release ${id}`);
+      }
+      onLost(l: (id: string) => void) {
+        this.listeners.push(l);
+      }
+      lose(id: string) {
+        this.lostLease = true;
+        for (const l of this.listeners) l(id);
+      }
+    }
+    /** Runs until released or cancelled; remembers which. */
+    class HeldExecutor implements BatchExecutor {
+      calls: string[] = [];
+      private stop?: () => void;
+      async run() {
+        await new Promise<void>((res) => (this.stop = res));
+      }
+      release(id: string) {
+        this.calls.push(`release ${id}`);
+        this.stop?.();
+      }
+      cancel(id: string) {
+        this.calls.push(`cancel ${id}`);
+        this.stop?.();
+      }
+      async close() {}
+    }
+
+    it('claims before the batch exists and ends it through the ownership', async () => {
+      const log = memoryLog();
+      const own = new FakeOwnership();
+      const created: boolean[] = [];
+      const claim = own.claim.bind(own);
+      own.claim = async (id) => {
+        created.push((await log.getBatch(id)) !== undefined);
+        return claim(id);
+      };
+      const m = new BatchManager({ log, executor: new FakeExecutor(), ownership: own });
+      const { batchId, done } = await m.start({ graph, episodes: 2, workers: 1, seed: 1, sets: [] });
+      expect((await done).status).toBe('done');
+      expect(created).toEqual([false]);
+      expect(own.calls).toEqual([`claim ${batchId}`, `end ${batchId} done`]);
+      expect((await log.getBatch(batchId))?.status).toBe('running'); // the fake ownership wrote nothing
+    });
+
+    it('a lost lease: stops following the batch (not cancelling it) and writes no end', async () => {
+      const log = memoryLog();
+      const own = new FakeOwnership();
+      const executor = new HeldExecutor();
+      const m = new BatchManager({ log, executor, ownership: own });
+      const { batchId, done } = await m.start({ graph, episodes: 2, workers: 1, seed: 1, sets: [] });
+      own.lose(batchId);
+      expect((await done).status).toBe('queued');
+      expect(executor.calls).toEqual([`release ${batchId}`]);
+      expect(own.calls).toEqual([`claim ${batchId}`]);
+      expect(m.isLive(batchId)).toBe(false);
+      // Taken over by this process again later: it runs here once more.
+      expect(await m.adopt(batchId)).toBe(true);
+      expect(m.isLive(batchId)).toBe(true);
+      await m.close();
+    });
+
+    it('close hands the batches over (released, not cancelled); an end refused means another owner', async () => {
+      const log = memoryLog();
+      const own = new FakeOwnership();
+      const executor = new HeldExecutor();
+      const m = new BatchManager({ log, executor, ownership: own });
+      const { batchId, done } = await m.start({ graph, episodes: 2, workers: 1, seed: 1, sets: [] });
+      await m.close();
+      await done;
+      expect(executor.calls).toEqual([`release ${batchId}`]);
+      expect(own.calls).toEqual([`claim ${batchId}`, `release ${batchId}`]);
+      expect(await m.adopt(batchId)).toBe(false); // closing: adopts nothing
+
+      const m2 = new BatchManager({ log, executor: new FakeExecutor(), ownership: own });
+      own.lostLease = true;
+      const second = await m2.start({ graph, episodes: 1, workers: 1, seed: 1, sets: [] });
+      expect((await second.done).status).toBe('running'); // its end belongs to the new owner
+      expect(own.calls.at(-1)).toBe(`end ${second.batchId} done`);
+    });
+
+    it('adopts a batch its dead owner was cancelling as cancelled, running nothing more', async () => {
+      const log = memoryLog();
+      const jobs = buildJobs('b_cancel', graph, 3, 1);
+      await log.createBatch({
+        id: 'b_cancel',
+        graph_name: 'g',
+        graph,
+        graph_version: null,
+        episodes: 3,
+        workers: 1,
+        seed: 1,
+        sets: [],
+        mode: 'distributed',
+        status: 'running',
+        created_at: '2026-01-01T00:00:00.000Z',
+        ended_at: null,
+        error: null,
+      });
+      await log.recordEpisode('b_cancel', row(jobs[0]!, 'done', 1));
+      const handed: number[] = [];
+      const executor: BatchExecutor = {
+        async run(_b, js) {
+          handed.push(...js.map((j) => j.episode));
+        },
+        wasCancelled: async (id) => id === 'b_cancel',
+        cancel: () => undefined,
+        close: async () => undefined,
+      };
+      const m = new BatchManager({ log, executor, ownership: new FakeOwnership(log) });
+      expect(await m.adopt('b_cancel')).toBe(true);
+      await waitFor(async () => (await log.getBatch('b_cancel'))?.status === 'cancelled');
+      const view = (await m.get('b_cancel'))!;
+      expect(handed).toEqual([]);
+      expect(view.progress).toMatchObject({ status: 'cancelled', completed: 1, total: 3 });
+      expect(view.episodes.map((r) => r.episode)).toEqual([1]);
+    });
   });
 });

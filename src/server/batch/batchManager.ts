@@ -30,7 +30,33 @@ export interface BatchExecutor {
   ): Promise<void>;
   /** Starts no more of the batch's episodes and stops those in flight (they end `interrupted`). */
   cancel(batchId: string): void;
+  /**
+   * Stops following the batch without stopping its episodes: `run` resolves now (another instance
+   * owns the batch and collects its rows). Only executors whose episodes outlive this process.
+   */
+  release?(batchId: string): void;
+  /** Whether a batch was cancelled by an earlier owner (adopt ends it `cancelled`, runs nothing more). */
+  wasCancelled?(batchId: string): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** How a batch ended (its record's last write). */
+export type BatchEnd = Pick<BatchRecord, 'status' | 'ended_at' | 'error'>;
+
+/**
+ * Who owns a batch when several processes share the log (distributed mode: a lease per batch,
+ * `distributed/batchLease.ts`); absent, this process owns every batch it starts. The owner alone
+ * ends a batch; a batch whose owner died is adopted by another process (`BatchManager.adopt`).
+ */
+export interface BatchOwnership {
+  /** Makes this process the owner of a batch about to be created. */
+  claim(batchId: string): Promise<void>;
+  /** Writes the batch's end while this process still owns it, and gives it up; false: not its owner any more. */
+  end(batchId: string, end: BatchEnd): Promise<boolean>;
+  /** Gives the batch up without ending it: another process takes it over at once. */
+  release(batchId: string): Promise<void>;
+  /** `listener` learns of a batch another process took over (this one stalled past its lease). */
+  onLost(listener: (batchId: string) => void): void;
 }
 
 export interface BatchStart {
@@ -46,6 +72,8 @@ export interface BatchManagerOptions {
   log: RunLog;
   executor: BatchExecutor;
   mode?: BatchRecord['mode'];
+  /** Distributed mode: batches owned through leases, adopted when their owner dies. */
+  ownership?: BatchOwnership;
   /** Progress of a live batch: at its start and end, and in between at most every `progressIntervalMs`. */
   onProgress?: (batchId: string, progress: BatchProgress) => void;
   /** Each recorded episode row (the CLI prints a line per episode). */
@@ -60,6 +88,8 @@ interface LiveBatch {
   running: Set<number>;
   startedMs: number;
   cancelled: boolean;
+  /** No longer ours: another process took it over (lost) or this one gave it up on close (released). */
+  leaving?: 'lost' | 'released';
   recording: Promise<unknown>;
   timer?: NodeJS.Timeout;
   lastEmit: number;
@@ -102,6 +132,7 @@ export class BatchManager {
 
   constructor(private readonly opts: BatchManagerOptions) {
     this.now = opts.now ?? Date.now;
+    opts.ownership?.onLost((batchId) => this.leave(batchId, 'lost'));
   }
 
   /** Creates the batch and starts it; `done` resolves with the final record. */
@@ -125,7 +156,15 @@ export class BatchManager {
       ended_at: null,
       error: null,
     };
-    await this.opts.log.createBatch(record);
+    const own = this.opts.ownership;
+    // Owned before it exists: no other process ever sees the new batch without an owner.
+    await own?.claim(id);
+    try {
+      await this.opts.log.createBatch(record);
+    } catch (err) {
+      await own?.release(id).catch(() => undefined);
+      throw err;
+    }
     const b: LiveBatch = {
       record,
       rows: new Map(),
@@ -161,12 +200,22 @@ export class BatchManager {
       error = err instanceof Error ? err.message : String(err);
     }
     await b.recording;
-    const status: BatchStatus = error !== null ? 'error' : b.cancelled ? 'cancelled' : 'done';
-    const ended_at = new Date(this.now()).toISOString();
-    Object.assign(b.record, { status, ended_at, error });
     b.running.clear();
     try {
-      await this.opts.log.updateBatch(id, { status, ended_at, error });
+      if (b.leaving) {
+        // Another process ends it: this one writes nothing more.
+        if (b.leaving === 'released') await this.opts.ownership?.release(id);
+        return b.record;
+      }
+      const status: BatchStatus = error !== null ? 'error' : b.cancelled ? 'cancelled' : 'done';
+      const end: BatchEnd = { status, ended_at: new Date(this.now()).toISOString(), error };
+      const own = this.opts.ownership;
+      if (own && !(await own.end(id, end))) {
+        console.error(`statewire: batch ${id}: another instance owns it now and ends it`);
+        return b.record;
+      }
+      if (!own) await this.opts.log.updateBatch(id, end);
+      Object.assign(b.record, end);
     } finally {
       clearTimeout(b.timer);
       this.emit(b, true);
@@ -311,15 +360,69 @@ export class BatchManager {
     return orphans.map((b) => b.id);
   }
 
+  /**
+   * Takes over a batch another process started and can no longer finish (its owner died: the
+   * caller holds its lease now). The episodes already recorded count as they are; the jobs of the
+   * others go to the executor again (an executor whose queue still holds them adds nothing, so the
+   * workers keep going), and each row is collected as it lands, once. true when the batch runs
+   * here (already did, too); false when there is nothing to take over (unknown or ended).
+   */
+  async adopt(batchId: string): Promise<boolean> {
+    if (this.live.has(batchId)) return true;
+    if (this.closing) return false;
+    const record = await this.opts.log.getBatch(batchId);
+    if (!record || (record.status !== 'queued' && record.status !== 'running')) return false;
+    if (this.live.has(batchId) || this.closing) return this.live.has(batchId);
+    const cancelled = (await this.opts.executor.wasCancelled?.(batchId)) ?? false;
+    if (this.live.has(batchId) || this.closing) return this.live.has(batchId);
+    const rows = await this.opts.log.episodes(batchId);
+    const b: LiveBatch = {
+      record,
+      rows: new Map(rows.map((r) => [r.episode, r])),
+      running: new Set(),
+      startedMs: Date.parse(record.created_at),
+      cancelled,
+      recording: Promise.resolve(),
+      lastEmit: 0,
+      done: Promise.resolve(record),
+    };
+    this.live.set(batchId, b);
+    // The graph as the batch's start stored it: parsed and validated then, with its overrides.
+    const graph = record.graph as GraphDef;
+    const jobs = buildJobs(batchId, graph, record.episodes, record.seed, record.graph_version);
+    // A batch its owner was cancelling ends `cancelled` with the rows recorded (the episodes the
+    // cancel stopped record their `interrupted` rows themselves).
+    b.done = this.execute(b, cancelled ? [] : jobs.filter((j) => !b.rows.has(j.episode)));
+    this.emit(b, true);
+    return true;
+  }
+
+  /** Stops running a batch here without ending it (see LiveBatch.leaving). */
+  private leave(batchId: string, why: 'lost' | 'released'): void {
+    const b = this.live.get(batchId);
+    if (!b || b.leaving) return;
+    b.leaving = why;
+    if (this.opts.executor.release) this.opts.executor.release(batchId);
+    else this.opts.executor.cancel(batchId);
+  }
+
   isLive(batchId: string): boolean {
     return this.live.has(batchId);
   }
 
-  /** Cancels what runs (episodes in flight end `interrupted`, resumable), waits for it, closes the executor. */
+  /**
+   * Cancels what runs (episodes in flight end `interrupted`, resumable), waits for it, closes the
+   * executor. With an ownership (distributed mode) and an executor whose episodes outlive this
+   * process, the batches are handed over instead: the workers keep going and another instance
+   * takes them over at once (or the next one that starts).
+   */
   async close(): Promise<void> {
     this.closing = true;
     const running = [...this.live.values()];
-    for (const b of running) this.cancel(b.record.id);
+    const handOver = this.opts.ownership !== undefined && this.opts.executor.release !== undefined;
+    for (const b of running)
+      if (handOver) this.leave(b.record.id, 'released');
+      else this.cancel(b.record.id);
     await Promise.allSettled(running.map((b) => b.done));
     await this.opts.executor.close();
   }

@@ -194,6 +194,7 @@ async function runBatch(
     log,
     executor: pool,
     mode: dist ? 'distributed' : 'embedded',
+    ...(dist ? { ownership: dist.leases } : {}),
     onRow: (_id, row) => (args.json ? undefined : out(episodeLine(row, args.episodes))),
   });
   try {
@@ -235,6 +236,7 @@ async function runBatch(
     return record.status === 'done' && allDone ? 0 : 1;
   } finally {
     await manager.close();
+    dist?.leases.close();
     await log.close();
   }
 }

@@ -100,6 +100,7 @@ describe('PostgreSQL migrations', () => {
     );
     expect(tables.map((r) => r.t)).toEqual([
       'batch_episodes',
+      'batch_leases',
       'batches',
       'blobs',
       'checkpoints',

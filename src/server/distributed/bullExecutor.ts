@@ -57,6 +57,8 @@ class QueuedBatch {
   readonly outstanding = new Set<number>();
   readonly reported = new Set<number>();
   cancelled = false;
+  /** Followed by another instance now (release): its queue mark stays. */
+  released = false;
   private resolve!: () => void;
   readonly finished = new Promise<void>((res) => {
     this.resolve = res;
@@ -150,10 +152,11 @@ export class BullExecutor implements BatchExecutor {
       await Promise.race([b.finished, this.poll(b)]);
     } finally {
       this.batches.delete(batch.id);
-      await within(
-        this.redis.del(QUEUED_KEY + batch.id).catch(() => 0),
-        1000,
-      );
+      if (!b.released)
+        await within(
+          this.redis.del(QUEUED_KEY + batch.id).catch(() => 0),
+          1000,
+        );
     }
   }
 
@@ -262,6 +265,18 @@ export class BullExecutor implements BatchExecutor {
       );
     }
     await this.redis.set(QUEUED_KEY + b.batch.id, '1');
+  }
+
+  /** Stops following a batch, its jobs left running (its new owner follows them: batchLease.ts). */
+  release(batchId: string): void {
+    const b = this.batches.get(batchId);
+    if (!b) return;
+    b.released = true;
+    b.abandon();
+  }
+
+  async wasCancelled(batchId: string): Promise<boolean> {
+    return (await this.redis.exists(CANCELLED_KEY + batchId)) === 1;
   }
 
   cancel(batchId: string): void {

@@ -4,6 +4,8 @@
 //    in PostgreSQL (PgRunLog), where every server instance reads them;
 //  - socket.io gets the Redis adapter and the viewer relay (viewerRelay.ts): a viewer on any
 //    instance follows any episode live; the run routes fall back to PostgreSQL for those runs;
+//  - batches are owned through leases in PostgreSQL (batchLease.ts): a batch whose owner died is
+//    taken over by another instance within seconds and finished there;
 //  - `/api/health` reports `{ok, mode: 'distributed', redis, postgres}`.
 // Interactive runs (the editor's Run button) stay in the instance's SQLite, as in embedded mode.
 import { join } from 'node:path';
@@ -14,6 +16,7 @@ import type { BatchManagerOptions } from '../batch/batchManager.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
 import type { RunStore } from '../db/runStore.ts';
 import type { LiveHub } from '../socket/liveHub.ts';
+import { BatchLeases } from './batchLease.ts';
 import { BullExecutor } from './bullExecutor.ts';
 import { distributedConfig, type DistributedConfig } from './config.ts';
 import { within } from './queue.ts';
@@ -32,8 +35,10 @@ export interface DistributedServer {
   log: PgRunLog;
   executor: BullExecutor;
   relay: ViewerRelay;
+  /** This instance's batch leases: call `takeOver` once its BatchManager exists. */
+  leases: BatchLeases;
   /** What BatchManager takes instead of the embedded log, pool and mode. */
-  batches: Pick<BatchManagerOptions, 'log' | 'executor' | 'mode'>;
+  batches: Pick<BatchManagerOptions, 'log' | 'executor' | 'mode' | 'ownership'>;
   health(): Promise<DistributedHealth>;
   close(): Promise<void>;
 }
@@ -94,13 +99,15 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
   }
   opts.hub.setRemoteSource(relay);
   registerRemoteRunRoutes(opts.app, opts.store, log);
+  const leases = new BatchLeases(log.pool);
   let closed: Promise<void> | undefined;
   return {
     config,
     log,
     executor,
     relay,
-    batches: { log, executor, mode: 'distributed' },
+    leases,
+    batches: { log, executor, mode: 'distributed', ownership: leases },
     async health() {
       // Each probe answers within 2 s: a paused Redis leaves its ping pending for ever.
       const [redis, postgres] = await Promise.all([probe(() => executor.ping()), pgUp(log)]);
@@ -114,6 +121,7 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
     close() {
       return (closed ??= (async () => {
         opts.hub.setRemoteSource(undefined);
+        leases.close();
         await within(Promise.allSettled([relay.close(), executor.close()]), 5000);
         // The Redis adapter unsubscribes on close without waiting: close it while its connections
         // are up, give socket.io back an in-memory adapter for its own close, then disconnect.
@@ -130,15 +138,19 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
 }
 
 /**
- * Distributed mode for `statewire batch` (undefined in embedded mode): the PostgreSQL log and the
- * BullMQ executor. Throws DistributedConfigError when only one of the two variables is set.
+ * Distributed mode for `statewire batch` (undefined in embedded mode): the PostgreSQL log, the
+ * BullMQ executor and the batch's lease (should this process die, a server instance finishes the
+ * batch; it takes over no one else's). Throws DistributedConfigError when only one of the two
+ * variables is set.
  */
 export async function distributedBatch(
   plugins?: string,
-): Promise<{ config: DistributedConfig; log: PgRunLog; executor: BullExecutor } | undefined> {
+): Promise<
+  { config: DistributedConfig; log: PgRunLog; executor: BullExecutor; leases: BatchLeases } | undefined
+> {
   const config = distributedConfig();
   if (!config) return undefined;
   const log = await PgRunLog.connect(config.databaseUrl, { applicationName: 'statewire-batch' });
   const executor = new BullExecutor({ redisUrl: config.redisUrl, log, plugins });
-  return { config, log, executor };
+  return { config, log, executor, leases: new BatchLeases(log.pool) };
 }

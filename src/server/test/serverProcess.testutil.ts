@@ -38,8 +38,13 @@ export interface ServerProcess {
   kill9: () => Promise<void>;
 }
 
-export function startServer(workspace: string, extraArgs: string[] = []): Promise<ServerProcess> {
-  const env = { ...process.env };
+export function startServer(
+  workspace: string,
+  extraArgs: string[] = [],
+  /** Added to this process's environment (e.g. distributed mode's URLs). */
+  extraEnv: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const env = { ...process.env, ...extraEnv };
   delete env.PORT;
   delete env.HOST;
   const proc = spawn(
