@@ -21,8 +21,8 @@ import { hasRedis } from '../test/redisServer.ts';
 import { api, demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
 import { decodeGraph } from '../workspace/graphCodec.ts';
 
-const EPISODES = 16;
-const STEPS = 40;
+const EPISODES = 10;
+const STEPS = 30;
 /** How long PostgreSQL stays down: long enough for every worker to hit it mid-episode. */
 const DOWN_MS = 3000;
 
@@ -105,11 +105,14 @@ describe.skipIf(!hasRedis() || !hasPostgres())('PostgreSQL restarted mid-batch',
       expect(view.progress).toMatchObject({ completed: EPISODES, failed: 0, total: EPISODES });
       expect(view.episodes).toHaveLength(EPISODES);
       expectWorkersAlive(c.workers);
-      // The outage was really met inside an episode, waited out, and the episode resumed.
+      // The outage was really met inside episodes, waited out, and the episodes resumed.
+      const waited = new RegExp(`PostgreSQL unreachable \\(.*\\); episode (\\d+) of ${batchId} waits`, 'g');
+      const hit = c.workers.flatMap((w) => [...w.output().matchAll(waited)].map((m) => Number(m[1])));
+      expect(hit.length).toBeGreaterThan(0);
       expect(c.workers.some((w) => w.output().includes('PostgreSQL is back'))).toBe(true);
       expect((await api(c.url, 'GET', '/api/health')).body).toMatchObject({ ok: true, postgres: 'up' });
 
-      await expectEveryEpisodeOnce(c.log, batchId, graph, EPISODES, seed);
+      await expectEveryEpisodeOnce(c.log, batchId, graph, EPISODES, seed, hit);
       console.log(
         `pgRestart -m ${mode}: down ${((backAt - downAt) / 1000).toFixed(1)} s; ` +
           `batch done ${((ended - backAt) / 1000).toFixed(1)} s after the start; ` +
