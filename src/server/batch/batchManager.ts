@@ -15,6 +15,7 @@ import {
 import { episodeRunId } from '../../domain/batch/episodeIds.ts';
 import { applyEpisodeSeed, deriveSeed } from '../../domain/batch/seeds.ts';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import { retryWhileUnavailable } from '../db/pgErrors.ts';
 import type { RunLog } from '../db/runLog.ts';
 import { graphVersion, graphVersionOf } from '../runs/graphVersion.ts';
 import type { EpisodeJob } from './episodeRun.ts';
@@ -65,6 +66,9 @@ interface LiveBatch {
   lastEmit: number;
   done: Promise<BatchRecord>;
 }
+
+/** How long a batch's end waits for an unreachable PostgreSQL before it is given up (logged). */
+const END_RETRY_MS = 10 * 60_000;
 
 export const newBatchId = () => `batch_${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
 export { episodeRunId };
@@ -166,7 +170,15 @@ export class BatchManager {
     Object.assign(b.record, { status, ended_at, error });
     b.running.clear();
     try {
-      await this.opts.log.updateBatch(id, { status, ended_at, error });
+      // The end must land: a PostgreSQL restarting just now would leave the batch `running` for ever.
+      let said = false;
+      await retryWhileUnavailable(() => this.opts.log.updateBatch(id, { status, ended_at, error }), {
+        limitMs: END_RETRY_MS,
+        onWait: (err) => {
+          if (!said) console.error(`statewire: batch ${id}: its end waits for the database (${err.message})`);
+          said = true;
+        },
+      });
     } finally {
       clearTimeout(b.timer);
       this.emit(b, true);

@@ -1,11 +1,11 @@
 // `GET /api/health`, per dependency: each store the server needs (its SQLite file; in distributed
 // mode PostgreSQL and Redis too) is probed, every probe bounded (PROBE_MS) so that a dependency that
-// hangs — a paused Redis keeps the socket open and never answers — reads `down` within 2 s instead
-// of holding the answer. The report keeps flat `"<name>": "up" | "down"` fields for scripts and adds
+// hangs — a paused Redis keeps the socket open and never answers — reads `down` within 2 s (the
+// probe gives up after 1.5 s, leaving room for the answer) instead of holding the answer. The report keeps flat `"<name>": "up" | "down"` fields for scripts and adds
 // each probe's latency, or why it failed and since when, under `checks`.
 
 /** How long one probe may take before its dependency counts as down. */
-export const PROBE_MS = 2000;
+export const PROBE_MS = 1500;
 
 export interface DependencyCheck {
   status: 'up' | 'down';

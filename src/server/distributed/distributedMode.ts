@@ -92,7 +92,7 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
     relay,
     batches: { log, executor, mode: 'distributed' },
     async checks() {
-      // Each probe answers within 2 s: a paused Redis leaves its ping pending for ever.
+      // Each probe gives up after PROBE_MS: a paused Redis leaves its ping pending for ever.
       const [redis, postgres] = await Promise.all([probe(() => executor.ping()), postgresCheck(log)]);
       return { redis, postgres };
     },

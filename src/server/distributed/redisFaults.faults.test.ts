@@ -78,7 +78,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('Redis paused or restarted mid-ba
           redis: 'down',
           postgres: 'up',
           sqlite: 'up',
-          checks: { redis: { status: 'down', latency_ms: null, error: 'no answer within 2000 ms' } },
+          checks: { redis: { status: 'down', latency_ms: null, error: 'no answer within 1500 ms' } },
         });
         await new Promise((r) => setTimeout(r, 2000));
       }
