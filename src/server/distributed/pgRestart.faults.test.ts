@@ -115,7 +115,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('PostgreSQL restarted mid-batch',
       await expectEveryEpisodeOnce(c.log, batchId, graph, EPISODES, seed, hit);
       console.log(
         `pgRestart -m ${mode}: down ${((backAt - downAt) / 1000).toFixed(1)} s; ` +
-          `batch done ${((ended - backAt) / 1000).toFixed(1)} s after the start; ` +
+          `batch done ${((ended - backAt) / 1000).toFixed(1)} s after it was back; ` +
           `${EPISODES} episodes in ${((ended - started) / 1000).toFixed(1)} s`,
       );
     }, 120_000);
