@@ -21,8 +21,8 @@ import { hasRedis } from '../test/redisServer.ts';
 import { api, demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
 import { decodeGraph } from '../workspace/graphCodec.ts';
 
-const EPISODES = 10;
-const STEPS = 30;
+const EPISODES = 8;
+const STEPS = 80;
 /** How long PostgreSQL stays down: long enough for every worker to hit it mid-episode. */
 const DOWN_MS = 3000;
 
@@ -58,7 +58,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('PostgreSQL restarted mid-batch',
           for (let e = 1; e <= EPISODES; e++) {
             if (recorded.has(e)) continue;
             const run = await c.log.getRun(`${batchId}_e${e}`);
-            if (run?.status === 'running' && run.steps >= 2 && run.steps <= STEPS - 10) return run.id;
+            if (run?.status === 'running' && run.steps >= 2 && run.steps <= STEPS / 2) return run.id;
           }
           return undefined;
         },
