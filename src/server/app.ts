@@ -9,6 +9,7 @@ import { Server as SocketServer } from 'socket.io';
 import type { Catalog } from '../domain/catalog/catalog.schema.ts';
 import { createRegistry } from '../engine/registry.ts';
 import { closeDatabase, openDatabase } from './db/database.ts';
+import { healthReport, probe } from './db/health.ts';
 import { RunStore } from './db/runStore.ts';
 import { ServiceSnapshotStore } from './db/serviceSnapshotStore.ts';
 import { DEFAULT_MAX_VALUE_MB, MB } from './db/valueLimits.ts';
@@ -208,7 +209,15 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   );
   registerRunRoutes(app, runs, store);
   registerBundleRoutes(app, store, runs, bodyLimit);
-  app.get('/api/health', async () => (distributed ? distributed.health() : { ok: true }));
+  // Per dependency, each probed within 2 s; 503 when one is down (what a load balancer acts on).
+  app.get('/api/health', async (_req, reply) => {
+    const [sqlite, remote] = await Promise.all([
+      probe(async () => void db.prepare('SELECT 1').get()),
+      distributed?.checks(),
+    ]);
+    const report = healthReport(distributed ? 'distributed' : 'embedded', { sqlite, ...remote });
+    return reply.code(report.ok ? 200 : 503).send(report);
+  });
   app.get('/api/components/plugins', async () => plugins);
   registerServiceRoutes(app, services, loadServices);
   registerViewRoutes(app, new ViewSettingsStore(workspace));

@@ -15,6 +15,7 @@ import {
 import { episodeRunId } from '../../domain/batch/episodeIds.ts';
 import { applyEpisodeSeed, deriveSeed } from '../../domain/batch/seeds.ts';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import { retryWhileUnavailable } from '../db/pgErrors.ts';
 import type { RunLog } from '../db/runLog.ts';
 import { graphVersion, graphVersionOf } from '../runs/graphVersion.ts';
 import type { EpisodeJob } from './episodeRun.ts';
@@ -95,6 +96,9 @@ interface LiveBatch {
   lastEmit: number;
   done: Promise<BatchRecord>;
 }
+
+/** How long a batch's end waits for an unreachable PostgreSQL before it is given up (logged). */
+const END_RETRY_MS = 10 * 60_000;
 
 export const newBatchId = () => `batch_${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
 export { episodeRunId };
@@ -210,11 +214,23 @@ export class BatchManager {
       const status: BatchStatus = error !== null ? 'error' : b.cancelled ? 'cancelled' : 'done';
       const end: BatchEnd = { status, ended_at: new Date(this.now()).toISOString(), error };
       const own = this.opts.ownership;
-      if (own && !(await own.end(id, end))) {
+      // The end must land: a PostgreSQL restarting just now would leave the batch `running` for ever.
+      let said = false;
+      const landed = await retryWhileUnavailable(
+        async () => (own ? own.end(id, end) : (await this.opts.log.updateBatch(id, end), true)),
+        {
+          limitMs: END_RETRY_MS,
+          onWait: (err) => {
+            if (!said)
+              console.error(`statewire: batch ${id}: its end waits for the database (${err.message})`);
+            said = true;
+          },
+        },
+      );
+      if (!landed) {
         console.error(`statewire: batch ${id}: another instance owns it now and ends it`);
         return b.record;
       }
-      if (!own) await this.opts.log.updateBatch(id, end);
       Object.assign(b.record, end);
     } finally {
       clearTimeout(b.timer);

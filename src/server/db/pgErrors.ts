@@ -37,3 +37,24 @@ export function isPgUnavailable(err: unknown): boolean {
   if (Array.isArray(inner) && inner.length > 0 && inner.every(isPgUnavailable)) return true;
   return err.cause !== undefined && err.cause !== err && isPgUnavailable(err.cause);
 }
+
+/**
+ * `work()`, tried again while it fails because PostgreSQL is unreachable (waiting 250 ms, doubling
+ * to 5 s), until it succeeds, fails otherwise, or `limitMs` has passed (then its last error). For a
+ * write that must land once the database is back — a batch's end — rather than be lost to a restart.
+ */
+export async function retryWhileUnavailable<T>(
+  work: () => Promise<T>,
+  opts: { limitMs: number; onWait?: (err: Error) => void },
+): Promise<T> {
+  const until = Date.now() + opts.limitMs;
+  for (let delay = 250; ; delay = Math.min(delay * 2, 5000)) {
+    try {
+      return await work();
+    } catch (err) {
+      if (!isPgUnavailable(err) || Date.now() + delay > until) throw err;
+      opts.onWait?.(err as Error);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}

@@ -127,13 +127,13 @@ export class BullExecutor implements BatchExecutor {
     this.redis.on('error', () => undefined);
   }
 
-  /** Redis is reachable (for /api/health). */
-  async ping(): Promise<boolean> {
-    try {
-      return (await this.redis.ping()) === 'PONG';
-    } catch {
-      return false;
-    }
+  /**
+   * Resolves when Redis answers PONG, rejects saying why it did not (for /api/health, which bounds
+   * the wait: a paused Redis never answers).
+   */
+  async ping(): Promise<void> {
+    const answer = await this.redis.ping();
+    if (answer !== 'PONG') throw new Error(`Redis answered ${JSON.stringify(answer)} to PING`);
   }
 
   async run(

@@ -61,11 +61,13 @@ describe.skipIf(!hasRedis() || !hasPostgres())('a viewer on another server insta
 
   it('follows an episode executed by a worker started through instance A, with no gap and no duplicate', async () => {
     const [a, b] = [await startInstance('a'), await startInstance('b')];
-    expect((await api(a.url, 'GET', '/api/health')).body).toEqual({
+    expect((await api(a.url, 'GET', '/api/health')).body).toMatchObject({
       ok: true,
       mode: 'distributed',
+      sqlite: 'up',
       redis: 'up',
       postgres: 'up',
+      checks: { sqlite: { status: 'up' }, redis: { status: 'up' }, postgres: { status: 'up' } },
     });
 
     // Viewers on B before the batch exists: per-event previews (the app's client), full values, batches.

@@ -6,13 +6,14 @@
 //    instance follows any episode live; the run routes fall back to PostgreSQL for those runs;
 //  - batches are owned through leases in PostgreSQL (batchLease.ts): a batch whose owner died is
 //    taken over by another instance within seconds and finished there;
-//  - `/api/health` reports `{ok, mode: 'distributed', redis, postgres}`.
+//  - `/api/health` probes Redis and PostgreSQL, each within 2 s (db/health.ts).
 // Interactive runs (the editor's Run button) stay in the instance's SQLite, as in embedded mode.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Server as SocketServer } from 'socket.io';
 import type { BatchManagerOptions } from '../batch/batchManager.ts';
+import { PROBE_MS, probe, type DependencyCheck } from '../db/health.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
 import type { RunStore } from '../db/runStore.ts';
 import type { LiveHub } from '../socket/liveHub.ts';
@@ -23,13 +24,6 @@ import { within } from './queue.ts';
 import { registerRemoteRunRoutes } from './remoteRunRoutes.ts';
 import { ViewerRelay } from './viewerRelay.ts';
 
-export interface DistributedHealth {
-  ok: boolean;
-  mode: 'distributed';
-  redis: 'up' | 'down';
-  postgres: 'up' | 'down';
-}
-
 export interface DistributedServer {
   config: DistributedConfig;
   log: PgRunLog;
@@ -39,7 +33,8 @@ export interface DistributedServer {
   leases: BatchLeases;
   /** What BatchManager takes instead of the embedded log, pool and mode. */
   batches: Pick<BatchManagerOptions, 'log' | 'executor' | 'mode' | 'ownership'>;
-  health(): Promise<DistributedHealth>;
+  /** Redis and PostgreSQL, each probed within 2 s. */
+  checks(): Promise<{ redis: DependencyCheck; postgres: DependencyCheck }>;
   close(): Promise<void>;
 }
 
@@ -53,22 +48,17 @@ export interface InstallOptions {
   config?: DistributedConfig | null;
 }
 
-/** Resolves within `ms` with the probe's answer, or false. */
-async function probe(fn: () => Promise<boolean>, ms = 2000): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      fn().catch(() => false),
-      new Promise<boolean>((r) => {
-        timer = setTimeout(() => r(false), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** PostgreSQL's probe: one `SELECT 1` within PROBE_MS; down says the last failure and when. */
+async function postgresCheck(log: PgRunLog): Promise<DependencyCheck> {
+  const ping = await log.ping(PROBE_MS);
+  if (ping.up) return { status: 'up', latency_ms: ping.latencyMs };
+  return {
+    status: 'down',
+    latency_ms: null,
+    error: ping.lastError?.message ?? 'unreachable',
+    ...(ping.lastError ? { error_at: ping.lastError.at } : {}),
+  };
 }
-
-const pgUp = async (log: PgRunLog) => (await log.ping(2000)).up;
 
 /**
  * Distributed mode for a server (undefined in embedded mode). Call before the routes are registered:
@@ -108,15 +98,10 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
     relay,
     leases,
     batches: { log, executor, mode: 'distributed', ownership: leases },
-    async health() {
-      // Each probe answers within 2 s: a paused Redis leaves its ping pending for ever.
-      const [redis, postgres] = await Promise.all([probe(() => executor.ping()), pgUp(log)]);
-      return {
-        ok: redis && postgres,
-        mode: 'distributed',
-        redis: redis ? 'up' : 'down',
-        postgres: postgres ? 'up' : 'down',
-      };
+    async checks() {
+      // Each probe gives up after PROBE_MS: a paused Redis leaves its ping pending for ever.
+      const [redis, postgres] = await Promise.all([probe(() => executor.ping()), postgresCheck(log)]);
+      return { redis, postgres };
     },
     close() {
       return (closed ??= (async () => {

@@ -25,6 +25,14 @@ export interface PgServer {
   dir: string;
   /** Creates another database on this server and returns its URL (a clean schema for one test). */
   createDatabase(name: string): Promise<string>;
+  /**
+   * Stops the server as `pg_ctl stop -m <mode>` does (`fast`: sessions are terminated with 57P01;
+   * `immediate`: a crash, recovered at the next start) and leaves it down until `start()`. For the
+   * fault tests: what clients see while the database restarts or is gone.
+   */
+  halt(mode: 'fast' | 'immediate'): Promise<void>;
+  /** Starts it again after `halt()`, on the same port and data (waits until it accepts connections). */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -140,12 +148,15 @@ export async function startPostgres(opts: PgServerOptions = {}): Promise<PgServe
     ];
     let port = 0;
     let lastError: unknown;
+    const startArgs = () => {
+      const o = [`-p ${port}`, ...settings.map((s) => `-c ${s}`)].join(' ');
+      return ['start', '-w', '-t', '60', '-D', data, '-l', log, '-o', o];
+    };
     // The probed port can be taken between the probe and the bind: try a few.
     for (let attempt = 0; attempt < 4; attempt++) {
       port = await freePort();
-      const o = [`-p ${port}`, ...settings.map((s) => `-c ${s}`)].join(' ');
       try {
-        await exec(pgCtl, ['start', '-w', '-t', '60', '-D', data, '-l', log, '-o', o], dir);
+        await exec(pgCtl, startArgs(), dir);
         lastError = undefined;
         break;
       } catch (err) {
@@ -191,7 +202,10 @@ export async function startPostgres(opts: PgServerOptions = {}): Promise<PgServe
           rmSync(dir, { recursive: true, force: true });
         }
       })());
-    return { url, port, dir, createDatabase, stop };
+    const halt = (mode: 'fast' | 'immediate') =>
+      exec(pgCtl, ['stop', '-m', mode, '-w', '-t', '60', '-D', data], dir);
+    const start = () => exec(pgCtl, startArgs(), dir);
+    return { url, port, dir, createDatabase, halt, start, stop };
   } catch (err) {
     live.get(dir)?.();
     live.delete(dir);

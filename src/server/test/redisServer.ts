@@ -16,6 +16,14 @@ export interface RedisServer {
   dir: string;
   /** The server's output so far (for failure messages). */
   output(): string;
+  /** SIGSTOP: the server keeps its connections but answers nothing (a hung host) until `resume()`. */
+  pause(): void;
+  resume(): void;
+  /**
+   * SIGKILL and a fresh start on the same port: without persistence every key is gone (the
+   * documented try-out setup after a crash or a restart).
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -121,24 +129,45 @@ export async function startRedis(): Promise<RedisServer> {
       }
     }
     if (!started) throw lastError instanceof Error ? lastError : new Error(String(lastError));
-    const { proc, output } = started;
+    let { proc, output } = started;
     live.add(proc);
     installExitHook();
-    const exited = new Promise<void>((res) => {
-      if (proc.exitCode !== null || proc.signalCode !== null) res();
-      else proc.once('exit', () => res());
-    });
+    const exitOf = (p: ChildProcess) =>
+      new Promise<void>((res) => {
+        if (p.exitCode !== null || p.signalCode !== null) res();
+        else p.once('exit', () => res());
+      });
+    let outputs = '';
+    const restart = async () => {
+      const old = proc;
+      old.kill('SIGKILL');
+      await exitOf(old);
+      live.delete(old);
+      outputs += output();
+      ({ proc, output } = await launch(bin, port, dir));
+      live.add(proc);
+    };
     let stopped: Promise<void> | undefined;
     const stop = () =>
       (stopped ??= (async () => {
+        proc.kill('SIGCONT');
         proc.kill('SIGTERM');
         const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-        await exited;
+        await exitOf(proc);
         clearTimeout(timer);
         live.delete(proc);
         rmSync(dir, { recursive: true, force: true });
       })());
-    return { url: `redis://127.0.0.1:${port}`, port, dir, output, stop };
+    return {
+      url: `redis://127.0.0.1:${port}`,
+      port,
+      dir,
+      output: () => outputs + output(),
+      pause: () => proc.kill('SIGSTOP'),
+      resume: () => proc.kill('SIGCONT'),
+      restart,
+      stop,
+    };
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
