@@ -10,7 +10,7 @@ import { EmptyBodySchema, RunIdParamSchema } from '../../domain/protocol/protoco
 import type { BatchManager } from './batchManager.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 import { ApiError, notFound, parseOr400 } from '../errors/errors.ts';
-import { assertRunnable } from '../runs/navigate.routes.ts';
+import { assertRunnable } from '../runs/assertRunnable.ts';
 
 const csvName = (graphName: string, id: string) =>
   `${(graphName || 'batch').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100)}-${id}.csv`;

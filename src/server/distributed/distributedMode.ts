@@ -3,21 +3,19 @@
 //  - batches go to the BullMQ queue (bullExecutor.ts) and their records, rows and episode runs live
 //    in PostgreSQL (PgRunLog), where every server instance reads them;
 //  - socket.io gets the Redis adapter and the viewer relay (viewerRelay.ts): a viewer on any
-//    instance follows any episode live; the run routes fall back to PostgreSQL for those runs;
+//    instance follows any episode live; the run routes fall back to PostgreSQL for those runs
+//    (remoteRuns.plugin.ts);
 //  - `/api/health` reports `{ok, mode: 'distributed', redis, postgres}`.
 // Interactive runs (the editor's Run button) stay in the instance's SQLite, as in embedded mode.
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Server as SocketServer } from 'socket.io';
 import type { BatchManagerOptions } from '../batch/batchManager.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
-import type { RunStore } from '../db/runStore.ts';
 import type { LiveHub } from '../socket/liveHub.ts';
 import { BullExecutor } from './bullExecutor.ts';
 import { distributedConfig, type DistributedConfig } from './config.ts';
 import { within } from './queue.ts';
-import { registerRemoteRunRoutes } from './remoteRunRoutes.ts';
 import { ViewerRelay } from './viewerRelay.ts';
 
 export interface DistributedHealth {
@@ -39,10 +37,8 @@ export interface DistributedServer {
 }
 
 export interface InstallOptions {
-  app: FastifyInstance;
   io: SocketServer;
   hub: LiveHub;
-  store: RunStore;
   workspace: string;
   /** Explicit configuration; `null`: embedded whatever the environment says; default: the environment. */
   config?: DistributedConfig | null;
@@ -66,8 +62,8 @@ async function probe(fn: () => Promise<boolean>, ms = 2000): Promise<boolean> {
 const pgUp = async (log: PgRunLog) => (await log.ping(2000)).up;
 
 /**
- * Distributed mode for a server (undefined in embedded mode). Call before the routes are registered:
- * it adds the run routes' PostgreSQL fallback as a hook.
+ * Distributed mode for a server (undefined in embedded mode). Its REST side is remoteRuns.plugin.ts
+ * (the run routes' PostgreSQL fallback), which app.ts registers with `log`.
  */
 export async function installDistributed(opts: InstallOptions): Promise<DistributedServer | undefined> {
   const config = opts.config === undefined ? distributedConfig() : opts.config;
@@ -93,7 +89,6 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
     throw new Error(`distributed mode: cannot reach Redis: ${(err as Error).message}`, { cause: err });
   }
   opts.hub.setRemoteSource(relay);
-  registerRemoteRunRoutes(opts.app, opts.store, log);
   let closed: Promise<void> | undefined;
   return {
     config,
