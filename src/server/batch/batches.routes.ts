@@ -1,6 +1,7 @@
 // /api/batches: start a batch (one run per episode), list batches with their progress, one batch with
 // its episode rows and aggregate, its rows as CSV, cancel. The graph is checked as a run start is
 // (`assertRunnable`), after the `set` overrides, so a bad override fails here naming `$.set[i]`.
+// Part of the batch plugin (batch.plugin.ts), which registers these routes in its context.
 import type { FastifyInstance } from 'fastify';
 import { BatchStartBodySchema } from '../../domain/batch/batch.schema.ts';
 import { rowsToCsv } from '../../domain/batch/csv.ts';

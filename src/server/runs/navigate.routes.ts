@@ -1,5 +1,6 @@
 // Run control at /api/navigate (docs/reference-system.md §4.4, 4.5) plus what the reference lacks: resume,
 // single step, a restore that leaves the run paused and resumable, and a live step-delay change.
+// Part of the runs plugin (runs.plugin.ts), which registers these routes in its context.
 import type { FastifyInstance } from 'fastify';
 import {
   EmptyBodySchema,
