@@ -1,63 +1,53 @@
 // The server factory: one fastify instance serving the REST API, the built app (with SPA fallback)
 // and socket.io on the same HTTP server. Everything stateful (database, run manager, live hub) is
 // created here and torn down by `close()`, so tests can start and stop servers in-process.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Server as SocketServer } from 'socket.io';
 import type { Catalog } from '../domain/catalog/catalog.schema.ts';
+import { hello } from '../domain/protocol/liveVersion.ts';
 import { createRegistry } from '../engine/registry.ts';
+import { BatchManager } from './batch/batchManager.ts';
+import { batchPlugin } from './batch/batch.plugin.ts';
+import { EmbeddedPool } from './batch/embeddedPool.ts';
+import { entriesForEpisodeWorkers } from './batch/episodeServices.ts';
 import { closeDatabase, openDatabase } from './db/database.ts';
 import { healthReport, probe } from './db/health.ts';
 import { RunStore } from './db/runStore.ts';
 import { ServiceSnapshotStore } from './db/serviceSnapshotStore.ts';
-import { DEFAULT_MAX_VALUE_MB, MB } from './db/valueLimits.ts';
 import { SqliteRunLog } from './db/sqliteRunLog.ts';
-import { BatchManager } from './batch/batchManager.ts';
-import { EmbeddedPool } from './batch/embeddedPool.ts';
-import { registerBatchRoutes } from './batch/batches.routes.ts';
-import { evaluationRoutes } from './batch/evaluation.routes.ts';
-import type { DistributedConfig } from './distributed/config.ts';
+import { DEFAULT_MAX_VALUE_MB, MB } from './db/valueLimits.ts';
+import { redactUrl, type DistributedConfig } from './distributed/config.ts';
 import { installDistributed } from './distributed/distributedMode.ts';
-import { redactUrl } from './distributed/config.ts';
-import { registerComponentRoutes } from './plugins/components.routes.ts';
-import {
-  ApiError,
-  frameworkErrorOptions,
-  installErrorHandling,
-  installJsonParser,
-  sendError,
-} from './errors/errors.ts';
-import { registerGraphRoutes } from './workspace/graphs.routes.ts';
-import { registerViewRoutes } from './workspace/views.routes.ts';
-import { ViewSettingsStore } from './workspace/viewSettings.ts';
-import { assertRunnable, registerNavigateRoutes } from './runs/navigate.routes.ts';
+import { remoteRunsPlugin } from './distributed/remoteRuns.plugin.ts';
+import { frameworkErrorOptions, installErrorHandling, installJsonParser } from './errors/errors.ts';
+import { installBuiltApp } from './http/builtApp.ts';
 import {
   installOriginGuard,
   installSocketAuth,
   OriginGuard,
   socketAllowRequest,
 } from './http/originGuard.ts';
-import { registerRunRoutes } from './runs/runs.routes.ts';
-import { registerBundleRoutes } from './runs/bundle.routes.ts';
-import { installSecurityHeaders } from './http/securityHeaders.ts';
-import { registerValidateRoutes } from './workspace/validate.routes.ts';
-import { RunManager } from './runs/runManager.ts';
 import { trackRequestActivity } from './http/requestActivity.ts';
-import { LiveHub, type HubOptions } from './socket/liveHub.ts';
-import { hello } from '../domain/protocol/liveVersion.ts';
-import { GraphFiles } from './workspace/graphFiles.ts';
-import { watchGraphs } from './workspace/watchGraphs.ts';
+import { installSecurityHeaders } from './http/securityHeaders.ts';
+import { componentsPlugin } from './plugins/components.plugin.ts';
 import { loadPlugins, type PluginLoadResult } from './plugins/loadPlugins.ts';
-import { registerServiceRoutes } from './services/services.routes.ts';
+import { assertRunnable } from './runs/assertRunnable.ts';
+import { RunManager } from './runs/runManager.ts';
+import { runsPlugin } from './runs/runs.plugin.ts';
+import { allNodes } from './services/serviceEvents.ts';
 import { ServiceManager } from './services/serviceManager.ts';
-import { loadServicesConfig } from './services/servicesConfig.ts';
 import { serviceOutputSink } from './services/serviceOutput.ts';
 import { serviceAwareCreateRun } from './services/serviceRun.ts';
+import { servicesPlugin } from './services/services.plugin.ts';
 import { ServiceSnapshots } from './services/serviceSnapshots.ts';
-import { allNodes } from './services/serviceEvents.ts';
-import { entriesForEpisodeWorkers } from './batch/episodeServices.ts';
+import { loadServicesConfig } from './services/servicesConfig.ts';
+import { LiveHub, type HubOptions } from './socket/liveHub.ts';
+import { GraphFiles } from './workspace/graphFiles.ts';
+import { ViewSettingsStore } from './workspace/viewSettings.ts';
+import { watchGraphs } from './workspace/watchGraphs.ts';
+import { workspacePlugin } from './workspace/workspace.plugin.ts';
 
 export interface ServerOptions {
   workspace: string;
@@ -189,38 +179,9 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   // Time travel includes the services' state: their snapshots go with each step's checkpoint.
   runs.serviceState = new ServiceSnapshots(services, new ServiceSnapshotStore(db, store.blobs));
   // Distributed mode: batches on BullMQ + PostgreSQL, viewers on any instance (distributedMode.ts).
-  const distributed = await installDistributed({ app, io, hub, store, workspace, config: opts.distributed });
-
+  const distributed = await installDistributed({ io, hub, workspace, config: opts.distributed });
   const files = new GraphFiles(join(workspace, 'graphs'));
   const graphsWatch = watchGraphs(files.root, () => hub.notice('graphs_changed', {}));
-  registerGraphRoutes(app, files, () => graphsWatch.poke());
-  registerComponentRoutes(app, () => catalog);
-  registerValidateRoutes(app, () => catalog);
-  // A run whose graph needs a service that is still starting waits for it (services_waiting notice).
-  registerNavigateRoutes(
-    app,
-    runs,
-    () => catalog,
-    (graph) =>
-      services.waitForStarting(allNodes(graph), (names) => {
-        console.error(`statewire: run of '${graph.name}' waits for service ${names.join(', ')} (starting)`);
-        hub.notice('services_waiting', { graph_name: graph.name, services: names });
-      }),
-  );
-  registerRunRoutes(app, runs, store);
-  registerBundleRoutes(app, store, runs, bodyLimit);
-  // Per dependency, each probed within 2 s; 503 when one is down (what a load balancer acts on).
-  app.get('/api/health', async (_req, reply) => {
-    const [sqlite, remote] = await Promise.all([
-      probe(async () => void db.prepare('SELECT 1').get()),
-      distributed?.checks(),
-    ]);
-    const report = healthReport(distributed ? 'distributed' : 'embedded', { sqlite, ...remote });
-    return reply.code(report.ok ? 200 : 503).send(report);
-  });
-  app.get('/api/components/plugins', async () => plugins);
-  registerServiceRoutes(app, services, loadServices);
-  registerViewRoutes(app, new ViewSettingsStore(workspace));
   // Batches: episodes run in child processes; their events are written here (the one owner of the
   // database) and published through the hub like any run's, so `/?run=<episode run>` follows live.
   const runLog = new SqliteRunLog(store);
@@ -243,23 +204,43 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   if (!distributed)
     for (const id of await batches.endOrphans())
       console.error(`statewire: batch ${id} was left running by a stopped server: marked error`);
-  registerBatchRoutes(app, batches, () => catalog);
-  await app.register(evaluationRoutes, { log: distributed?.log ?? runLog });
 
-  // The app may be (re)built while the server runs, so index.html is looked up per request.
-  if (existsSync(distDir))
-    await app.register(fastifyStatic, { root: distDir, wildcard: true, index: ['index.html'] });
-  const hasDist = () => existsSync(join(distDir, 'index.html'));
-  app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0] ?? '';
-    if (req.method !== 'GET' || path.startsWith('/api/') || path === '/api' || path.startsWith('/socket.io'))
-      return sendError(reply, new ApiError(404, 'not-found', `no route ${req.method} ${path}`));
-    if (!hasDist() || !reply.sendFile)
-      return reply
-        .type('text/html')
-        .send('<p>The app is not built. Run <code>npm run build</code> (or <code>npm start</code>).</p>');
-    return reply.sendFile('index.html');
+  // REST: one plugin per feature folder, each an encapsulated context that inherits the root's
+  // rules installed above (security headers, origin guard, error shape, JSON parser, body limit).
+  // Distributed mode's fallback comes first: its hook answers in front of the runs plugin's routes.
+  const currentCatalog = () => catalog;
+  if (distributed) await app.register(remoteRunsPlugin, { store, log: distributed.log });
+  await app.register(workspacePlugin, {
+    files,
+    views: new ViewSettingsStore(workspace),
+    catalog: currentCatalog,
+    onGraphsChanged: () => graphsWatch.poke(),
   });
+  await app.register(componentsPlugin, { catalog: currentCatalog, plugins });
+  await app.register(runsPlugin, {
+    runs,
+    store,
+    catalog: currentCatalog,
+    bodyLimit,
+    // A run whose graph needs a service that is still starting waits for it (services_waiting notice).
+    beforeRun: (graph) =>
+      services.waitForStarting(allNodes(graph), (names) => {
+        console.error(`statewire: run of '${graph.name}' waits for service ${names.join(', ')} (starting)`);
+        hub.notice('services_waiting', { graph_name: graph.name, services: names });
+      }),
+  });
+  await app.register(servicesPlugin, { services, reloadConfig: loadServices });
+  await app.register(batchPlugin, { batches, log: distributed?.log ?? runLog, catalog: currentCatalog });
+  // Per dependency, each probed within 2 s; 503 when one is down (what a load balancer acts on).
+  app.get('/api/health', async (_req, reply) => {
+    const [sqlite, remote] = await Promise.all([
+      probe(async () => void db.prepare('SELECT 1').get()),
+      distributed?.checks(),
+    ]);
+    const report = healthReport(distributed ? 'distributed' : 'embedded', { sqlite, ...remote });
+    return reply.code(report.ok ? 200 : 503).send(report);
+  });
+  await installBuiltApp(app, distDir);
 
   let closed = false;
   return {

@@ -1,6 +1,7 @@
 // /api/batches: start a batch (one run per episode), list batches with their progress, one batch with
 // its episode rows and aggregate, its rows as CSV, cancel. The graph is checked as a run start is
 // (`assertRunnable`), after the `set` overrides, so a bad override fails here naming `$.set[i]`.
+// Part of the batch plugin (batch.plugin.ts), which registers these routes in its context.
 import type { FastifyInstance } from 'fastify';
 import { BatchStartBodySchema } from '../../domain/batch/batch.schema.ts';
 import { rowsToCsv } from '../../domain/batch/csv.ts';
@@ -10,7 +11,7 @@ import { EmptyBodySchema, RunIdParamSchema } from '../../domain/protocol/protoco
 import type { BatchManager } from './batchManager.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
 import { ApiError, notFound, parseOr400 } from '../errors/errors.ts';
-import { assertRunnable } from '../runs/navigate.routes.ts';
+import { assertRunnable } from '../runs/assertRunnable.ts';
 
 const csvName = (graphName: string, id: string) =>
   `${(graphName || 'batch').replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100)}-${id}.csv`;

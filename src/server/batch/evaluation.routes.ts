@@ -1,8 +1,8 @@
-// Evaluation routes (a fastify plugin, registered once from app.ts): two batches compared episode by
+// Evaluation routes (part of the batch plugin, batch.plugin.ts): two batches compared episode by
 // episode, a condition queried over every stored step of a batch, the first step where two runs
 // differ, a batch's graph (the one its version names). Answered from the batches' RunLog (SQLite embedded, PostgreSQL distributed) by
 // evaluation.ts; JSON by default, CSV with `format=csv` (stable columns: domain/batch/evaluationCsv.ts).
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { comparisonSummaryCsv, comparisonToCsv, queryToCsv } from '../../domain/batch/evaluationCsv.ts';
 import {
   BatchQueryQuerySchema,
@@ -14,11 +14,6 @@ import type { RunLog } from '../db/runLog.ts';
 import { parseOr400 } from '../errors/errors.ts';
 import { compareStoredBatches, firstStoredDifference, loadBatch, queryStoredBatch } from './evaluation.ts';
 
-export interface EvaluationRoutesOptions {
-  /** Where batches and their episode runs are stored. */
-  log: RunLog;
-}
-
 const safeName = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120);
 
 function sendCsv(reply: FastifyReply, name: string, body: string): FastifyReply {
@@ -29,7 +24,8 @@ function sendCsv(reply: FastifyReply, name: string, body: string): FastifyReply 
     .send(body);
 }
 
-export const evaluationRoutes: FastifyPluginAsync<EvaluationRoutesOptions> = async (app, { log }) => {
+/** `log`: where batches and their episode runs are stored. */
+export function registerEvaluationRoutes(app: FastifyInstance, log: RunLog): void {
   app.get('/api/batches/compare', async (req, reply) => {
     const q = parseOr400(CompareQuerySchema, req.query, 'query');
     const c = await compareStoredBatches(log, q.a, q.b, {
@@ -62,4 +58,4 @@ export const evaluationRoutes: FastifyPluginAsync<EvaluationRoutesOptions> = asy
     if (q.format === 'csv') return sendCsv(reply, `query-${id}`, queryToCsv(result.hits));
     return result;
   });
-};
+}

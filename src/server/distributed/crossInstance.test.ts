@@ -16,7 +16,7 @@ import { hasPostgres, startPostgres, type PgServer } from '../test/pgServer.ts';
 import { hasRedis, startRedis, type RedisServer } from '../test/redisServer.ts';
 import { api, demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
 import { startWorkerProcess, type WorkerProcess } from '../test/workerProcess.testutil.ts';
-import { wholeLog } from './remoteRunRoutes.ts';
+import { wholeLog } from './remoteRuns.plugin.ts';
 import { redactUrl } from './config.ts';
 
 const STEPS = 150;

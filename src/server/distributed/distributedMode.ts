@@ -3,25 +3,23 @@
 //  - batches go to the BullMQ queue (bullExecutor.ts) and their records, rows and episode runs live
 //    in PostgreSQL (PgRunLog), where every server instance reads them;
 //  - socket.io gets the Redis adapter and the viewer relay (viewerRelay.ts): a viewer on any
-//    instance follows any episode live; the run routes fall back to PostgreSQL for those runs;
+//    instance follows any episode live; the run routes fall back to PostgreSQL for those runs
+//    (remoteRuns.plugin.ts);
 //  - batches are owned through leases in PostgreSQL (batchLease.ts): a batch whose owner died is
 //    taken over by another instance within seconds and finished there;
 //  - `/api/health` probes Redis and PostgreSQL, each within 2 s (db/health.ts).
 // Interactive runs (the editor's Run button) stay in the instance's SQLite, as in embedded mode.
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Server as SocketServer } from 'socket.io';
 import type { BatchManagerOptions } from '../batch/batchManager.ts';
 import { PROBE_MS, probe, type DependencyCheck } from '../db/health.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
-import type { RunStore } from '../db/runStore.ts';
 import type { LiveHub } from '../socket/liveHub.ts';
 import { BatchLeases } from './batchLease.ts';
 import { BullExecutor } from './bullExecutor.ts';
 import { distributedConfig, type DistributedConfig } from './config.ts';
 import { within } from './queue.ts';
-import { registerRemoteRunRoutes } from './remoteRunRoutes.ts';
 import { ViewerRelay } from './viewerRelay.ts';
 
 export interface DistributedServer {
@@ -39,10 +37,8 @@ export interface DistributedServer {
 }
 
 export interface InstallOptions {
-  app: FastifyInstance;
   io: SocketServer;
   hub: LiveHub;
-  store: RunStore;
   workspace: string;
   /** Explicit configuration; `null`: embedded whatever the environment says; default: the environment. */
   config?: DistributedConfig | null;
@@ -61,8 +57,8 @@ async function postgresCheck(log: PgRunLog): Promise<DependencyCheck> {
 }
 
 /**
- * Distributed mode for a server (undefined in embedded mode). Call before the routes are registered:
- * it adds the run routes' PostgreSQL fallback as a hook.
+ * Distributed mode for a server (undefined in embedded mode). Its REST side is remoteRuns.plugin.ts
+ * (the run routes' PostgreSQL fallback), which app.ts registers with `log`.
  */
 export async function installDistributed(opts: InstallOptions): Promise<DistributedServer | undefined> {
   const config = opts.config === undefined ? distributedConfig() : opts.config;
@@ -88,7 +84,6 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
     throw new Error(`distributed mode: cannot reach Redis: ${(err as Error).message}`, { cause: err });
   }
   opts.hub.setRemoteSource(relay);
-  registerRemoteRunRoutes(opts.app, opts.store, log);
   const leases = new BatchLeases(log.pool);
   let closed: Promise<void> | undefined;
   return {

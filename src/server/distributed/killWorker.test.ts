@@ -23,7 +23,7 @@ import { startWorkerProcess, type WorkerProcess } from '../test/workerProcess.te
 import { decodeGraph } from '../workspace/graphCodec.ts';
 import { BullExecutor } from './bullExecutor.ts';
 import { openEpisodeQueue } from './queue.ts';
-import { wholeLog } from './remoteRunRoutes.ts';
+import { wholeLog } from './remoteRuns.plugin.ts';
 
 const EPISODES = 200;
 const STEPS = 12;

@@ -22,7 +22,7 @@ import {
 } from '../test/serverProcess.testutil.ts';
 import { LEASE_TIMINGS } from './batchLease.ts';
 import { DATABASE_URL_ENV, REDIS_URL_ENV } from './config.ts';
-import { wholeLog } from './remoteRunRoutes.ts';
+import { wholeLog } from './remoteRuns.plugin.ts';
 import { startWorker, type StatewireWorker } from './worker.ts';
 
 const EPISODES = 40;

@@ -18,7 +18,7 @@ import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import { loadServicesConfig } from '../services/servicesConfig.ts';
 import { PY_GRAPH_FILE, writeGridworldServices } from '../test/pythonService.testutil.ts';
 import { enqueueEpisodes, openEpisodeQueue, WATCH_KEY } from './queue.ts';
-import { wholeLog } from './remoteRunRoutes.ts';
+import { wholeLog } from './remoteRuns.plugin.ts';
 import { startWorker, type StatewireWorker } from './worker.ts';
 
 const decoded = decodeGraph(demoGraph(12));

@@ -164,7 +164,7 @@ export function installOriginGuard(app: FastifyInstance, guard: OriginGuard): vo
     const changes = STATE_CHANGING.has(req.method);
     // The matched route pattern, not the raw URL: `/%61pi/graphs` must not dodge the token rule.
     const route = req.routeOptions.url;
-    // Internal callback routes answer loopback peers only (services.routes.ts); the service
+    // Internal callback routes answer loopback peers only (services/callbacks.plugin.ts); the service
     // processes started by this server do not hold the token.
     const internalFromLoopback = route?.startsWith(INTERNAL) && isLoopback(req.socket.remoteAddress ?? '');
     const needsToken =

@@ -2,6 +2,7 @@
 // `POST /api/runs/import` (Content-Type: application/vnd.statewire.bundle, the bytes as the body)
 // stores one as a new read-only run. Imported runs can be inspected, replayed on the timeline and
 // forked (a fork is an ordinary new run); restoring them to continue is refused with 409.
+// Part of the runs plugin (runs.plugin.ts), which registers these routes in its context.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BUNDLE_IMPORT_ROUTE, BUNDLE_MEDIA_TYPE } from '../../domain/protocol/runBundle.schema.ts';
 import { RunIdParamSchema } from '../../domain/protocol/protocol.rest.ts';

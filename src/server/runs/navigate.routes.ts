@@ -1,5 +1,6 @@
 // Run control at /api/navigate (docs/reference-system.md §4.4, 4.5) plus what the reference lacks: resume,
 // single step, a restore that leaves the run paused and resumable, and a live step-delay change.
+// Part of the runs plugin (runs.plugin.ts), which registers these routes in its context.
 import type { FastifyInstance } from 'fastify';
 import {
   EmptyBodySchema,
@@ -13,24 +14,8 @@ import type { Catalog } from '../../domain/catalog/catalog.schema.ts';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { RunManager } from './runManager.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
-import { validateGraph } from '../workspace/graphValidate.ts';
+import { assertRunnable } from './assertRunnable.ts';
 import { ApiError, parseOr400 } from '../errors/errors.ts';
-
-/** The run boundary refuses a graph with validation errors (docs/reference-system.md §2.2), naming every one. */
-export function assertRunnable(graph: GraphDef, catalog: Catalog, pathPrefix: string): void {
-  const errors = validateGraph(graph, catalog).filter((i) => i.severity === 'error');
-  if (errors.length === 0) return;
-  const list = errors.map((e) => `- ${e.path}: ${e.message}`).join('\n');
-  throw new ApiError(
-    400,
-    'invalid-graph',
-    `Invalid graph: Graph connectivity validation failed:\n${list}`,
-    errors[0]?.path.replace(/^\$/, pathPrefix),
-    {
-      issues: errors,
-    },
-  );
-}
 
 export function registerNavigateRoutes(
   app: FastifyInstance,

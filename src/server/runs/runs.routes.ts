@@ -1,5 +1,6 @@
 // Run history at /api/runs: list, one run, its events (paged by seq), its state at a step, the exact
 // graph it ran, fork from a step, and restore (which also revives an interrupted run, paused).
+// Part of the runs plugin (runs.plugin.ts), which registers these routes in its context.
 import type { FastifyInstance } from 'fastify';
 import {
   EventsQuerySchema,

@@ -5,7 +5,7 @@
 // environment, so a service started by hand needs a port known in advance (`--executor-port`).
 import Fastify from 'fastify';
 import { installErrorHandling, installJsonParser } from '../errors/errors.ts';
-import { registerInternalRoutes } from './services.routes.ts';
+import { serviceCallbacksPlugin } from './callbacks.plugin.ts';
 import type { ServiceManager } from './serviceManager.ts';
 
 export async function startExecutorEndpoints(
@@ -15,7 +15,7 @@ export async function startExecutorEndpoints(
   const app = Fastify({ logger: false, forceCloseConnections: true });
   installErrorHandling(app);
   installJsonParser(app, 64 * 1024 * 1024);
-  registerInternalRoutes(app, services);
+  await app.register(serviceCallbacksPlugin, { services });
   try {
     await app.listen({ host: '127.0.0.1', port });
   } catch (e) {

@@ -15,7 +15,7 @@ import { buildJobs } from '../batch/batchManager.ts';
 import { runEpisode } from '../batch/episodeRun.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
-import { wholeLog } from '../distributed/remoteRunRoutes.ts';
+import { wholeLog } from '../distributed/remoteRuns.plugin.ts';
 import { startPostgres, type PgServer } from './pgServer.ts';
 import { startRedis, type RedisServer } from './redisServer.ts';
 import { api, waitFor } from './serverProcess.testutil.ts';

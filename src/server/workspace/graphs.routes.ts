@@ -1,5 +1,6 @@
 // `/api/graphs` (docs/reference-system.md §1.16): graph files CRUD, move and folder operations. Bodies are
 // parsed by zod (control keys) and the tolerant graph parser (the graph itself).
+// Part of the workspace plugin (workspace.plugin.ts), which registers these routes in its context.
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';

@@ -1,5 +1,6 @@
 // POST /api/graphs/validate and POST /api/graphs/layout. Validation never raises: a graph that does
 // not even parse comes back as issues too (the reference answers 200 with wire_errors).
+// Part of the workspace plugin (workspace.plugin.ts), which registers these routes in its context.
 import type { FastifyInstance } from 'fastify';
 import type { Catalog } from '../../domain/catalog/catalog.schema.ts';
 import type { Issue } from '../../domain/validate/issues.ts';

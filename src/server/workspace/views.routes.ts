@@ -1,5 +1,6 @@
 // `GET/PUT /api/views/{graph id}`: a graph's view settings (breakpoints), kept apart from the graph
 // file so the reference-format body never carries them.
+// Part of the workspace plugin (workspace.plugin.ts), which registers these routes in its context.
 import type { FastifyInstance } from 'fastify';
 import { ViewSettingsSchema } from '../../domain/debug/viewSettings.ts';
 import type { ViewSettingsStore } from './viewSettings.ts';

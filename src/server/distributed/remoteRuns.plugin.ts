@@ -3,7 +3,12 @@
 // an episode opened on any server instance shows its record, events, state at any step, writers,
 // graph and checkpoints. Not covered: the runs list (`GET /api/runs` lists this server's runs; open
 // an episode from the Batches view or by `/?run=<id>`) and bundle export of remote runs.
-import type { FastifyInstance } from 'fastify';
+//
+// A fastify plugin that app.ts registers before the runs plugin, and the one plugin here that is not
+// encapsulated: it answers in front of routes another plugin owns (runs/runs.plugin.ts), so its hook
+// must sit on the root. fastify's documented `skip-override` property does that (what the
+// fastify-plugin package sets, without adding it as a dependency).
+import type { FastifyPluginAsync } from 'fastify';
 import type { ContainerDef } from '../../domain/graph/graph.schema.ts';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import {
@@ -72,11 +77,18 @@ const REMOTE_ROUTES = new Set([
   '/api/runs/:id/checkpoints',
 ]);
 
+export interface RemoteRunsPluginOptions {
+  /** This server's runs: they are answered by the runs plugin's routes as usual. */
+  store: RunStore;
+  /** The distributed run log (PostgreSQL) where the other runs are found. */
+  log: RunLog;
+}
+
 /**
  * Answers the run routes from the PostgreSQL log for runs this server's SQLite store does not
  * have (a preHandler: the Host/Origin/token rules have run; local runs go to the normal routes).
  */
-export function registerRemoteRunRoutes(app: FastifyInstance, store: RunStore, log: RunLog): void {
+export const remoteRunsPlugin: FastifyPluginAsync<RemoteRunsPluginOptions> = async (app, { store, log }) => {
   app.addHook('preHandler', async (req, reply) => {
     const route = req.routeOptions.url;
     if (req.method !== 'GET' || route === undefined || !REMOTE_ROUTES.has(route)) return;
@@ -88,7 +100,8 @@ export function registerRemoteRunRoutes(app: FastifyInstance, store: RunStore, l
     const body = await remoteAnswer(route, row, req.query, log);
     return reply.send(body);
   });
-}
+};
+Object.assign(remoteRunsPlugin, { [Symbol.for('skip-override')]: true });
 
 async function remoteAnswer(route: string, row: StoredRun, query: unknown, log: RunLog): Promise<unknown> {
   switch (route) {

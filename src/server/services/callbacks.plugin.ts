@@ -1,16 +1,15 @@
-// Node services over REST:
-// - `GET /api/services` → {services: [status…], config_errors}; `POST /api/services/reload` re-reads
-//   services.json and refetches every manifest; `GET /api/services/{name}/log` → the last output lines.
-// - The executor side of the protocol, for services calling back (docs/node-services-protocol.md):
-//   container access `POST /api/internal/containers/{execution_id}/{cid}/{read|write|evict}` (msgpack;
-//   the reference's services send `"key": null` when unkeyed and repeat `execution_id` in the body)
-//   and pushed events `POST /api/internal/events` (JSON; services/pushedEvents.ts). Internal routes
-//   answer only loopback peers; container access only while a call of that run is in flight (409
-//   otherwise: a stale execution id), and only for containers granted to the calling node (403).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// The executor side of the node-services protocol, for services calling back
+// (docs/node-services-protocol.md), as a fastify plugin: the services feature registers it in the
+// server (services.plugin.ts) and a headless run mounts it alone (executorEndpoints.ts).
+// - Container access `POST /api/internal/containers/{execution_id}/{cid}/{read|write|evict}` (msgpack;
+//   the reference's services send `"key": null` when unkeyed and repeat `execution_id` in the body).
+// - Pushed events `POST /api/internal/events` (JSON; pushedEvents.ts).
+// Internal routes answer only loopback peers; container access only while a call of that run is in
+// flight (409 otherwise: a stale execution id), and only for containers granted to the calling node
+// (403). The msgpack body parser is this plugin's own: no other route takes msgpack.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ServiceManager } from './serviceManager.ts';
-import type { ServiceEntry, ConfigError } from './servicesConfig.ts';
 import { decodeMsgpack, encodeMsgpack } from './wireCodec.ts';
 import { deliverPushedEvents, PushedEventsBodySchema } from './pushedEvents.ts';
 import { ApiError, notFound, parseOr400 } from '../errors/errors.ts';
@@ -27,28 +26,15 @@ const ContainerBody = z.object({
   execution_id: z.string().nullish(),
 });
 
-export function registerServiceRoutes(
-  app: FastifyInstance,
-  services: ServiceManager,
-  reloadConfig: () => { entries: ServiceEntry[]; errors: ConfigError[] },
-): void {
-  app.get('/api/services', async () => services.report());
-  app.post('/api/services/reload', async () => {
-    const cfg = reloadConfig();
-    await services.reload(cfg.entries, cfg.errors);
-    return services.report();
-  });
-  app.get('/api/services/:name/log', async (req) => {
-    const { name } = parseOr400(z.object({ name: z.string() }), req.params, 'params');
-    if (!services.report().services.some((s) => s.name === name)) throw notFound(`no service '${name}'`);
-    return { name, lines: services.logOf(name) };
-  });
-
-  registerInternalRoutes(app, services);
+export interface CallbacksPluginOptions {
+  /** Whose calls are in flight (their execution ids, granted containers) and where pushed events go. */
+  services: ServiceManager;
 }
 
-/** The executor side for services calling back (also mounted alone by `statewire run`). */
-export function registerInternalRoutes(app: FastifyInstance, services: ServiceManager): void {
+export const serviceCallbacksPlugin: FastifyPluginAsync<CallbacksPluginOptions> = async (
+  app,
+  { services },
+) => {
   const loopbackOnly = (req: FastifyRequest) => {
     if (!isLoopback(req.socket.remoteAddress))
       throw new ApiError(403, 'forbidden', 'internal endpoints answer loopback callers only');
@@ -123,4 +109,4 @@ export function registerInternalRoutes(app: FastifyInstance, services: ServiceMa
     const body = parseOr400(PushedEventsBodySchema, req.body, 'body');
     return { ok: true, ...deliverPushedEvents(body.events, services.findRun, services.active) };
   });
-}
+};
