@@ -17,6 +17,7 @@ import { BatchManager } from './batch/batchManager.ts';
 import { EmbeddedPool } from './batch/embeddedPool.ts';
 import { registerBatchRoutes } from './batch/batches.routes.ts';
 import { evaluationRoutes } from './batch/evaluation.routes.ts';
+import { replayRoutes } from './replay/replay.routes.ts';
 import type { DistributedConfig } from './distributed/config.ts';
 import { installDistributed } from './distributed/distributedMode.ts';
 import { redactUrl } from './distributed/config.ts';
@@ -234,6 +235,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       console.error(`statewire: batch ${id} was left running by a stopped server: marked error`);
   registerBatchRoutes(app, batches, () => catalog);
   await app.register(evaluationRoutes, { log: distributed?.log ?? runLog });
+  await app.register(replayRoutes, { store, pluginDir: join(workspace, 'nodes') });
 
   // The app may be (re)built while the server runs, so index.html is looked up per request.
   if (existsSync(distDir))
