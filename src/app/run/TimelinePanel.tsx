@@ -28,6 +28,8 @@ import { ndInfoOf } from '../ui/ndarray.ts';
 import { NdArrayView } from '../ui/NdArrayView.tsx';
 import { CompareButton } from '../compare/CompareButton.tsx';
 import { StepFeatureRows, StepRoutes } from '../routing/RunRouting.tsx';
+import { differingStep, useReplay } from './replayVerdict.ts';
+import { ReplayVerdictBar } from './ReplayVerdictBar.tsx';
 
 /** Past this many steps only a window of ticks around the selection is drawn (DOM stays small). */
 const MAX_TICKS = 1500;
@@ -53,6 +55,7 @@ const Tick = memo(function Tick({
   hasSignal,
   label,
   partial = false,
+  replayDiff = false,
 }: {
   step: number;
   selected: boolean;
@@ -63,6 +66,8 @@ const Tick = memo(function Tick({
   label: string;
   /** The step the run is paused inside (no snapshot of its own yet): drawn hollow; a click shows it live. */
   partial?: boolean;
+  /** Runs → Replay and verify found the first difference at this step (replayVerdict.ts). */
+  replayDiff?: boolean;
 }) {
   const tone = selected
     ? 'bg-sky-400'
@@ -82,7 +87,8 @@ const Tick = memo(function Tick({
       data-error={hasError ? 'true' : 'false'}
       data-current={current ? 'true' : 'false'}
       data-partial={partial ? 'true' : 'false'}
-      title={label}
+      data-replay-diff={replayDiff ? 'true' : 'false'}
+      title={replayDiff ? `${label} · the replay parted from the recording here` : label}
       aria-label={label}
       onClick={() => void inspect(partial ? null : step)}
       className="group relative flex h-7 w-2 shrink-0 items-end justify-center"
@@ -94,6 +100,7 @@ const Tick = memo(function Tick({
         hasClear && <span className="absolute top-0 h-1 w-1 rounded-full bg-pink-400" />
       )}
       {hasError && <span className="absolute top-2 h-1 w-1.5 rounded-sm bg-red-400" />}
+      {replayDiff && <span className="absolute -bottom-0.5 h-1.5 w-2 rounded-sm bg-orange-400" />}
     </button>
   );
 });
@@ -104,6 +111,8 @@ function Ticks() {
   const selected = useRun((s) => s.inspectedStep);
   const current = useRun(liveStep);
   const partial = useRun(shownPartial);
+  const runId = useRun((s) => s.runId);
+  const replayStep = useReplay((s) => differingStep(s, runId));
   const { signals, episodeOf, hasResets } = useTimelineEpisodes();
   let shown = steps;
   if (steps.length > MAX_TICKS) {
@@ -171,6 +180,7 @@ function Ticks() {
               hasError={(snap?.errors.length ?? 0) > 0}
               hasClear={(snap?.clears.length ?? 0) > 0}
               hasSignal={sigs.length > 0}
+              replayDiff={st === replayStep}
               label={tickLabel(st, band.episode, snap, sigs)}
             />
           );
@@ -390,6 +400,7 @@ export function TimelinePanel() {
         </Button>
         <RunsMenu />
       </div>
+      <ReplayVerdictBar />
       <Ticks />
       {episodesOpen ? (
         <EpisodesView />
