@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import { EditorPage } from './pages/EditorPage.ts';
 import { expect, test } from './fixtures.ts';
 import { startServer, type RunningServer } from './server.ts';
-import { startRun, untilRunDone } from './restRuns.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const STEPS = 8;
@@ -60,8 +59,22 @@ test('Replay and verify: identical, then a changed plugin is named at its step w
   const graph = driftGraph();
   writeFileSync(join(server.workspace, 'graphs', 'replay_drift.json'), JSON.stringify(graph));
   await page.goto(`${server.url}/?graph=replay_drift`);
-  const runId = await startRun(page.request, graph, 0);
-  await untilRunDone(page.request);
+  // This test's own server (its workspace has the plugin): absolute URLs, not the fixture's baseURL.
+  const start = await page.request.post(`${server.url}/api/navigate/run`, {
+    data: { loop_definition: graph, step_delay_ms: 0 },
+  });
+  expect(start.ok(), await start.text()).toBe(true);
+  const runId = ((await start.json()) as { execution_id: string }).execution_id;
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await page.request.get(`${server!.url}/api/navigate/run/status`)).json()) as {
+            status: string;
+          }
+        ).status,
+    )
+    .toBe('done');
   const editor = new EditorPage(page);
   await expect(editor.container('graph_state')).toBeVisible();
   await page.goto(`${server.url}/?graph=replay_drift&run=${runId}`);
