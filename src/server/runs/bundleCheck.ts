@@ -213,7 +213,11 @@ export async function checkBundle(
     );
   const callCount = callPages.reduce((n, p) => n + p.length, 0);
   if (version >= 2 && end.calls === undefined)
-    throw new BundleError('invalid-bundle', 'the end record does not count the recorded calls', '$.end.calls');
+    throw new BundleError(
+      'invalid-bundle',
+      'the end record does not count the recorded calls',
+      '$.end.calls',
+    );
   const counts = { events, checkpoints: checkpoints.length, blobs, calls: callCount };
   for (const k of ['events', 'checkpoints', 'blobs', 'calls'] as const)
     if (counts[k] !== (end[k] ?? 0))

@@ -36,14 +36,13 @@ export function runCalls(store: RunStore, runId: string): RecordedCall[] {
   const run = store.getRun(runId);
   if (!run) return [];
   const ancestors = new Set<string>();
-  for (let at = run.parent_run_id; at !== null && !ancestors.has(at); ) {
+  for (let at = run.parent_run_id; at !== null && !ancestors.has(at);) {
     ancestors.add(at);
     at = store.getRun(at)?.parent_run_id ?? null;
   }
   const from = run.parent_step ?? -1;
   return recordedCalls(store.db, store.blobs, run.lineage).filter(
-    (c) =>
-      c.response !== undefined && (c.run_id === runId || (ancestors.has(c.run_id) && c.step > from)),
+    (c) => c.response !== undefined && (c.run_id === runId || (ancestors.has(c.run_id) && c.step > from)),
   );
 }
 

@@ -14,11 +14,7 @@
 // (1…n), not any database's. The sha1 is computed exactly as db/blobStore.ts does (JSON text, or
 // "ndarray\0" + bytes), so a reader can check every blob against its content.
 import { createHash } from 'node:crypto';
-import {
-  BUNDLE_MAGIC,
-  BUNDLE_MIN_VERSION,
-  BUNDLE_VERSION,
-} from '../../domain/protocol/runBundle.schema.ts';
+import { BUNDLE_MAGIC, BUNDLE_MIN_VERSION, BUNDLE_VERSION } from '../../domain/protocol/runBundle.schema.ts';
 
 export const RECORD = {
   header: 0x48,
