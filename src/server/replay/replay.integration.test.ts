@@ -168,6 +168,19 @@ describe('statewire replay (real gridworld service)', () => {
       } else parts.push(record(r.kind, r.payload));
     }
     const v1 = gzipSync(Buffer.concat(parts));
+    // The exporter writes each blob before the first record using it, and the calls last: every
+    // record after the last checkpoint page is what the recording adds (its pages and new blobs).
+    const records = [...readContainer(container)];
+    const lastCheckpoint = records.findLastIndex((r) => r.kind === RECORD.checkpoints);
+    const added = records
+      .slice(lastCheckpoint + 1)
+      .filter((r) => r.kind !== RECORD.end)
+      .reduce((n, r) => n + 5 + r.payload.length, 0);
+    console.log(
+      `python_gridworld, ${STEPS} steps: the recorded calls add ${added} B to a ${container.length} B container ` +
+        `(${readFileSync(bundleFile).length} B gzipped)`,
+    );
+    expect(added).toBeGreaterThan(0);
     const store = new RunStore(openDatabase(':memory:'));
     try {
       const r = await importBundle(store, new ImportedRuns(store.db), v1, {
