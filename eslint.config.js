@@ -29,7 +29,7 @@ const SERVER_FLOORS = [
   ['errors', 'ports'],
   ['workspace', 'plugins', 'socket'],
   ['runs', 'services'],
-  ['batch'],
+  ['batch', 'replay'],
   ['distributed'],
   ['http'],
   ['.'],

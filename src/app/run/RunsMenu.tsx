@@ -6,9 +6,11 @@
 // opened to list them (rows: RunsMenuRows.tsx, grouping: runGroups.ts). The run on screen is marked,
 // and its batch opens and scrolls into view when the menu opens: that run is always one glance away.
 // Picking one opens it like the `/?run=<id>` link does (its graph in a tab, its whole timeline).
-// It also exports the shown run as a `.swrun` bundle and imports one (then opens it the same way).
+// It also exports the shown run as a `.swrun` bundle and imports one (then opens it the same way),
+// and replays the shown run from its recorded calls, verifying every step (the verdict shows on the
+// timeline: ReplayVerdictBar.tsx).
 import { useCallback, useEffect, useRef, useState, type ChangeEvent, type MouseEvent } from 'react';
-import { Download, ListTree, Upload } from 'lucide-react';
+import { Download, ListTree, RotateCcw, Upload } from 'lucide-react';
 import { BUNDLE_EXTENSION } from '../../domain/protocol/runBundle.schema.ts';
 import { downloadRunBundle, importRunBundle } from '../api/bundles.ts';
 import { editorStore } from '../store/editor.store.ts';
@@ -22,6 +24,7 @@ import { askConfirm } from './runNotices.ts';
 import { runStore, useRun } from './run.store.ts';
 import { onServerNotices } from './serverNotices.ts';
 import { groupRuns } from './runGroups.ts';
+import { replayAndVerify } from './replayVerdict.ts';
 import { BatchRows, RunRow, type RunActions } from './RunsMenuRows.tsx';
 
 export { duration } from './RunsMenuRows.tsx';
@@ -160,6 +163,11 @@ export function RunsMenu() {
       (e: unknown) => toast((e as Error).message, 'error'),
     );
   };
+  const replayShown = () => {
+    if (!shown) return;
+    setRuns(null);
+    void replayAndVerify(shown);
+  };
   // A refused import changes nothing on the server, so nothing changes here either: only a toast.
   const importPicked = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.currentTarget.files?.[0];
@@ -215,6 +223,19 @@ export function RunsMenu() {
               title={shown ? `Download run ${shown} as one ${BUNDLE_EXTENSION} file` : 'No run is shown'}
             >
               <Download size={11} /> Export run
+            </Button>
+            <Button
+              variant="ghost"
+              data-testid="runs-replay"
+              disabled={!shown}
+              onClick={replayShown}
+              title={
+                shown
+                  ? `Replay run ${shown} from its recorded LLM and service calls (nothing is called) and compare every step with the recorded one`
+                  : 'No run is shown'
+              }
+            >
+              <RotateCcw size={11} /> Replay and verify
             </Button>
             <Button
               variant="ghost"

@@ -28,6 +28,8 @@ import { ndInfoOf } from '../ui/ndarray.ts';
 import { NdArrayView } from '../ui/NdArrayView.tsx';
 import { CompareButton } from '../compare/CompareButton.tsx';
 import { StepFeatureRows, StepRoutes } from '../routing/RunRouting.tsx';
+import { differingStep, useReplay } from './replayVerdict.ts';
+import { ReplayVerdictBar } from './ReplayVerdictBar.tsx';
 
 /** Past this many steps only a window of ticks around the selection is drawn (DOM stays small). */
 const MAX_TICKS = 1500;
@@ -54,6 +56,7 @@ const Tick = memo(function Tick({
   label,
   partial = false,
   warned = false,
+  replayDiff = false,
 }: {
   step: number;
   selected: boolean;
@@ -66,6 +69,8 @@ const Tick = memo(function Tick({
   label: string;
   /** The step the run is paused inside (no snapshot of its own yet): drawn hollow; a click shows it live. */
   partial?: boolean;
+  /** Runs → Replay and verify found the first difference at this step (replayVerdict.ts). */
+  replayDiff?: boolean;
 }) {
   const tone = selected
     ? 'bg-sky-400'
@@ -86,7 +91,8 @@ const Tick = memo(function Tick({
       data-current={current ? 'true' : 'false'}
       data-partial={partial ? 'true' : 'false'}
       data-warning={warned ? 'true' : 'false'}
-      title={label}
+      data-replay-diff={replayDiff ? 'true' : 'false'}
+      title={replayDiff ? `${label} · the replay parted from the recording here` : label}
       aria-label={label}
       onClick={() => void inspect(partial ? null : step)}
       className="group relative flex h-7 w-2 shrink-0 items-end justify-center"
@@ -99,6 +105,7 @@ const Tick = memo(function Tick({
       )}
       {hasError && <span className="absolute top-2 h-1 w-1.5 rounded-sm bg-red-400" />}
       {warned && <span className="absolute bottom-0 h-1 w-2 rounded-sm bg-amber-400" />}
+      {replayDiff && <span className="absolute -bottom-0.5 h-1.5 w-2 rounded-sm bg-orange-400" />}
     </button>
   );
 });
@@ -110,6 +117,8 @@ function Ticks() {
   const selected = useRun((s) => s.inspectedStep);
   const current = useRun(liveStep);
   const partial = useRun(shownPartial);
+  const runId = useRun((s) => s.runId);
+  const replayStep = useReplay((s) => differingStep(s, runId));
   const { signals, episodeOf, hasResets } = useTimelineEpisodes();
   let shown = steps;
   if (steps.length > MAX_TICKS) {
@@ -179,6 +188,7 @@ function Ticks() {
               hasClear={(snap?.clears.length ?? 0) > 0}
               hasSignal={sigs.length > 0}
               warned={warnings !== undefined}
+              replayDiff={st === replayStep}
               label={[tickLabel(st, band.episode, snap, sigs), ...(warnings ?? [])].join(' · ')}
             />
           );
@@ -398,6 +408,7 @@ export function TimelinePanel() {
         </Button>
         <RunsMenu />
       </div>
+      <ReplayVerdictBar />
       <Ticks />
       {episodesOpen ? (
         <EpisodesView />

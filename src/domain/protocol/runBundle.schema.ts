@@ -1,5 +1,6 @@
 // Run bundles (`.swrun`): one file holding a whole stored run — its row, the exact graph, every
-// event in seq order and every checkpoint — so a run can be exported from one Statewire and imported
+// event in seq order, every checkpoint and (since version 2) the run's recorded LLM and node-service
+// calls, so `statewire replay` can re-execute it anywhere with the services stopped — so a run can be exported from one Statewire and imported
 // into another (bug reports, sharing). The byte layout (gzip of a length-prefixed record container)
 // is written and read by src/server/runs/bundleFormat.ts; this file holds the constants both sides
 // share and the schemas of the JSON records inside it.
@@ -8,8 +9,13 @@ import { RunStatusSchema } from './protocol.ts';
 
 /** The first 8 bytes of the (decompressed) container. */
 export const BUNDLE_MAGIC = 'SWRUNBD\n';
-/** Container version; a reader refuses versions it does not know. */
-export const BUNDLE_VERSION = 1;
+/**
+ * Container version written; a reader refuses versions it does not know. 2 added the recorded calls
+ * (record 'R', `calls` in the end record); version 1 bundles (no calls) still import.
+ */
+export const BUNDLE_VERSION = 2;
+/** The oldest container version this Statewire still reads. */
+export const BUNDLE_MIN_VERSION = 1;
 export const BUNDLE_FORMAT = 'statewire-run-bundle';
 /** The one non-JSON type `POST /api/runs/import` accepts (it forces a CORS preflight, see originGuard.ts). */
 export const BUNDLE_MEDIA_TYPE = 'application/vnd.statewire.bundle';
@@ -41,7 +47,7 @@ export type BundleRun = z.infer<typeof BundleRunSchema>;
 export const BundleHeaderSchema = z
   .object({
     format: z.literal(BUNDLE_FORMAT),
-    version: z.literal(BUNDLE_VERSION),
+    version: z.number().int().min(BUNDLE_MIN_VERSION).max(BUNDLE_VERSION),
     exported_at: z.string(),
     run: BundleRunSchema,
     /** The graph exactly as the run stored it (checked by the graph parser on import). */
@@ -65,12 +71,35 @@ export const BundleCheckpointSchema = z.tuple([
 ]);
 export const BundleCheckpointPageSchema = z.array(BundleCheckpointSchema);
 
+/**
+ * One recorded call (db/effectStore.ts `RecordedCall`, engine/effects.ts), decoded from the bundle's
+ * blob table: where it happened, what was asked and what was answered. Only answered calls travel.
+ */
+export const BundleCallSchema = z
+  .object({
+    key: z.string().min(1),
+    run_id: z.string(),
+    kind: z.string(),
+    step: z.number().int(),
+    node_id: z.string(),
+    index: z.number().int().nonnegative(),
+    request: z.unknown(),
+    response: z.unknown(),
+    ms: z.number().nonnegative().optional(),
+  })
+  .strict();
+export type BundleCall = z.infer<typeof BundleCallSchema>;
+/** A page of recorded calls: each call encoded like an event's data. */
+export const BundleCallPageSchema = z.array(z.unknown());
+
 /** The last record: what the reader must have seen (a cut-off container fails here at the latest). */
 export const BundleEndSchema = z
   .object({
     events: z.number().int().nonnegative(),
     checkpoints: z.number().int().nonnegative(),
     blobs: z.number().int().nonnegative(),
+    /** Recorded calls (version 2; absent in version 1). */
+    calls: z.number().int().nonnegative().optional(),
   })
   .strict();
 export type BundleEnd = z.infer<typeof BundleEndSchema>;
@@ -86,6 +115,8 @@ export const BundleImportResultSchema = z.object({
   events: z.number().int(),
   checkpoints: z.number().int(),
   blobs: z.number().int(),
+  /** Recorded calls imported with the run (0 from a version 1 bundle). */
+  calls: z.number().int().optional(),
   read_only: z.literal(true),
 });
 export type BundleImportResult = z.infer<typeof BundleImportResultSchema>;

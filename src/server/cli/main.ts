@@ -32,6 +32,12 @@ const COMMANDS: Record<string, { module: string; fn: string; summary: string }> 
     fn: 'queryCommand',
     summary: "every (episode, step) of a stored batch where a condition holds ('memory.trail length> 5')",
   },
+  replay: {
+    module: './replay.ts',
+    fn: 'replayCommand',
+    summary:
+      'replay a stored run or a .swrun bundle from its recorded calls (no network); --verify each step',
+  },
   run: { module: './run.ts', fn: 'runCommand', summary: 'run a graph headless and print its events' },
   serve: { module: './serve.ts', fn: 'serveCommand', summary: 'serve the editor and the run backend' },
   worker: {

@@ -102,3 +102,28 @@ export function recordedCalls(db: Db, blobs: BlobStore, lineage: string): Record
   }
   return out;
 }
+
+/**
+ * Stores calls another Statewire recorded (a run bundle's, runs/bundleImport.ts) as answered rows of
+ * run `runId`, in the same content-addressed form. A key already here is kept as it is: the same key
+ * is the same call of the same lineage (a run imported back where it was recorded).
+ */
+export function importCalls(
+  db: Db,
+  blobs: BlobStore,
+  runId: string,
+  calls: readonly RecordedCall[],
+  now: string,
+): number {
+  const ins = db.prepare(
+    'INSERT OR IGNORE INTO effects (key, run_id, request, response, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  let added = 0;
+  for (const c of calls) {
+    const { kind, step, node_id, index, request } = c;
+    const req = `@${blobs.put({ kind, step, node_id, index, request: request ?? null })}`;
+    const res = `@${blobs.put({ response: c.response ?? null, ms: c.ms ?? 0 })}`;
+    added += ins.run(c.key, runId, req, res, now).changes;
+  }
+  return added;
+}

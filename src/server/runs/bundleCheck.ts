@@ -4,7 +4,8 @@
 // order, the end record's counts, the graph, and every event and checkpoint decoded from the
 // bundle's blob table: against the protocol's zod schemas, every blob it references present, no
 // blob containing itself, and its size once expanded (shared parts repeated) within the value limit
-// (valueLimits.ts: a 3 KB bundle can otherwise hold a value of 2^30 leaves). It works in time
+// (valueLimits.ts: a 3 KB bundle can otherwise hold a value of 2^30 leaves), and every recorded
+// call (version 2) decoded and checked against its schema. It works in time
 // slices (timeSlices.ts), so a 1,000,000-event bundle never holds the server's one thread long.
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback } from 'node:zlib';
@@ -16,10 +17,13 @@ import {
   type EventType,
 } from '../../domain/protocol/protocol.ts';
 import {
+  BundleCallPageSchema,
+  BundleCallSchema,
   BundleCheckpointPageSchema,
   BundleEndSchema,
   BundleEventPageSchema,
   BundleHeaderSchema,
+  type BundleCall,
   type BundleHeader,
 } from '../../domain/protocol/runBundle.schema.ts';
 import { jsonPath } from '../../domain/validate/issues.ts';
@@ -27,7 +31,15 @@ import { BlobStore } from '../db/blobStore.ts';
 import type { Db } from '../db/database.ts';
 import { describeBytes, oversizedPath, VALUE_LIMIT_HOW, ValueCycleError } from '../db/valueLimits.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
-import { BundleError, readBlob, readContainer, readJson, RECORD, type RawRecord } from './bundleFormat.ts';
+import {
+  BundleError,
+  containerVersion,
+  readBlob,
+  readContainer,
+  readJson,
+  RECORD,
+  type RawRecord,
+} from './bundleFormat.ts';
 import type { TimeSlices } from './timeSlices.ts';
 
 const gunzipAsync = promisify(gunzipCallback);
@@ -41,6 +53,8 @@ export interface CheckedBundle {
   checkpoints: z.infer<typeof BundleCheckpointPageSchema>;
   events: number;
   blobs: number;
+  /** The recorded calls, decoded (none from a version 1 bundle). */
+  calls: BundleCall[];
   /** The bundle's blob table (its own ids), for decoding while writing. */
   blobStore: BlobStore;
 }
@@ -99,6 +113,7 @@ export async function checkBundle(
   const eventPages: RawRecord[] = [];
   const deferred: { record: RawRecord; page: BundleEventPage; first: number }[] = [];
   const checkpoints: CheckedBundle['checkpoints'] = [];
+  const callPages: unknown[][] = [];
   const blobStore = new BlobStore(mem);
   let nextSeq = 1;
   let blobs = 0;
@@ -162,6 +177,9 @@ export async function checkBundle(
           ...parseOrRefuse(BundleCheckpointPageSchema, readJson(r), '$.checkpoints', 'bad checkpoint page'),
         );
         break;
+      case RECORD.calls:
+        callPages.push(parseOrRefuse(BundleCallPageSchema, readJson(r), '$.calls', 'bad call page'));
+        break;
       case RECORD.end:
         end = parseOrRefuse(BundleEndSchema, readJson(r), '$.end', 'bad end record');
         break;
@@ -186,9 +204,23 @@ export async function checkBundle(
       `the event log ends at seq ${events} but the run's last seq is ${header.run.last_seq}`,
       `$.events[${events}]`,
     );
-  const counts = { events, checkpoints: checkpoints.length, blobs };
-  for (const k of ['events', 'checkpoints', 'blobs'] as const)
-    if (counts[k] !== end[k])
+  const version = containerVersion(container);
+  if (header.version !== version)
+    throw new BundleError(
+      'invalid-bundle',
+      `the header says format version ${header.version} but the container is version ${version}`,
+      '$.header.version',
+    );
+  const callCount = callPages.reduce((n, p) => n + p.length, 0);
+  if (version >= 2 && end.calls === undefined)
+    throw new BundleError(
+      'invalid-bundle',
+      'the end record does not count the recorded calls',
+      '$.end.calls',
+    );
+  const counts = { events, checkpoints: checkpoints.length, blobs, calls: callCount };
+  for (const k of ['events', 'checkpoints', 'blobs', 'calls'] as const)
+    if (counts[k] !== (end[k] ?? 0))
       throw new BundleError(
         'truncated',
         `the bundle holds ${counts[k]} ${k} but its end record says ${end[k]}`,
@@ -214,7 +246,15 @@ export async function checkBundle(
     await slices.due();
     decodeFrom(blobStore, root, `$.checkpoints[${i}]`, maxValueBytes);
   }
-  return { header, eventPages, checkpoints, events, blobs, blobStore };
+  const calls: BundleCall[] = [];
+  for (const page of callPages)
+    for (const encoded of page) {
+      await slices.due();
+      const path = `$.calls[${calls.length}]`;
+      const call = decodeFrom(blobStore, encoded, path, maxValueBytes);
+      calls.push(parseOrRefuse(BundleCallSchema, call, path, 'bad recorded call'));
+    }
+  return { header, eventPages, checkpoints, events, blobs, calls, blobStore };
 }
 
 /**

@@ -2,8 +2,11 @@
 // by the run's distinct values rather than by its log. Values are re-encoded through a BlobStore
 // over a private in-memory database: the bundle gets the same Merkle-DAG sharing as the run
 // database (a value unchanged for 50 steps is in the bundle once), its own blob ids (1…n, each
-// written before the first record that uses it), and only the blobs this run's events and
-// checkpoints reach — never another run's.
+// written before the first record that uses it), and only the blobs this run's events, checkpoints
+// and recorded calls reach — never another run's.
+// Recorded calls (version 2): the answered LLM and node-service calls the run can be replayed from
+// (runCalls): its own, and those of the runs it was forked from after its fork point (a fork answers
+// from its parent's record while its calls are unchanged).
 // The export is a snapshot at its first read: events and checkpoints after the run's `last_seq` at
 // that moment are left out (a live run keeps appending while the file streams).
 import { pipeline, Readable } from 'node:stream';
@@ -16,11 +19,32 @@ import {
 } from '../../domain/protocol/runBundle.schema.ts';
 import { BlobStore } from '../db/blobStore.ts';
 import { closeDatabase, openDatabase } from '../db/database.ts';
+import { recordedCalls, type RecordedCall } from '../db/effectStore.ts';
 import type { RunStore } from '../db/runStore.ts';
 import { blobRecord, containerStart, jsonRecord, RECORD } from './bundleFormat.ts';
 
 const EVENT_PAGE = 500;
 const CHECKPOINT_PAGE = 50;
+const CALL_PAGE = 200;
+
+/**
+ * The answered calls a replay of `runId` may need: those the run recorded itself, and those of its
+ * ancestors (fork chain) at steps after the run's fork point, oldest first. Another fork's calls of
+ * the same lineage are left out.
+ */
+export function runCalls(store: RunStore, runId: string): RecordedCall[] {
+  const run = store.getRun(runId);
+  if (!run) return [];
+  const ancestors = new Set<string>();
+  for (let at = run.parent_run_id; at !== null && !ancestors.has(at);) {
+    ancestors.add(at);
+    at = store.getRun(at)?.parent_run_id ?? null;
+  }
+  const from = run.parent_step ?? -1;
+  return recordedCalls(store.db, store.blobs, run.lineage).filter(
+    (c) => c.response !== undefined && (c.run_id === runId || (ancestors.has(c.run_id) && c.step > from)),
+  );
+}
 
 /** The uncompressed container, chunk by chunk. */
 export async function* bundleChunks(
@@ -56,7 +80,7 @@ export async function* bundleChunks(
     };
     yield Buffer.concat([containerStart(), jsonRecord(RECORD.header, header)]);
 
-    const end: BundleEnd = { events: 0, checkpoints: 0, blobs: 0 };
+    const end: BundleEnd = { events: 0, checkpoints: 0, blobs: 0, calls: 0 };
     for (let after = 0; after < lastSeq;) {
       const page = store.events(runId, after, EVENT_PAGE).filter((e) => e.seq <= lastSeq);
       const last = page[page.length - 1];
@@ -75,6 +99,13 @@ export async function* bundleChunks(
       yield Buffer.concat([...blobRecords, jsonRecord(RECORD.checkpoints, value)]);
       end.checkpoints += page.length;
     }
+    const calls = runCalls(store, runId);
+    for (let i = 0; i < calls.length; i += CALL_PAGE) {
+      const page = calls.slice(i, i + CALL_PAGE);
+      const { value, blobRecords } = encode((put) => page.map((c) => put(c)));
+      yield Buffer.concat([...blobRecords, jsonRecord(RECORD.calls, value)]);
+    }
+    end.calls = calls.length;
     end.blobs = blobCount;
     yield jsonRecord(RECORD.end, end);
   } finally {

@@ -7,13 +7,14 @@
 //     'N' binary blob: id u32 BE · sha1 (20 bytes) · raw bytes (node-service arrays: no base64)
 //     'E' a page of events JSON (BundleEventPageSchema), pages in seq order
 //     'C' a page of checkpoints JSON (BundleCheckpointPageSchema)
+//     'R' a page of recorded calls JSON (BundleCallPageSchema; version 2 on)
 //     'Z' end JSON (BundleEndSchema) — last; nothing may follow it
 //
 // Blobs are written before the first record that references them; their ids are the bundle's own
 // (1…n), not any database's. The sha1 is computed exactly as db/blobStore.ts does (JSON text, or
 // "ndarray\0" + bytes), so a reader can check every blob against its content.
 import { createHash } from 'node:crypto';
-import { BUNDLE_MAGIC, BUNDLE_VERSION } from '../../domain/protocol/runBundle.schema.ts';
+import { BUNDLE_MAGIC, BUNDLE_MIN_VERSION, BUNDLE_VERSION } from '../../domain/protocol/runBundle.schema.ts';
 
 export const RECORD = {
   header: 0x48,
@@ -21,6 +22,7 @@ export const RECORD = {
   bytesBlob: 0x4e,
   events: 0x45,
   checkpoints: 0x43,
+  calls: 0x52,
   end: 0x5a,
 } as const;
 
@@ -88,13 +90,13 @@ export function* readContainer(buf: Buffer): Generator<RawRecord> {
     );
   if (buf.length < MAGIC.length + 4)
     throw new BundleError('truncated', 'the bundle ends inside its version number');
-  const version = buf.readUInt32BE(MAGIC.length);
-  if (version !== BUNDLE_VERSION)
+  const version = containerVersion(buf);
+  if (version > BUNDLE_VERSION || version < BUNDLE_MIN_VERSION)
     throw new BundleError(
       'unsupported-version',
       version > BUNDLE_VERSION
         ? `bundle format version ${version} is newer than this Statewire reads (${BUNDLE_VERSION}); upgrade Statewire`
-        : `bundle format version ${version} is not supported (this Statewire reads version ${BUNDLE_VERSION})`,
+        : `bundle format version ${version} is not supported (this Statewire reads versions ${BUNDLE_MIN_VERSION}–${BUNDLE_VERSION})`,
       '$.version',
     );
   let at = MAGIC.length + 4;
@@ -116,6 +118,11 @@ export function* readContainer(buf: Buffer): Generator<RawRecord> {
     yield { kind, payload: buf.subarray(at + 5, at + 5 + length), index };
     at += 5 + length;
   }
+}
+
+/** The container's format version (after its magic; readContainer checks both). */
+export function containerVersion(buf: Buffer): number {
+  return buf.readUInt32BE(MAGIC.length);
 }
 
 /** A blob record's parts; the hash is checked against the content. */

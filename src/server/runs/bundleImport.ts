@@ -4,13 +4,15 @@
 // checks and the run's parent chain was found not to loop back to it. The writes then go in slices
 // (timeSlices.ts), each its own transaction: the run row first, in status `importing` (hidden from
 // every reader, runStore.ts), then the events and checkpoints, and last — in one transaction — its
-// real status, counters and the imported-run mark. A write that fails (a full disk) deletes the
+// recorded calls (under the run's kept lineage, so a replay finds them), real status, counters and
+// the imported-run mark. A write that fails (a full disk) deletes the
 // half-written run; a server stopped meanwhile deletes it at its next start.
 import { randomBytes } from 'node:crypto';
 import { batchOfEpisodeRun } from '../../domain/batch/episodeIds.ts';
 import type { EventEnvelope, RunStatus } from '../../domain/protocol/protocol.ts';
 import type { BundleImportResult } from '../../domain/protocol/runBundle.schema.ts';
 import { closeDatabase, openDatabase, type Db } from '../db/database.ts';
+import { importCalls } from '../db/effectStore.ts';
 import { IMPORTING, type RunStore } from '../db/runStore.ts';
 import { checkBundle, decodeFrom, gunzip, pageEnvelopes } from './bundleCheck.ts';
 import { BundleError } from './bundleFormat.ts';
@@ -139,6 +141,7 @@ export async function importBundle(
         store.putCheckpoint(runId, seq, { step, state });
       }
       store.transaction(() => {
+        importCalls(store.db, store.blobs, runId, bundle.calls, now().toISOString());
         store.commit(runId, {
           events: [],
           steps: src.steps,
@@ -166,6 +169,7 @@ export async function importBundle(
       events: bundle.events,
       checkpoints: bundle.checkpoints.length,
       blobs: bundle.blobs,
+      calls: bundle.calls.length,
       read_only: true,
     };
   } finally {

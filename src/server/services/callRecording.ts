@@ -3,7 +3,10 @@
 // server start to the next), the answer, and the container writes the service made through the
 // executor endpoints while the call was in flight, in order. A replayed call (a resumed run, or
 // `statewire replay` with the services stopped) takes the answer from the record and applies the
-// same writes to the node's containers, so the state it leaves is the state the call left.
+// same writes to the node's containers, so the state it leaves is the state the call left. The
+// record also keeps the function's manifest entry: with the service stopped, a replay still knows
+// the node type's ports and config (services/recordedTypes.ts).
+import type { ServiceFunction } from '../../domain/services/manifest.ts';
 import type { ContainerHandle, NodeContext } from '../../engine/handler.types.ts';
 import type { CallAnswer } from './serviceClient.ts';
 
@@ -22,6 +25,8 @@ export type ContainerWrite =
 export interface ServiceCallRecord {
   answer: CallAnswer;
   writes: ContainerWrite[];
+  /** The function as the service's manifest declared it at the call (absent in older records). */
+  fn?: ServiceFunction;
 }
 
 /**

@@ -180,7 +180,7 @@ async function callService(
       imageOutputs,
       ctx.signal, // a stop aborts the call instead of waiting for its timeout
     );
-    return { answer, writes };
+    return { answer, writes, fn };
   } finally {
     active.end(ctx.runId);
   }
