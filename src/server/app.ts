@@ -19,7 +19,7 @@ import { ServiceSnapshotStore } from './db/serviceSnapshotStore.ts';
 import { SqliteRunLog } from './db/sqliteRunLog.ts';
 import { DEFAULT_MAX_VALUE_MB, MB } from './db/valueLimits.ts';
 import { redactUrl, type DistributedConfig } from './distributed/config.ts';
-import { replayRoutes } from './replay/replay.routes.ts';
+import { replayPlugin } from './replay/replay.plugin.ts';
 import { installDistributed } from './distributed/distributedMode.ts';
 import { remoteRunsPlugin } from './distributed/remoteRuns.plugin.ts';
 import { frameworkErrorOptions, installErrorHandling, installJsonParser } from './errors/errors.ts';
@@ -232,7 +232,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   });
   await app.register(servicesPlugin, { services, reloadConfig: loadServices });
   await app.register(batchPlugin, { batches, log: distributed?.log ?? runLog, catalog: currentCatalog });
-  await app.register(replayRoutes, { store, pluginDir: join(workspace, 'nodes') });
+  await app.register(replayPlugin, { store, pluginDir: join(workspace, 'nodes') });
   // Per dependency, each probed within 2 s; 503 when one is down (what a load balancer acts on).
   app.get('/api/health', async (_req, reply) => {
     const [sqlite, remote] = await Promise.all([

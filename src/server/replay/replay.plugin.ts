@@ -16,7 +16,7 @@ export interface ReplayRoutesOptions {
   pluginDir: string;
 }
 
-export const replayRoutes: FastifyPluginAsync<ReplayRoutesOptions> = async (app, { store, pluginDir }) => {
+export const replayPlugin: FastifyPluginAsync<ReplayRoutesOptions> = async (app, { store, pluginDir }) => {
   let running = false;
   app.post('/api/runs/:id/replay', async (req) => {
     const { id } = parseOr400(RunIdParamSchema, req.params, 'params');
