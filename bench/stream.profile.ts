@@ -1,10 +1,12 @@
 // Where the live server's time goes at step_delay_ms 0: starts a REAL `statewire serve` (under
 // `--cpu-prof` when PROF=<dir> is set; the profile is written when it exits), drives a 200-step
 // warm-up and N (default 3) 2,000-step demo runs with one client subscribed as the app is (packed
-// batches), and prints the events/s each run reached. The profile is read with any CPU-profile
+// batches), and prints the events/s each run reached and the server's CPU time for it (user +
+// system, from /proc: on a shared machine a steadier figure than the rate). The profile is read with any CPU-profile
 // viewer (Chrome DevTools, speedscope); docs/performance.md (Live stream) says what was found.
 // Usage: PROF=/tmp/prof npx tsx bench/stream.profile.ts [N]   (SUBSCRIBE='{"batch":true}' to compare forms)
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { io } from 'socket.io-client';
 import { unpackEvents } from '../src/domain/protocol/packedEvents.ts';
@@ -31,7 +33,12 @@ async function startServer(dir: string) {
       proc.once('exit', () => r());
       proc.kill('SIGTERM');
     });
-  return { url, stop };
+  /** CPU ms (user + system) the server has used so far (Linux /proc; clock ticks of 10 ms). */
+  const cpuMs = () => {
+    const f = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  };
+  return { url, stop, cpuMs };
 }
 
 const ws = tempWorkspace();
@@ -66,15 +73,16 @@ try {
       ack?.();
     });
     await socket.timeout(5000).emitWithAck('subscribe', subscribe);
+    const cpu0 = server.cpuMs();
     await api(server.url, 'POST', '/api/navigate/run', {
       loop_definition: demoGraph(k === 0 ? 200 : 2000),
       execution_id: id,
       step_delay_ms: 0,
     });
     await waitFor(() => done, 300_000, 'run_result');
-    console.log(
-      `${k === 0 ? 'warm-up' : `run ${k}`}: ${n} events, ${Math.round(n / ((last - first) / 1000))} events/s`,
-    );
+    const cpu = server.cpuMs() - cpu0;
+    const rate = Math.round(n / ((last - first) / 1000));
+    console.log(`${k === 0 ? 'warm-up' : `run ${k}`}: ${n} events, ${rate} events/s, server CPU ${cpu} ms`);
     socket.close();
     await new Promise((r) => setTimeout(r, 3000)); // compaction runs in idle time, outside the next run
   }
