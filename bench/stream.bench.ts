@@ -2,7 +2,7 @@
 // graph (workspace/graphs/grid_navigator.json) against a bare socket.io server (bench/stream.bareServer.ts,
 // its own process) pushing the same recorded events, one socket.io message per event.
 // The client is a socket.io-client in this process in both cases; ours subscribes the way the app
-// does (`batch: true`: `events` arrays, unpacked and counted per event).
+// does (`batch: true, packed: true`: packed `events` batches, unpacked and counted per event).
 //  - live.events_per_s: events received per second, first event → last, demo at step_delay_ms 0
 //    (STEPS steps) vs the bare server pushing that run's recorded events as fast as it can.
 //  - live.latency_p50 / p99: ms from the step's end to the client receiving its nav_step, at
@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { io, type Socket } from 'socket.io-client';
 import type { EventEnvelope } from '../src/domain/protocol/protocol.ts';
+import { unpackEvents } from '../src/domain/protocol/packedEvents.ts';
 import { EVENT_TYPES } from '../src/domain/protocol/protocol.ts';
 import {
   api,
@@ -51,8 +52,13 @@ async function connect(url: string): Promise<Socket> {
 /** Calls `fn` for every run event a socket receives, per-event messages and `events` batches alike. */
 function onEvents(socket: Socket, fn: (e: EventEnvelope) => void): void {
   for (const type of EVENT_TYPES) socket.on(type, (e: EventEnvelope) => fn(e));
-  socket.on('events', (batch: EventEnvelope[], ack?: () => void) => {
-    for (const e of batch) fn(e);
+  socket.on('events', (batch: unknown, ack?: () => void) => {
+    if (Array.isArray(batch)) for (const e of batch as EventEnvelope[]) fn(e);
+    else {
+      const r = unpackEvents(batch);
+      if (!r.ok) throw new Error(r.error);
+      for (const e of r.events) fn(e);
+    }
     ack?.();
   });
 }
@@ -98,8 +104,8 @@ async function oursRun(
   try {
     const runIdSet = `bench_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
     const { trial, ended } = collect(socket, () => runIdSet, 'run_result');
-    // Every run, live (the run does not exist yet); the app's fast path: batches.
-    await socket.timeout(5000).emitWithAck('subscribe', { batch: true });
+    // Every run, live (the run does not exist yet); the app's fast path: packed batches.
+    await socket.timeout(5000).emitWithAck('subscribe', { batch: true, packed: true });
     const start = await api(server.url, 'POST', '/api/navigate/run', {
       loop_definition: demoGraph(steps),
       execution_id: runIdSet,
@@ -256,7 +262,7 @@ export async function run(): Promise<BenchResult> {
           { on: 'ratio', op: '>=', value: 1 },
           throughput.ours,
           throughput.baseline,
-          `demo at step_delay_ms 0, ${STEPS} steps, one socket.io client subscribed with batch:true vs a bare socket.io server pushing the same recorded events one message each`,
+          `demo at step_delay_ms 0, ${STEPS} steps, one socket.io client subscribed with packed batches vs a bare socket.io server pushing the same recorded events one message each`,
         ),
         figure(
           'live.latency_p50',

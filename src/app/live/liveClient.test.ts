@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { packEvents } from '../../domain/protocol/packedEvents.ts';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { createRunStore } from '../run/run.store.ts';
 import type { RunStatusRow } from './handlers.ts';
@@ -50,6 +51,13 @@ function setup(log: EventEnvelope[] = [], row?: () => RunStatusRow) {
   return { socket, store, client, fetches, frame };
 }
 
+/** The events as the server packs them (each `ts` is an ISO date of whole ms, so they always pack). */
+function packed(events: EventEnvelope[]) {
+  const p = packEvents(RUN, events);
+  if (!p) throw new Error('test events do not pack');
+  return p;
+}
+
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('LiveClient', () => {
@@ -90,6 +98,31 @@ describe('LiveClient', () => {
     expect(store.getState().steps).toEqual([1, 2, 3, 4]);
   });
 
+  it('applies packed batches like arrays: order, duplicates on a replay overlap, holes filled from the log', async () => {
+    const log = [navStep(1, 1, 1), navStep(2, 2, 2), navStep(3, 3, 3), navStep(4, 4, 4), navStep(5, 5, 5)];
+    const { socket, client, store, fetches, frame } = setup(log);
+    client.follow(RUN);
+    socket.fire('events', packed([log[0]!, log[1]!]));
+    // Overlapping replay (seq 2 again), then a hole (seq 4 missing) inside a packed batch.
+    socket.fire('events', packed([log[1]!, log[2]!, log[4]!]));
+    await settle();
+    frame();
+    expect(fetches).toEqual([{ after: 3, type: undefined }]);
+    expect(store.getState().steps).toEqual([1, 2, 3, 4, 5]);
+    expect(client.lastAppliedSeq).toBe(5);
+  });
+
+  it('drops a packed batch it cannot read (the hole it leaves is filled from the log)', async () => {
+    const log = [navStep(1, 1, 1), navStep(2, 2, 2), navStep(3, 3, 3)];
+    const { socket, client, store, frame } = setup(log);
+    client.follow(RUN);
+    socket.fire('events', { ...packed([log[0]!, log[1]!]), dt: [0] });
+    socket.fire('events', packed([log[2]!]));
+    await settle();
+    frame();
+    expect(store.getState().steps).toEqual([1, 2, 3]);
+  });
+
   it('still understands per-event messages (a server or relay that sends them)', () => {
     const { socket, client, store, frame } = setup();
     client.follow(RUN);
@@ -103,12 +136,12 @@ describe('LiveClient', () => {
   it('subscribes with runId and afterSeq, and again with the last seq on reconnect', () => {
     const { socket, client, frame } = setup();
     client.follow(RUN, 0);
-    expect(socket.subscribes()).toEqual([{ runId: RUN, afterSeq: 0, batch: true }]);
+    expect(socket.subscribes()).toEqual([{ runId: RUN, afterSeq: 0, batch: true, packed: true }]);
     client.receive(ev('nav_status', 1, { status: 'running', step: 0 }));
     client.receive(navStep(2, 1, 1));
     frame();
     socket.fire('connect');
-    expect(socket.subscribes()[1]).toEqual({ runId: RUN, afterSeq: 2, batch: true });
+    expect(socket.subscribes()[1]).toEqual({ runId: RUN, afterSeq: 2, batch: true, packed: true });
   });
 
   it('ignores duplicates, other runs and malformed envelopes', () => {
@@ -189,7 +222,7 @@ describe('LiveClient', () => {
     client.follow(RUN);
     client.receive(navStep(5, 1, 1));
     client.follow('run_2', 0);
-    expect(socket.subscribes()[1]).toEqual({ runId: 'run_2', afterSeq: 0, batch: true });
+    expect(socket.subscribes()[1]).toEqual({ runId: 'run_2', afterSeq: 0, batch: true, packed: true });
     expect(client.lastAppliedSeq).toBe(0);
   });
 

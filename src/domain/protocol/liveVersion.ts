@@ -4,7 +4,8 @@
 // (bundles have their own version: runBundle.schema.ts).
 import { z } from 'zod';
 
-export const LIVE_PROTOCOL_VERSION = 1;
+// 2: `subscribe {packed: true}` and packed `events` batches (packedEvents.ts).
+export const LIVE_PROTOCOL_VERSION = 2;
 
 /** Server → client, once per connection, before any other message. */
 export const HelloSchema = z.object({ type: z.literal('hello'), protocol: z.number().int() });

@@ -3,6 +3,7 @@
 // the events' size changes.
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
+import { packEvents, unpackEvents } from '../../domain/protocol/packedEvents.ts';
 import { EventPacketer } from './eventPackets.ts';
 
 let seq = 0;
@@ -47,5 +48,22 @@ describe('EventPacketer', () => {
 
   it('an empty batch makes no packet', () => {
     expect(new EventPacketer().packets([])).toEqual([]);
+  });
+});
+
+describe('EventPacketer with a packed form', () => {
+  it('packets carry the packed payload, whose JSON is what socket.io would write, and unpack to every event in order', () => {
+    const events = many(1000, 200);
+    const packets = new EventPacketer(16 * 1024, (slice) => packEvents('r', slice) ?? slice).packets(events);
+    expect(packets.length).toBeGreaterThan(5);
+    for (const p of packets) {
+      expect(Array.isArray(p.payload)).toBe(false);
+      expect(p.json).toBe(JSON.stringify(['events', p.payload]));
+    }
+    const back = packets.flatMap((p) => {
+      const r = unpackEvents(JSON.parse(p.json)[1]);
+      return r.ok ? r.events : [];
+    });
+    expect(back).toEqual(events);
   });
 });

@@ -10,24 +10,37 @@
 //   here, the encoder does not first walk the whole batch looking for binary. Event payloads are
 //   JSON by contract (the log stores their JSON; arrays from node services reach the stream as
 //   summaries: services/serviceEvents.ts), so a live event goes out as the JSON a replay of the log gives.
+// - A packet's payload is the events in the client's form: the envelopes themselves, or a packed
+//   batch (packedEvents.ts) for clients that asked for one.
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
+
+/** How a slice of one run's events goes on the wire: the envelope array itself or another form of it. */
+export type BatchForm = (events: EventEnvelope[]) => object;
 
 /** Characters of JSON aimed at per packet (at most twice that, unless one event alone is bigger). */
 export const PACKET_TEXT = 64 * 1024;
 
 export interface EventPacket {
-  /** The events it carries (what the client receives as the `events` payload). */
+  /** The events it carries. */
   events: EventEnvelope[];
-  /** The JSON of `["events", events]`, as socket.io's encoder writes it. */
+  /** What the client receives as the `events` payload: `events` in the packeter's form. */
+  payload: object;
+  /** The JSON of `["events", payload]`, as socket.io's encoder writes it. */
   json: string;
 }
 
-/** Cuts batches into packets; one per kind of payload (previews, full values: their events differ in size). */
+/**
+ * Cuts batches into packets; one per kind of payload (previews or full values, envelopes or packed:
+ * their events differ in size).
+ */
 export class EventPacketer {
   /** Characters per event in the last packet written. */
   private perEvent = 256;
 
-  constructor(private readonly target = PACKET_TEXT) {}
+  constructor(
+    private readonly target = PACKET_TEXT,
+    private readonly form: BatchForm = (events) => events,
+  ) {}
 
   packets(events: readonly EventEnvelope[]): EventPacket[] {
     const out: EventPacket[] = [];
@@ -41,12 +54,13 @@ export class EventPacketer {
 
   /** `slice` as packets: one, or halves when much bigger than the target (an event far bigger than its neighbours). */
   private write(slice: EventEnvelope[], out: EventPacket[]): void {
-    const json = JSON.stringify(['events', slice]);
+    const payload = this.form(slice);
+    const json = JSON.stringify(['events', payload]);
     this.perEvent = Math.max(1, json.length / slice.length);
     if (json.length > 2 * this.target && slice.length > 1) {
       const half = slice.length >> 1;
       this.write(slice.slice(0, half), out);
       this.write(slice.slice(half), out);
-    } else out.push({ events: slice, json });
+    } else out.push({ events: slice, payload, json });
   }
 }

@@ -1,14 +1,16 @@
-// The two delivery variants side by side over REAL sockets (socket.io server on loopback, socket.io
-// clients, SQLite log): a batch client (`batch: true`, what the app asks for) and a per-event client
+// The delivery variants side by side over REAL sockets (socket.io server on loopback, socket.io
+// clients, SQLite log): a batch client (`batch: true`) and a per-event client
 // subscribe in the middle of a run that keeps committing, replay the log and hand over to live.
 // Each must get seq 1…N exactly once and in order; the batch client only `events` arrays (one per
 // committed group once live, or a few when the group is big), the per-event client only one message
-// per envelope.
+// per envelope; a packed client (`batch: true, packed: true`, what the app asks for) only packed
+// batches that unpack to the same envelopes.
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Server as SocketServer } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
+import { unpackEvents } from '../../domain/protocol/packedEvents.ts';
 import { EVENT_TYPES, type EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { closeDatabase, openDatabase, type Db } from '../db/database.ts';
 import { RunStore } from '../db/runStore.ts';
@@ -24,6 +26,8 @@ interface Viewer {
   batches: number;
   /** Per-event messages (named after their envelope type). */
   singles: number;
+  /** `events` messages that carried a packed batch. */
+  packed: number;
 }
 
 let http: HttpServer;
@@ -77,15 +81,22 @@ function commit(steps: number): void {
 
 async function viewer(): Promise<Viewer> {
   const socket = connect(url, { transports: ['websocket'], reconnection: false, forceNew: true });
-  const v: Viewer = { socket, got: [], batches: 0, singles: 0 };
+  const v: Viewer = { socket, got: [], batches: 0, singles: 0, packed: 0 };
   for (const type of EVENT_TYPES)
     socket.on(type, (e: EventEnvelope) => {
       v.singles++;
       v.got.push(e);
     });
-  socket.on('events', (batch: EventEnvelope[], ack?: () => void) => {
-    if (batch.length > 0) v.batches++;
-    v.got.push(...batch);
+  socket.on('events', (batch: unknown, ack?: () => void) => {
+    if (Array.isArray(batch)) {
+      if (batch.length > 0) v.batches++;
+      v.got.push(...(batch as EventEnvelope[]));
+    } else {
+      const r = unpackEvents(batch);
+      if (!r.ok) throw new Error(r.error);
+      v.packed++;
+      v.got.push(...r.events);
+    }
     ack?.();
   });
   await new Promise<void>((res, rej) => {
@@ -122,6 +133,36 @@ describe('LiveHub batch and per-event clients', () => {
     expect(single.singles).toBe(seq);
     // Batches, not messages: far fewer frames than events.
     expect(batch.batches).toBeLessThan(seq / 4);
+  });
+
+  it('a packed client: replay → live → resubscribe with afterSeq, every event once, all in packed batches', async () => {
+    for (let i = 0; i < 30; i++) commit(2);
+    const packed = await viewer();
+    const plain = await viewer();
+    await packed.socket
+      .timeout(5000)
+      .emitWithAck('subscribe', { runId: RUN, afterSeq: 0, batch: true, packed: true });
+    await plain.socket.timeout(5000).emitWithAck('subscribe', { runId: RUN, afterSeq: 0, batch: true });
+    for (let i = 0; i < 40; i++) {
+      commit(3);
+      await turn();
+    }
+    await waitFor(() => packed.got.length >= seq && plain.got.length >= seq, 10_000, 'caught up');
+    expect(seqs(packed)).toEqual(oneToN(seq));
+    // The same envelopes as the array client got, field for field.
+    expect(packed.got).toEqual(plain.got);
+    expect(packed.batches).toBe(0);
+    expect(packed.singles).toBe(0);
+    expect(packed.packed).toBeLessThan(seq / 4);
+    const upTo = 101;
+    packed.got = packed.got.filter((e) => e.seq <= upTo);
+    await packed.socket
+      .timeout(5000)
+      .emitWithAck('subscribe', { runId: RUN, afterSeq: upTo, batch: true, packed: true });
+    commit(2);
+    await waitFor(() => packed.got.length >= seq, 10_000, 'the rest');
+    expect(seqs(packed)).toEqual(oneToN(seq));
+    expect(packed.batches).toBe(0);
   });
 
   it('a live batch client gets each committed group as one message, in order', async () => {

@@ -1,5 +1,5 @@
 // The socket.io side of the live protocol. A client sends `subscribe {runId?, afterSeq?, fullValues?,
-// batch?}`: the hub replays the committed log after `afterSeq`, then streams live events, so a
+// batch?, packed?}`: the hub replays the committed log after `afterSeq`, then streams live events, so a
 // reconnecting client misses nothing and gets nothing twice. Without `runId` the client follows every
 // run (live only, plus a replay of the current run when `afterSeq` is given).
 //
@@ -22,11 +22,12 @@
 // and is paced from its cursor; while its backlog exceeds MAX_QUEUE, intermediate nav_steps are
 // replaced by a `gap` notice (compact.ts). A replaying client is never compacted: the log is its queue.
 import type { Server as SocketServer, Socket } from 'socket.io';
+import { packEvents } from '../../domain/protocol/packedEvents.ts';
 import { SubscribeMessageSchema, type EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { jsonPath } from '../../domain/validate/issues.ts';
 import type { RunStore } from '../db/runStore.ts';
 import { compactSlice, withoutFullValues } from './compact.ts';
-import { EventPacketer } from './eventPackets.ts';
+import { EventPacketer, type BatchForm } from './eventPackets.ts';
 import { LoopLoad } from './loopLoad.ts';
 import { Pacer, type TurnResult } from './pacer.ts';
 import { RunFeed } from './runFeed.ts';
@@ -47,11 +48,20 @@ export interface HubOptions {
   idleShare?: number;
 }
 
-/** Delivery variant: previews or full values × one message per event or `events` batches. */
-type Variant = 'pe' | 'pb' | 'fe' | 'fb';
-const VARIANTS: readonly Variant[] = ['pe', 'pb', 'fe', 'fb'];
-const isBatch = (v: Variant) => v[1] === 'b';
+/**
+ * Delivery variant: previews or full values × one message per event, `events` batches of envelopes,
+ * or packed `events` batches (packedEvents.ts).
+ */
+type Variant = 'pe' | 'pb' | 'pk' | 'fe' | 'fb' | 'fk';
+const VARIANTS: readonly Variant[] = ['pe', 'pb', 'pk', 'fe', 'fb', 'fk'];
+const isBatch = (v: Variant) => v[1] !== 'e';
+const isPacked = (v: Variant) => v[1] === 'k';
 const isFull = (v: Variant) => v[0] === 'f';
+/** One run's events in a batch variant's form: packed when asked for and possible, else the envelopes. */
+const formOf =
+  (v: Variant): BatchForm =>
+  (events) =>
+    (isPacked(v) && events.length > 0 ? packEvents(events[0]!.runId, events) : undefined) ?? events;
 const runRoom = (runId: string, v: Variant) => `run:${v}:${runId}`;
 const allRoom = (v: Variant) => `all:${v}`;
 
@@ -144,9 +154,9 @@ export class LiveHub {
   private readonly shareable = new WeakSet<object>();
   /** Shareable payload → the JSON of [name, payload] as socket.io writes it (everything after the packet id). */
   private readonly encoded = new WeakMap<object, { name: unknown; json: string }>();
-  /** Live batch packets, previews and full values apart (their events differ in size). */
-  private readonly packeters = { previews: new EventPacketer(), full: new EventPacketer() };
-  private readonly payloads = new Map<string, EventEnvelope[]>();
+  /** Live batch packets per batch variant (their events differ in size). */
+  private readonly packeters = new Map<Variant, EventPacketer>();
+  private readonly payloads = new Map<string, object>();
   private lastPublishAt = -Infinity;
   private remote?: RemoteRunSource;
   readonly pacer: Pacer;
@@ -275,7 +285,7 @@ export class LiveHub {
         message,
         scope: {},
         details: path ? { path } : {},
-        hint: 'subscribe takes {runId?: string, afterSeq?: integer ≥ 0, fullValues?: boolean, batch?: boolean}',
+        hint: 'subscribe takes {runId?: string, afterSeq?: integer ≥ 0, fullValues?: boolean, batch?: boolean, packed?: boolean}',
       },
     });
   }
@@ -293,7 +303,7 @@ export class LiveHub {
       fail('invalid-subscribe', `subscribe ${path}: ${i?.message ?? 'invalid'}`, path);
       return;
     }
-    const { runId, afterSeq, fullValues, batch } = r.data;
+    const { runId, afterSeq, fullValues, batch, packed } = r.data;
     this.remote?.release(client.socket);
     if (runId !== undefined && !this.store.getRun(runId)) {
       if (this.remote) {
@@ -309,7 +319,7 @@ export class LiveHub {
       return;
     }
     this.detach(client);
-    client.variant = `${fullValues ? 'f' : 'p'}${batch ? 'b' : 'e'}`;
+    client.variant = `${fullValues ? 'f' : 'p'}${batch ? (packed ? 'k' : 'b') : 'e'}`;
     client.follow = runId === undefined ? 'all' : 'run';
     client.runId = runId;
     const replayRun = runId ?? (afterSeq !== undefined ? this.currentRunId() : undefined);
@@ -480,15 +490,19 @@ export class LiveHub {
       const target = this.here.to(rooms.filter((r) => (this.rooms.get(r)?.size ?? 0) > 0));
       // A live batch goes out as ~64 KB packets whose JSON the packeter wrote (eventPackets.ts), in order.
       if (isBatch(v))
-        for (const packet of this.packeters[isFull(v) ? 'full' : 'previews'].packets(
-          events.map((e) => this.view(e, isFull(v))),
-        )) {
-          this.preEncoded(packet.events, 'events', packet.json);
-          target.emit('events', packet.events);
+        for (const packet of this.packeterOf(v).packets(events.map((e) => this.view(e, isFull(v))))) {
+          this.preEncoded(packet.payload, 'events', packet.json);
+          target.emit('events', packet.payload);
         }
       else for (const e of events) target.emit(e.type, this.out(e, isFull(v)));
     }
     feed.append(events, now);
+  }
+
+  private packeterOf(v: Variant): EventPacketer {
+    let p = this.packeters.get(v);
+    if (!p) this.packeters.set(v, (p = new EventPacketer(undefined, formOf(v))));
+    return p;
   }
 
   // ---- catching up (pacer turns) ----
@@ -594,14 +608,15 @@ export class LiveHub {
   }
 
   /** The `events` payload for a replay slice; a whole slice's payload is kept for the next group at that position. */
-  private batchPayload(co: Cohort, raw: EventEnvelope[]): EventEnvelope[] {
+  private batchPayload(co: Cohort, raw: EventEnvelope[]): object {
     const full = isFull(co.variant);
-    if (co.compact) return compactSlice(raw, co.feed.lastNavSeq).map((e) => this.out(e, full));
+    const form = formOf(co.variant);
+    if (co.compact) return form(compactSlice(raw, co.feed.lastNavSeq).map((e) => this.out(e, full)));
     const whole = raw.length === co.feed.sliceLength(co.cursor, this.page);
-    const key = `${co.feed.runId}\u0000${co.cursor}\u0000${full ? 1 : 0}`;
+    const key = `${co.feed.runId}\u0000${co.cursor}\u0000${co.variant}`;
     let payload = whole ? this.payloads.get(key) : undefined;
     if (payload) return payload;
-    payload = raw.map((e) => this.out(e, full));
+    payload = form(raw.map((e) => this.out(e, full)));
     if (whole) {
       this.shareable.add(payload);
       this.payloads.set(key, payload);
