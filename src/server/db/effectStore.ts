@@ -31,6 +31,7 @@ const PENDING = '';
 export class SqliteEffectStore implements EffectStore {
   private readonly sel;
   private readonly ins;
+  private readonly answer;
 
   constructor(
     private readonly db: Db,
@@ -42,6 +43,7 @@ export class SqliteEffectStore implements EffectStore {
     this.ins = db.prepare(
       'INSERT OR REPLACE INTO effects (key, run_id, request, response, created_at) VALUES (?, ?, ?, ?, ?)',
     );
+    this.answer = db.prepare('UPDATE effects SET response = ? WHERE key = ? AND run_id = ?');
   }
 
   lookup(key: string): unknown | undefined {
@@ -58,10 +60,14 @@ export class SqliteEffectStore implements EffectStore {
   }
 
   record(key: string, request: unknown, response: unknown, call?: EffectCall & { ms: number }): void {
-    this.write(key, call ?? { key, step: -1, node_id: '', index: 0, kind: 'llm', request }, {
-      response: response ?? null,
-      ms: call?.ms ?? 0,
-    });
+    const answer = { response: response ?? null, ms: call?.ms ?? 0 };
+    // The usual case: this store wrote the intent, whose request is the key's (the key hashes it), so
+    // only the answer is added — the request is not encoded and hashed a second time.
+    const answered = this.db.transaction(
+      () => this.answer.run(`@${this.blobs.put(answer)}`, key, this.runId).changes > 0,
+    )();
+    if (answered) return;
+    this.write(key, call ?? { key, step: -1, node_id: '', index: 0, kind: 'llm', request }, answer);
   }
 
   private write(key: string, call: EffectCall, answer: { response: unknown; ms: number } | undefined): void {
