@@ -190,7 +190,10 @@ class PoolRun {
       const fn = this.opts.log[m.method] as (...a: unknown[]) => Promise<unknown>;
       const value = await fn.apply(this.opts.log, m.args);
       if (m.method === 'commit') {
-        const events = (m.args[1] as CommitBatch).events as EventEnvelope[];
+        // A group commit carries whole steps before its own events: all of them are in the log now.
+        const batch = m.args[1] as CommitBatch;
+        const events = (batch.earlier ?? []).flatMap((p) => p.events as EventEnvelope[]);
+        events.push(...(batch.events as EventEnvelope[]));
         if (events.length > 0) this.opts.onEvents?.(events);
       }
       return value;
