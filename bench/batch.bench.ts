@@ -8,11 +8,15 @@
 //    commit through a crash of a worker or server; a database or OS crash may lose the last
 //    fraction of a second). The 1-worker case is also measured with `synchronous_commit=on` (an
 //    fsync per step commit);
-// plus the per-worker rate (episodes/s ÷ K: flat = linear scaling until the cores run out) and the
-// distributed/embedded ratio at 1 worker. The 1-worker pair is measured twice (before and after the
-// scaling runs) and averaged, so drift of a shared machine shows as the spread of the two.
-// Timing: from the batch start to its last row (worker processes are started before, not timed).
-// Standalone: `npx tsx bench/batch.bench.ts` (BENCH_BATCH_EPISODES=N to change the batch size).
+// plus the per-worker rate (episodes/s ÷ K: flat = linear scaling until the cores run out). Two
+// side-by-side figures (alternating, median of 3):
+//  - batch.distributed_vs_embedded: episodes/s of 1 distributed worker ÷ the embedded pool with 1 child;
+//  - batch.durable_vs_engine: root steps/s of a 1-worker embedded batch (every step durable, group
+//    commits) ÷ the bare engine running the same seeded episodes in this process, nothing persisted.
+// Timing: from the batch start to its last row (distributed workers are started before, not timed;
+// the embedded child is forked inside the timing, as `statewire batch` does).
+// Standalone: `npx tsx bench/batch.bench.ts` (BENCH_BATCH_EPISODES=N to change the batch size);
+// `npx tsx bench/batch.bench.ts durable` measures only batch.durable_vs_engine (no Redis/PostgreSQL).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
