@@ -45,6 +45,8 @@ export const FIGURE_ORDER = [
   'db.bytes_per_step.demo',
   'restore.p95.10k',
   'services.call_overhead',
+  'batch.durable_vs_engine',
+  'batch.distributed_vs_embedded',
 ];
 
 const started = new Date().toISOString();

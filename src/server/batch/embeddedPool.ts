@@ -15,6 +15,7 @@ import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts'
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { CommitBatch, RunLog } from '../db/runLog.ts';
 import type { BatchExecutor } from './batchManager.ts';
+import { unpackCommit, type WireCommit } from './commitWire.ts';
 import { failEpisode, type EpisodeJob } from './episodeRun.ts';
 import type { ServiceEntry } from '../services/servicesConfig.ts';
 import { PROXIED_METHODS, type FromChild, type ToChild } from './poolProtocol.ts';
@@ -188,9 +189,16 @@ class PoolRun {
     const p = (async () => {
       if (!PROXIED.has(m.method)) throw new Error(`RunLog.${m.method} is not available to episode workers`);
       const fn = this.opts.log[m.method] as (...a: unknown[]) => Promise<unknown>;
-      const value = await fn.apply(this.opts.log, m.args);
+      const args =
+        m.method === 'commit'
+          ? [m.args[0], unpackCommit(m.args[0] as string, m.args[1] as WireCommit)]
+          : m.args;
+      const value = await fn.apply(this.opts.log, args);
       if (m.method === 'commit') {
-        const events = (m.args[1] as CommitBatch).events as EventEnvelope[];
+        // A group commit carries whole steps before its own events: all of them are in the log now.
+        const batch = args[1] as CommitBatch;
+        const events = (batch.earlier ?? []).flatMap((p) => p.events as EventEnvelope[]);
+        events.push(...(batch.events as EventEnvelope[]));
         if (events.length > 0) this.opts.onEvents?.(events);
       }
       return value;

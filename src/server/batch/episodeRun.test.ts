@@ -7,6 +7,7 @@ import { parseGraphTextOrThrow } from '../../domain/graph/graph.parse.ts';
 import type { EventEnvelope, RunResultData } from '../../domain/protocol/protocol.ts';
 import { createRegistry } from '../../engine/registry.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
+import { GROUP_STEPS } from '../runs/runWriter.ts';
 import { failEpisode, runEpisode, type EpisodeJob } from './episodeRun.ts';
 
 const DEMO = join(import.meta.dirname, '../../../workspace/graphs/grid_navigator.json');
@@ -181,6 +182,62 @@ describe('runEpisode', () => {
     expectContiguous(events);
     expect(events.at(-1)!.type).toBe('run_result');
     expect(await log.checkpointSteps(job.runId)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+  });
+
+  it('commits steps run flat out in groups (GROUP_STEPS, each step with its checkpoint); a worker dying mid-group resumes from the last commit', async () => {
+    const log = memoryLog();
+    const commit = log.commit.bind(log);
+    // A clock that stands still: groups close by count only, so the test does not depend on speed.
+    const still = () => Date.UTC(2026, 0, 1);
+    const commits: { steps: number; lastCheckpoint: number | undefined }[] = [];
+    let refuseFrom = 2;
+    log.commit = async (runId, batch) => {
+      if (commits.length + 1 >= refuseFrom) throw new Error('worker killed');
+      await commit(runId, batch);
+      commits.push({
+        steps: (await log.getRun(runId))!.steps,
+        lastCheckpoint: (await log.lastCheckpoint(runId))?.step,
+      });
+    };
+    const job = demoJob(6, 40);
+    // The second group never reaches the log: as if the worker died while it ran steps 17–32.
+    await expect(runEpisode(job, { log, registry, worker: 'w1', now: still })).rejects.toThrow(
+      'worker killed',
+    );
+    expect(commits).toEqual([{ steps: GROUP_STEPS, lastCheckpoint: GROUP_STEPS }]);
+    const committed = (await log.getRun(job.runId))!;
+    expect(await log.checkpointSteps(job.runId)).toEqual(
+      Array.from({ length: GROUP_STEPS }, (_, i) => i + 1),
+    );
+
+    refuseFrom = Infinity;
+    const row = await runEpisode(job, { log, registry, worker: 'w2', now: still });
+    expect(row).toMatchObject({ status: 'done', steps: 40, attempts: 2 });
+    // Every commit ended at a checkpoint of its last step: the log never ends between two.
+    for (const c of commits) expect(c.lastCheckpoint).toBe(c.steps);
+    expect(commits.length).toBeLessThan(40 / 2);
+    const events = await allEvents(log, job.runId);
+    expectContiguous(events);
+    const restored = events.find((e) => e.seq === committed.last_seq + 1);
+    expect(restored).toMatchObject({ type: 'restored', data: { restored_to: GROUP_STEPS } });
+    expect(events.filter((e) => e.type === 'nav_step').map((e) => (e.data as { step: number }).step)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
+    expect(await log.checkpointSteps(job.runId)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+  });
+
+  it('commits every step of a paced episode at once (step_delay_ms > 0)', async () => {
+    const log = memoryLog();
+    const commit = log.commit.bind(log);
+    let commits = 0;
+    log.commit = async (runId, batch) => {
+      commits += 1;
+      expect(batch.earlier ?? []).toEqual([]);
+      await commit(runId, batch);
+    };
+    const row = await runEpisode(demoJob(7, 6), { log, registry, worker: 'w', now: clock(), stepDelayMs: 1 });
+    expect(row).toMatchObject({ status: 'done', steps: 6 });
+    expect(commits).toBe(6 + 1); // one per step, then run_result
   });
 
   it('ends a job that cannot run as error, with a run the editor can open', async () => {

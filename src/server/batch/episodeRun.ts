@@ -2,7 +2,8 @@
 // SQLite file in this process, the parent process over IPC, or PostgreSQL for distributed workers).
 // The log discipline is the run writer's (runs/runWriter.ts), as for interactive runs: envelopes
 // stamped {type, runId, seq, ts, data} with seq consecutive from 1, each root step's events committed
-// together with that step's checkpoint in ONE commit, then publish, and a last commit holding
+// together with that step's checkpoint (steps run back to back are grouped, several whole steps to a
+// commit, each with its own checkpoint: group commit), then publish, and a last commit holding
 // `run_result` plus the run row's end. Because events and checkpoints commit together, a worker that dies leaves a log that ends at
 // a checkpoint, and a retried job continues from there (`fromCheckpoint`) with the next seq: nothing
 // repeated, nothing missing. A run whose log already ends with `run_result` is not run again.
@@ -83,16 +84,33 @@ class EpisodeWriter {
   }
 
   /**
-   * One commit of what is pending (+ checkpoint, row counters), published once it is in the log;
-   * unless `wait`, the next root step runs while it is written (RunWriter.commitAsync).
+   * One commit of what is staged and pending (+ checkpoint, row counters), published once it is in
+   * the log; unless `wait`, the next root step runs while it is written (RunWriter.commitAsync).
+   * Staged steps mean the episode runs flat out: their payloads and checkpoints go in as plain roots,
+   * the cheapest durable form, encoded by compaction once the run has ended (as for interactive runs).
    */
   commit({ checkpoint, ...row }: RowUpdate, wait = true): Promise<void> {
     return this.w.commitAsync(
-      ({ events, checkpoint: cp }) =>
-        this.log.commit(this.runId, { events, ...(cp ? { checkpoint: cp } : {}), ...row }),
+      ({ earlier, events, checkpoint: cp }) =>
+        this.log.commit(this.runId, {
+          ...(earlier.length > 0 ? { earlier, plain: true } : {}),
+          events,
+          ...(cp ? { checkpoint: cp } : {}),
+          ...row,
+        }),
       checkpoint,
       wait,
     );
+  }
+
+  /** Keeps a finished step (events + checkpoint) for the next group commit (RunWriter.stage). */
+  stage(checkpoint: Checkpoint | undefined): void {
+    this.w.stage(checkpoint);
+  }
+
+  /** Enough steps are staged, or waited long enough, for a group commit. */
+  get groupDue(): boolean {
+    return this.w.groupDue;
   }
 }
 
@@ -262,15 +280,17 @@ export async function runEpisode(job: EpisodeJob, deps: EpisodeRunDeps): Promise
       w.add('nav_status', { status: 'error', step: engine.step, error });
     }
     const checkpoint = engine.checkpoint(engine.step);
-    await w.commit(
-      {
-        steps: engine.step,
-        status: 'running',
-        endedAt: null,
-        ...(checkpoint ? { checkpoint } : {}),
-      },
-      false,
-    );
+    const row = { steps: engine.step, status: 'running' as const, endedAt: null };
+    if (status || stepDelayMs > 0) {
+      // The last step (its run_result follows) and a paced episode's every step commit at once.
+      await w.commit({ ...row, ...(checkpoint ? { checkpoint } : {}) }, false);
+    } else {
+      // Flat out: steps are grouped, each with its own checkpoint, and the group goes to the log as
+      // one commit (RunWriter GROUP_STEPS / GROUP_MS) while the next steps run. A killed worker loses
+      // only steps not yet committed; the log still ends at a checkpoint, where the retry resumes.
+      w.stage(checkpoint);
+      if (w.groupDue) await w.commit(row, false);
+    }
     if (!status) await pause(stepDelayMs);
   }
   const result = engine.result({ status, ...(error !== undefined ? { error } : {}) });

@@ -1,10 +1,11 @@
 // The EpisodeLog of an episode child: the calls runEpisode makes (createRun, commit, getRun,
 // lastCheckpoint, events) go to the parent process, which owns the database, and their answers come
-// back as replies. The archive (RunLog) stays with the parent; an episode has no use for it.
+// back as replies. A commit travels without what its envelopes repeat (commitWire.ts). The archive (RunLog) stays with the parent; an episode has no use for it.
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint } from '../../engine/run.api.ts';
 import type { CommitBatch, EpisodeLog, NewRun, StoredRun } from '../db/runLog.ts';
 import type { FromChild, ProxiedMethod, ToChild } from './poolProtocol.ts';
+import { packCommit } from './commitWire.ts';
 
 type Reply = Extract<ToChild, { t: 'reply' }>;
 
@@ -35,7 +36,7 @@ export class IpcRunLog implements EpisodeLog {
     return this.call('createRun', r);
   }
   commit(runId: string, batch: CommitBatch): Promise<void> {
-    return this.call('commit', runId, batch);
+    return this.call('commit', runId, packCommit(batch));
   }
   getRun(id: string): Promise<StoredRun | undefined> {
     return this.call('getRun', id);

@@ -282,8 +282,11 @@ export class RunStore {
       let lastSeq = 0;
       // Seqs only grow: paged events have no (run, seq) key of their own to refuse a repeated seq.
       let prevSeq = this.q.lastSeq.get(rid)?.last_seq ?? 0;
+      // One page for the whole commit: a group of steps compresses as one (one deflate call, the
+      // repeated node ids and keys of every step in one window), and readers take pages of many
+      // steps anyway (compaction packs them so).
+      const paged: PagedEvent[] = [];
       for (const part of [...(batch.earlier ?? []), batch]) {
-        const paged: PagedEvent[] = [];
         for (const e of part.events) {
           if (!(e.seq > prevSeq))
             throw new Error(`run ${runId}: event seq ${e.seq} is not after seq ${prevSeq} (seqs only grow)`);
@@ -312,10 +315,10 @@ export class RunStore {
             );
           }
         }
-        this.putPage(rid, paged);
         if (part.checkpoint)
           this.q.insertCheckpoint.run(rid, lastSeq, part.checkpoint.step, root(part.checkpoint.state));
       }
+      this.putPage(rid, paged);
       this.q.updateCounters.run({
         id: runId,
         last_seq: lastSeq,

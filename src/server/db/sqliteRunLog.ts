@@ -31,6 +31,13 @@ const toBatch = (r: BatchRow): BatchRecord => ({
   status: r.status as BatchRecord['status'],
 });
 
+/**
+ * Compaction waits while episodes run flat out (their group commits write plain roots) and this long
+ * after the last such commit: packing finished episodes would take turns from the ones running,
+ * which write through this process. It catches up once the batch is over.
+ */
+const FLAT_OUT_QUIET_MS = 250;
+
 /** Runs projected between two yields to the event loop (~50 ms of a batch query at 50 steps a run). */
 const RUNS_BETWEEN_YIELDS = 25;
 
@@ -44,7 +51,10 @@ export class SqliteRunLog implements RunLog {
     private readonly owned = false,
   ) {
     this.db = store.db;
+    store.compaction.yieldWhile(() => performance.now() - this.flatOutAt < FLAT_OUT_QUIET_MS);
   }
+  /** When the last group commit of a run driven flat out (plain roots) came in. */
+  private flatOutAt = -Infinity;
 
   static open(path: string): SqliteRunLog {
     return new SqliteRunLog(new RunStore(openDatabase(path)), true);
@@ -55,6 +65,7 @@ export class SqliteRunLog implements RunLog {
   }
   async commit(runId: string, batch: CommitBatch): Promise<void> {
     this.store.commit(runId, batch);
+    if (batch.plain) this.flatOutAt = performance.now();
     // An ended episode is only read from now on: pack it in the background (compaction.ts).
     if (batch.endedAt) this.store.compaction.runEnded(runId);
   }

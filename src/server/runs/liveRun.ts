@@ -11,15 +11,6 @@ import { RunWriter } from './runWriter.ts';
 /** Ends that get a `run_result` event. */
 const RESULT_STATUSES: ReadonlySet<RunStatus> = new Set(['done', 'error', 'stopped', 'interrupted']);
 
-/**
- * Group commit under load (step_delay_ms 0, steps back to back): at most this many finished steps,
- * or this long, wait for one transaction. When the loop is not under load the staged steps commit
- * at once instead (runManager: a paced loop never stages; a step that waits on I/O or a timer
- * commits what is staged before it, see `hasStaged`/`commitStaged`).
- */
-const GROUP_STEPS = 16;
-const GROUP_MS = 15;
-
 export interface Publisher {
   publish(events: readonly EventEnvelope[]): void;
 }
@@ -121,10 +112,14 @@ export class LiveRun {
     this.writer.stage(checkpoint);
   }
 
-  /** Commits staged steps when enough have gathered (or waited long enough). */
+  /**
+   * Commits staged steps when enough have gathered or waited long enough (runWriter.ts: GROUP_STEPS,
+   * GROUP_MS). A loop not under load commits the staged steps at once instead (runManager: a paced
+   * loop never stages; a step that waits on I/O or a timer commits what is staged before it, see
+   * `hasStaged`/`commitStaged`).
+   */
   flushIfDue(): void {
-    const staged = this.writer.stagedSteps;
-    if (staged >= GROUP_STEPS || (staged > 0 && this.writer.stagedFor >= GROUP_MS)) this.commit(undefined);
+    if (this.writer.groupDue) this.commit(undefined);
   }
 
   /** Finished steps wait for a group commit. */

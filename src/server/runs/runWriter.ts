@@ -14,6 +14,14 @@ import type { StepPart } from '../db/runStore.ts';
 
 export type Publish = (events: readonly EventEnvelope[]) => void;
 
+/**
+ * Group commit of a run driven flat out (steps back to back): at most this many finished steps, or
+ * this long, wait for one transaction. Shared by interactive runs (liveRun.ts) and batch episodes
+ * (batch/episodeRun.ts); a paced run commits every step at once.
+ */
+export const GROUP_STEPS = 16;
+export const GROUP_MS = 15;
+
 /** What one commit writes: the staged steps, then the events of the step at hand and its checkpoint. */
 export interface WriterBatch {
   earlier: StepPart[];
@@ -78,9 +86,10 @@ export class RunWriter {
     return this.staged.length;
   }
 
-  /** How long the oldest staged step has waited (ms; 0 when none). */
-  get stagedFor(): number {
-    return this.staged.length === 0 ? 0 : this.now() - this.stagedAt;
+  /** Enough finished steps are staged, or the oldest waited long enough: time for a group commit. */
+  get groupDue(): boolean {
+    const n = this.staged.length;
+    return n >= GROUP_STEPS || (n > 0 && this.now() - this.stagedAt >= GROUP_MS);
   }
 
   /** The last staged step's checkpoint step, if any (what a commit of the staged steps reaches). */
