@@ -66,6 +66,7 @@ export function makeBundle(p: BundleParts): Buffer {
       events: count,
       checkpoints: p.checkpoints?.length ?? 0,
       blobs: p.blobs?.length ?? 0,
+      calls: 0,
     }),
   );
   return gzipSync(Buffer.concat(parts));
