@@ -187,7 +187,8 @@ describe.skipIf(!hasRedis() || !hasPostgres())('a batch whose owner instance is 
     );
     // Released, not expired: C took a batch without a lease (an expired one would name B's owner).
     expect(taken.previous_owner).toBeNull();
-    expect(takerOf(batchId, null)).toBe(c);
+    // The lease row can change before C's stderr line about it has been read: wait for the line.
+    expect(await waitFor(() => takerOf(batchId, null), 5000, 'the instance that took it')).toBe(c);
     await waitFor(
       async () => (await api(c.url, 'GET', `/api/batches/${batchId}`)).body.batch?.status === 'done',
       120_000,
