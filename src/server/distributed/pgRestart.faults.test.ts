@@ -7,9 +7,9 @@
 // database is down and reports it in /api/health, the batch finishes, and every episode is
 // recorded exactly once, its log whole and its end the same as an uninterrupted run's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import {
   batchEnded,
+  demoGraphDef,
   expectEveryEpisodeOnce,
   expectWorkersAlive,
   startBatch,
@@ -18,8 +18,7 @@ import {
 } from '../test/distributedFaults.testutil.ts';
 import { hasPostgres } from '../test/pgServer.ts';
 import { hasRedis } from '../test/redisServer.ts';
-import { api, demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
-import { decodeGraph } from '../workspace/graphCodec.ts';
+import { api, waitFor } from '../test/serverProcess.testutil.ts';
 
 const EPISODES = 8;
 const STEPS = 80;
@@ -28,13 +27,10 @@ const DOWN_MS = 3000;
 
 describe.skipIf(!hasRedis() || !hasPostgres())('PostgreSQL restarted mid-batch', () => {
   let c: FaultCluster;
-  let graph: GraphDef;
+  const graph = demoGraphDef(STEPS);
 
   beforeAll(async () => {
     c = await startFaultCluster(2);
-    const decoded = decodeGraph(demoGraph(STEPS));
-    if (!decoded.ok) throw new Error('demo graph does not decode');
-    graph = decoded.graph;
   }, 120_000);
 
   afterAll(async () => {

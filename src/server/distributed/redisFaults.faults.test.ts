@@ -7,9 +7,9 @@
 //    before the fix the batch stayed `running` forever. Now the server notices the lost queue,
 //    re-adds the episodes not yet recorded from the run log, and the batch finishes, each once.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import {
   batchEnded,
+  demoGraphDef,
   expectEveryEpisodeOnce,
   expectWorkersAlive,
   startBatch,
@@ -18,8 +18,7 @@ import {
 } from '../test/distributedFaults.testutil.ts';
 import { hasPostgres } from '../test/pgServer.ts';
 import { hasRedis } from '../test/redisServer.ts';
-import { api, demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
-import { decodeGraph } from '../workspace/graphCodec.ts';
+import { api, waitFor } from '../test/serverProcess.testutil.ts';
 
 const EPISODES = 10;
 const STEPS = 30;
@@ -29,13 +28,10 @@ const HEALTH_ANSWER_MS = 3500;
 
 describe.skipIf(!hasRedis() || !hasPostgres())('Redis paused or restarted mid-batch', () => {
   let c: FaultCluster;
-  let graph: GraphDef;
+  const graph = demoGraphDef(STEPS);
 
   beforeAll(async () => {
     c = await startFaultCluster(2);
-    const decoded = decodeGraph(demoGraph(STEPS));
-    if (!decoded.ok) throw new Error('demo graph does not decode');
-    graph = decoded.graph;
   }, 120_000);
 
   afterEach(() => {

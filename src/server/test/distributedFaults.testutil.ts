@@ -18,8 +18,16 @@ import { SqliteRunLog } from '../db/sqliteRunLog.ts';
 import { wholeLog } from '../distributed/remoteRuns.plugin.ts';
 import { startPostgres, type PgServer } from './pgServer.ts';
 import { startRedis, type RedisServer } from './redisServer.ts';
-import { api, waitFor } from './serverProcess.testutil.ts';
+import { decodeGraph } from '../workspace/graphCodec.ts';
+import { api, demoGraph, waitFor } from './serverProcess.testutil.ts';
 import { startWorkerProcess, type WorkerProcess } from './workerProcess.testutil.ts';
+
+/** The demo graph of `steps` steps as the batch API takes it (decoded once, for every fault test). */
+export function demoGraphDef(steps: number): GraphDef {
+  const decoded = decodeGraph(demoGraph(steps));
+  if (!decoded.ok) throw new Error('demo graph does not decode');
+  return decoded.graph;
+}
 
 export interface FaultCluster {
   redis: RedisServer;
