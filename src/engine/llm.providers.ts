@@ -1,7 +1,7 @@
 // LLM providers for llmCall. The offline provider is the default everywhere (tests, demos, CLI): it
 // is deterministic and needs no network. The OpenAI-compatible provider uses the official `openai`
 // client against any endpoint configured by STATEWIRE_LLM_BASE_URL / _API_KEY / _MODEL.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { LlmProvider, LlmRequest, LlmResponse } from './handler.types.ts';
 
 /** Echoes the prompt, so a graph's data flow is visible without a model. */
@@ -49,13 +49,19 @@ export function providerFromEnv(env: LlmEnv): LlmProvider | undefined {
   const baseURL = env.STATEWIRE_LLM_BASE_URL;
   const model = env.STATEWIRE_LLM_MODEL;
   if (!baseURL || !model) return undefined;
-  const client = new OpenAI({ baseURL, apiKey: env.STATEWIRE_LLM_API_KEY || 'not-needed' });
+  // The client library is loaded on the first call: a process that never calls a model (an episode
+  // worker of a graph without llmCall, `statewire check`) does not pay its ~250 ms import.
+  let client: OpenAI | undefined;
+  const connect = async (): Promise<OpenAI> => {
+    const { default: Client } = await import('openai');
+    return (client ??= new Client({ baseURL, apiKey: env.STATEWIRE_LLM_API_KEY || 'not-needed' }));
+  };
   return {
     name: `openai:${model}`,
     async complete(req, signal) {
       const started = Date.now();
       const used = req.model || model;
-      const res = await client.chat.completions
+      const res = await (client ?? (await connect())).chat.completions
         .create(
           {
             model: used,

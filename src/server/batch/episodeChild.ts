@@ -10,7 +10,7 @@ import type { FromChild, ToChild } from './poolProtocol.ts';
 import { runEpisode } from './episodeRun.ts';
 import { loadRegistry } from '../plugins/loadRegistry.ts';
 import { createRegistry, type NodeRegistry } from '../../engine/registry.ts';
-import { startEpisodeServices, type EpisodeServices } from './episodeServices.ts';
+import type { EpisodeServices } from './episodeServices.ts';
 
 const send = (m: FromChild) => process.send?.(m);
 
@@ -38,6 +38,8 @@ async function init(m: Extract<ToChild, { t: 'init' }>): Promise<void> {
     failures = loaded.failures;
   }
   if (m.services.length > 0) {
+    // Loaded only when needed: a child without services starts without the service stack.
+    const { startEpisodeServices } = await import('./episodeServices.ts');
     services = await startEpisodeServices(registry, m.services, (line) => console.error(line));
     for (const s of services.report().services)
       if (s.state !== 'up') failures.push(`service ${s.name}: ${s.state}${s.error ? ` (${s.error})` : ''}`);

@@ -9,7 +9,6 @@
 import type { NodeRegistry } from '../../engine/registry.ts';
 import type { createRun } from '../../engine/createRun.ts';
 import type { ServicesReport } from '../../domain/services/manifest.ts';
-import { startExecutorEndpoints } from '../services/executorEndpoints.ts';
 import { ServiceManager } from '../services/serviceManager.ts';
 import { serviceAwareCreateRun } from '../services/serviceRun.ts';
 import type { ServiceEntry } from '../services/servicesConfig.ts';
@@ -62,7 +61,12 @@ export async function startEpisodeServices(
     onLine: (name, stream, line) =>
       onLine(`[service ${name}${stream === 'stderr' ? ' stderr' : ''}] ${line}`),
   });
-  if (entries.length > 0) Object.assign(endpoints, await startExecutorEndpoints(services));
+  if (entries.length > 0) {
+    // Imported here: the endpoints' HTTP server (fastify, ~400 ms to import) is loaded only by a
+    // worker that has services to call back into it.
+    const { startExecutorEndpoints } = await import('../services/executorEndpoints.ts');
+    Object.assign(endpoints, await startExecutorEndpoints(services));
+  }
   await services.start();
   return {
     createRun: serviceAwareCreateRun(services, (m) => onLine(`warning: ${m}`)),

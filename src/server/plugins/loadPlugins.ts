@@ -6,7 +6,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { register as registerTsxCjs } from 'tsx/cjs/api';
 import { NodeSpecSchema, type NodeSpec } from '../../domain/catalog/catalog.schema.ts';
 import type { HandlerInput } from '../../engine/handler.types.ts';
 import type { NodeRegistry } from '../../engine/registry.ts';
@@ -33,12 +32,14 @@ function isHandler(h: unknown): h is HandlerInput {
 // A `.ts` plugin in a folder whose nearest package.json is not `"type": "module"` (any workspace
 // outside this repository, e.g. `--workspace ~/my-ws`) is loaded as CommonJS; the `statewire` bin
 // registers only tsx's ESM hooks, so without the CommonJS hook such a plugin fails with
-// "Cannot require() ES Module … in a cycle". Registered once, on first use.
+// "Cannot require() ES Module … in a cycle". Registered once, on first use, and imported then: an
+// episode worker without plugins does not pay tsx's API import (~280 ms) at its start.
 let cjsHookRegistered = false;
-function ensureTsxCjsHook(): void {
+async function ensureTsxCjsHook(): Promise<void> {
   if (cjsHookRegistered) return;
   cjsHookRegistered = true;
-  registerTsxCjs();
+  const { register } = await import('tsx/cjs/api');
+  register();
 }
 
 /** Registers every plugin found in `dir` into `registry`. A missing folder is not an error. */
@@ -54,7 +55,7 @@ export async function loadPlugins(dir: string, registry: NodeRegistry): Promise<
     result.failed.push({ file: dir, error: (e as Error).message });
     return result;
   }
-  if (files.length > 0) ensureTsxCjsHook();
+  if (files.length > 0) await ensureTsxCjsHook();
   for (const file of files) {
     const path = join(dir, file);
     try {
