@@ -20,7 +20,7 @@ import { loadServicesConfig, type ServiceEntry } from '../services/servicesConfi
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
 import { redactUrl } from '../distributed/config.ts';
 import { distributedBatch } from '../distributed/distributedMode.ts';
-import { argsOrExit, intFlag } from './args.ts';
+import { argsOrExit, intFlag } from './cliArgs.ts';
 import { aggregateLines, episodeLine } from './batchReport.ts';
 import { loadRegistry } from '../plugins/loadRegistry.ts';
 import { defaultPluginDir, runBlockers } from './headless.ts';

@@ -2,7 +2,7 @@
 // check answers (`--episodes must be an integer from 1 to …, got "-1"`) instead of parseArgs's
 // "argument is ambiguous"; a negative seed is simply accepted.
 import { describe, expect, it } from 'vitest';
-import { joinNegativeValues, parseCliArgs } from './cliArgs.ts';
+import { intFlag, joinNegativeValues, parseCliArgs, parseFlags } from './cliArgs.ts';
 
 const options = {
   episodes: { type: 'string', short: 'n' },
@@ -27,5 +27,23 @@ describe('CLI option values that are negative numbers', () => {
     expect(joinNegativeValues(['--json', '-1'], options)).toEqual(['--json', '-1']);
     expect(() => parseCliArgs({ args: ['--episodes', '--json'], options })).toThrow(/ambiguous/);
     expect(joinNegativeValues(['--', '--episodes', '-1'], options)).toEqual(['--', '--episodes', '-1']);
+  });
+});
+
+describe('parseFlags, the one way a command reads its argv', () => {
+  it('gives typed flags and positionals, negative values included', () => {
+    const r = parseFlags(['a', '--episodes', '-3', 'b', '--json'], options);
+    if (typeof r === 'string') throw new Error(r);
+    expect(r.values).toEqual({ episodes: '-3', json: true });
+    expect(r.positionals).toEqual(['a', 'b']);
+    expect(intFlag('episodes', r.values.episodes, 1, 10)).toBe(
+      '--episodes must be an integer from 1 to 10, got "-3"',
+    );
+  });
+
+  it("answers an unknown flag with the parser's message instead of throwing", () => {
+    const r = parseFlags(['--epsiodes', '3'], options);
+    expect(typeof r).toBe('string');
+    expect(r).toMatch(/Unknown option '--epsiodes'/);
   });
 });

@@ -4,13 +4,12 @@
 // (regressions first) with the first step where the two runs' states differ; --json prints the
 // whole comparison as the REST route answers it. Exit 0 compared, 2 bad arguments or unknown batch.
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { MAX_RESAMPLES } from '../../domain/batch/bootstrap.ts';
 import { comparisonSummaryCsv, comparisonToCsv } from '../../domain/batch/evaluationCsv.ts';
 import type { PairRow } from '../../domain/batch/compare.ts';
 import type { FirstDifference } from '../../domain/debug/firstDiff.ts';
 import { compareStoredBatches, firstStoredDifference } from '../batch/evaluation.ts';
-import { argsOrExit, intFlag } from './args.ts';
+import { argsOrExit, intFlag, parseFlags } from './cliArgs.ts';
 import { comparisonLines } from './evaluationReport.ts';
 import { WORKSPACE_HELP, withEvaluationLog } from './evaluationLog.ts';
 
@@ -52,27 +51,18 @@ const intArg = (name: string, text: string | undefined, min: number, max: number
   text === undefined ? undefined : intFlag(name, text, min, max);
 
 function parse(argv: string[]): Args | string | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        metric: { type: 'string' },
-        json: { type: 'boolean' },
-        csv: { type: 'string' },
-        'summary-csv': { type: 'string' },
-        seed: { type: 'string' },
-        resamples: { type: 'string' },
-        all: { type: 'boolean' },
-        workspace: { type: 'string', short: 'w' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (e) {
-    return (e as Error).message;
-  }
+  const parsed = parseFlags(argv, {
+    metric: { type: 'string' },
+    json: { type: 'boolean' },
+    csv: { type: 'string' },
+    'summary-csv': { type: 'string' },
+    seed: { type: 'string' },
+    resamples: { type: 'string' },
+    all: { type: 'boolean' },
+    workspace: { type: 'string', short: 'w' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (typeof parsed === 'string') return parsed;
   const { values: v, positionals: p } = parsed;
   if (v.help) return 'help';
   if (p.length !== 2)

@@ -2,7 +2,7 @@
 // B (domain/graph/graph.diff.ts) — nodes, edges, containers and slots, config values, routing —
 // and both files' versions (the content hash of their canonical save form, as runs and batches
 // record it). Exit 0 same structure, 1 different (as diff(1)), 2 a file does not load.
-import { parseArgs } from 'node:util';
+import { parseFlags } from './cliArgs.ts';
 import { diffGraphs, graphDiffLines } from '../../domain/graph/graph.diff.ts';
 import { shortVersion } from '../../domain/graph/graphVersion.ts';
 import { graphVersion } from '../runs/graphVersion.ts';
@@ -19,16 +19,9 @@ const out = (l: string) => void process.stdout.write(`${l}\n`);
 const err = (l: string) => void process.stderr.write(`${l}\n`);
 
 export async function diffCommand(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (e) {
-    err(`statewire diff: ${(e as Error).message}\n${DIFF_USAGE}`);
+  const parsed = parseFlags(argv, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  if (typeof parsed === 'string') {
+    err(`statewire diff: ${parsed}\n${DIFF_USAGE}`);
     return 2;
   }
   if (parsed.values.help) {

@@ -4,10 +4,9 @@
 // `clear graph_state.last_obs`), read from the stored logs — nothing is run again (evaluation.ts,
 // domain/batch/query.ts). Exit 0 answered (hits or none), 2 bad condition, arguments or batch.
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { queryToCsv } from '../../domain/batch/evaluationCsv.ts';
 import { queryStoredBatch } from '../batch/evaluation.ts';
-import { argsOrExit, intFlag } from './args.ts';
+import { argsOrExit, intFlag, parseFlags } from './cliArgs.ts';
 import { WORKSPACE_HELP, withEvaluationLog } from './evaluationLog.ts';
 import { queryLines } from './evaluationReport.ts';
 
@@ -36,23 +35,14 @@ interface Args {
 }
 
 function parse(argv: string[]): Args | string | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        json: { type: 'boolean' },
-        csv: { type: 'string' },
-        limit: { type: 'string' },
-        workspace: { type: 'string', short: 'w' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (e) {
-    return (e as Error).message;
-  }
+  const parsed = parseFlags(argv, {
+    json: { type: 'boolean' },
+    csv: { type: 'string' },
+    limit: { type: 'string' },
+    workspace: { type: 'string', short: 'w' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (typeof parsed === 'string') return parsed;
   const { values: v, positionals: p } = parsed;
   if (v.help) return 'help';
   if (p.length !== 2) return p.length < 2 ? "expected BATCH 'CONDITION'" : `unexpected argument ${p[2]}`;

@@ -8,7 +8,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseGraphText } from '../../domain/graph/graph.parse.ts';
 import { BUNDLE_EXTENSION } from '../../domain/protocol/runBundle.schema.ts';
 import { closeDatabase, openDatabase } from '../db/database.ts';
@@ -18,7 +17,7 @@ import type { ReplayVerdict } from '../../domain/protocol/replay.schema.ts';
 import { replayRun, ReplayError } from '../replay/replay.ts';
 import { BundleError } from '../runs/bundleFormat.ts';
 import { importBundle, ImportedRuns } from '../runs/bundleImport.ts';
-import { argsOrExit } from './args.ts';
+import { argsOrExit, parseFlags } from './cliArgs.ts';
 import { readRegularFile } from './readGraphFile.ts';
 
 export const REPLAY_USAGE = `usage: statewire replay (RUN_ID | FILE${BUNDLE_EXTENSION}) [--workspace DIR] [--graph FILE] [--plugins DIR] [--verify] [--json]
@@ -45,24 +44,15 @@ interface Args {
 }
 
 function parse(argv: string[]): Args | string | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        workspace: { type: 'string', short: 'w' },
-        graph: { type: 'string' },
-        plugins: { type: 'string' },
-        verify: { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-  } catch (e) {
-    return (e as Error).message;
-  }
+  const parsed = parseFlags(argv, {
+    workspace: { type: 'string', short: 'w' },
+    graph: { type: 'string' },
+    plugins: { type: 'string' },
+    verify: { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (typeof parsed === 'string') return parsed;
   const { values: v, positionals: p } = parsed;
   if (v.help) return 'help';
   if (p.length !== 1)
