@@ -23,6 +23,13 @@ describe('applyPresenceList', () => {
     );
     expect(next.others.map((m) => m.name)).toEqual(['Bob']);
   });
+  it('keeps the same state when a repeated list names the same people', () => {
+    const list = { graph: 'demo', members: [member('you-00001', 'Bob')] };
+    const once = applyPresenceList(state, list, 'me-000001');
+    expect(applyPresenceList(once, structuredClone(list), 'me-000001')).toBe(once);
+    const renamed = { graph: 'demo', members: [{ ...member('you-00001', 'Bob'), name: 'Robert' }] };
+    expect(applyPresenceList(once, renamed, 'me-000001').others[0]?.name).toBe('Robert');
+  });
   it('ignores a list about something else (sent before a switch) and one that does not parse', () => {
     expect(applyPresenceList(state, { graph: 'other', members: [member('x-0000001', 'X')] }, 'me')).toBe(
       state,

@@ -27,14 +27,23 @@ export const usePresence = <T>(select: (s: PresenceState) => T): T => useStore(p
 
 /**
  * Folds a server `presence` message into the state: the others when it is about this tab's subject,
- * the state unchanged when it is about something else (a list sent before a switch) or does not parse.
+ * the state unchanged when it is about something else (a list sent before a switch), names the same
+ * people again, or does not parse.
  */
 export function applyPresenceList(state: PresenceState, msg: unknown, self: string): PresenceState {
   const r = PresenceListSchema.safeParse(msg);
   if (!r.success) return state;
   const about = subjectOf(r.data);
   if (!about || subjectKey(about) !== state.subject) return state;
-  return { ...state, others: r.data.members.filter((m) => m.id !== self) };
+  const others = r.data.members.filter((m) => m.id !== self);
+  // The server repeats lists (a periodic refresh): the same people again changes nothing.
+  const same =
+    others.length === state.others.length &&
+    others.every((m, i) => {
+      const o = state.others[i]!;
+      return m.id === o.id && m.name === o.name && m.colour === o.colour;
+    });
+  return same ? state : { ...state, others };
 }
 
 export interface PresenceSocket {

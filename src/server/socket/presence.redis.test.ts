@@ -1,6 +1,7 @@
 // Presence across two server instances: two socket.io servers joined by the Redis adapter over a REAL
 // Redis (as distributed mode joins them: distributed/viewerRelay.ts), each with its own Presence.
-// A member on instance A and one on instance B see each other; B's member going away reaches A.
+// A member on instance A and one on instance B see each other; B's member going away reaches A; an
+// instance that dies without a word drops out of the others' lists at the next refresh.
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdapter } from '@socket.io/redis-adapter';
@@ -18,6 +19,8 @@ interface Instance {
   presence: Presence;
   redis: Redis[];
   url: string;
+  /** Stopped by the test itself (its Redis links are gone). */
+  gone?: boolean;
 }
 
 describe.skipIf(!hasRedis())('presence across server instances (Redis adapter)', () => {
@@ -25,13 +28,13 @@ describe.skipIf(!hasRedis())('presence across server instances (Redis adapter)',
   const instances: Instance[] = [];
   const clients: ClientSocket[] = [];
 
-  const startInstance = async (user: string): Promise<Instance> => {
+  const startInstance = async (user: string, refreshMs?: number): Promise<Instance> => {
     const http = createHttpServer();
     const io = new SocketServer(http, { serveClient: false });
     const pub = new Redis(redis.url);
     const sub = pub.duplicate();
     io.adapter(createAdapter(pub, sub, { requestsTimeout: 3000 }));
-    const presence = new Presence(io, { user });
+    const presence = new Presence(io, { user, refreshMs });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const inst = {
       http,
@@ -74,6 +77,7 @@ describe.skipIf(!hasRedis())('presence across server instances (Redis adapter)',
     for (const c of clients) c.close();
     for (const i of instances) {
       i.presence.close();
+      if (i.gone) continue;
       await i.io.close();
       for (const r of i.redis) r.disconnect();
     }
@@ -106,5 +110,40 @@ describe.skipIf(!hasRedis())('presence across server instances (Redis adapter)',
     const aAlone = onA.next((l) => l.members.length === 1);
     onB.socket.close();
     expect((await aAlone).members.map((m) => m.id)).toEqual(['tab-on-a-0001']);
+  }, 30_000);
+
+  it('an instance that dies without telling anyone drops out at the next refresh', async () => {
+    // Refreshes are called by the test (none by timer): no lookup is in flight while C goes away.
+    const a = await startInstance('Alice', 3_600_000);
+    const c = await startInstance('Cleo', 3_600_000);
+    const onA = await client(a.url);
+    const onC = await client(c.url);
+    await onA.socket.emitWithAck('presence', { tab: 'tab-on-a-0002', graph: 'g' });
+    const both = onA.next((l) => l.members.length === 2);
+    await onC.socket.emitWithAck('presence', { tab: 'tab-on-c-0002', graph: 'g' });
+    expect((await both).members.map((m) => m.name)).toEqual(['Alice', 'Cleo']);
+    // C goes away without a word: its presence sends nothing more, its sockets go, its Redis links close.
+    const alone = onA.next((l) => l.members.length === 1);
+    c.gone = true;
+    c.presence.close();
+    c.io.local.disconnectSockets(true); // `local`: through the adapter it would disconnect A's too
+    c.http.close();
+    for (const r of c.redis) r.disconnect();
+    // Redis has let go of C (else A's lookup would wait for C's answer, time out, and leave the
+    // healing to the refresh after): the servers listening for requests are the ones still up.
+    const probe = new Redis(redis.url);
+    try {
+      for (;;) {
+        const [, n] = (await probe.pubsub('NUMSUB', 'socket.io-request#/#')) as [string, number];
+        if (n === instances.filter((i) => !i.gone).length) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      probe.disconnect();
+    }
+    // Nobody told A; its next refresh asks the instances still there.
+    expect(onA.lists.at(-1)?.members).toHaveLength(2);
+    a.presence.refresh();
+    expect((await alone).members.map((m) => m.id)).toEqual(['tab-on-a-0002']);
   }, 30_000);
 });

@@ -9,8 +9,11 @@
 // embedded mode the same calls stay in memory.
 // Recomputations of one room on this instance are serialized (one in flight, at most one more
 // queued), so a burst of arrivals costs two lookups, and the list sent last is computed last. Two
-// instances changing one room at the same moment may still deliver their lists out of order; the
-// next arrival or departure corrects it.
+// instances changing one room at the same moment may still deliver their lists out of order, and an
+// instance that dies tells no one its members left: so every `refreshMs` each instance recomputes
+// the rooms it has members in and sends their lists again — the lists converge within that time (a
+// room costs one lookup and one small message per instance with members in it; the editor ignores
+// a list equal to the one it shows).
 // The display name is the label of the token the socket presented (`socket.data.tokenLabel`, set by
 // the socket auth in http/originGuard.ts), else the server's `--user`, else "anonymous".
 import type { Server as SocketServer, Socket } from 'socket.io';
@@ -28,6 +31,8 @@ import { jsonPath } from '../../domain/validate/issues.ts';
 export interface PresenceOptions {
   /** `statewire serve --user`: the name of sockets that hold no labelled token. */
   user?: string;
+  /** How often rooms with members here are recomputed (ms; default 15 s). */
+  refreshMs?: number;
 }
 
 /** What `socket.data` holds for presence (remote sockets carry it across instances). */
@@ -41,6 +46,7 @@ const ROOM_PREFIX = 'presence:';
 export class Presence {
   /** Rooms whose list is being computed here, and whether another change came in meanwhile. */
   private readonly pending = new Map<string, { again: boolean }>();
+  private readonly timer: NodeJS.Timeout;
   private closed = false;
 
   constructor(
@@ -48,11 +54,20 @@ export class Presence {
     private readonly opts: PresenceOptions = {},
   ) {
     io.on('connection', (socket) => this.attach(socket));
+    this.timer = setInterval(() => this.refresh(), opts.refreshMs ?? 15_000);
+    this.timer.unref();
   }
 
   /** Stops broadcasting (the server is closing). */
   close(): void {
     this.closed = true;
+    clearInterval(this.timer);
+  }
+
+  /** Recomputes every presence room that has a member on this instance (every `refreshMs`). */
+  refresh(): void {
+    for (const room of this.io.of('/').adapter.rooms.keys())
+      if (room.startsWith(ROOM_PREFIX)) this.changed(room);
   }
 
   private attach(socket: Socket): void {
