@@ -1,6 +1,7 @@
 // Top bar: File menu, tabs (dirty dot, close with confirm), the canvas toolbar (State toggle,
 // undo/redo, layout, fit, snap, palette), the run toolbar, the live connection's status and the run
-// notices (runs started elsewhere, branches kept by a restore).
+// notices (runs started elsewhere, branches kept by a restore), and who else has the active tab's
+// graph or run open (live/PresenceChips.tsx).
 import { useLayoutEffect, useRef, useState } from 'react';
 import { Database, Grid3x3, LayoutDashboard, Maximize, Plus, Redo2, Search, Undo2, X } from 'lucide-react';
 import { closeActiveTab, COMMANDS, runCommand } from './commands/commands.ts';
@@ -8,6 +9,7 @@ import { importFileIntoNewTab } from './files/importExport.ts';
 import { activeTab } from './store/doc.slice.ts';
 import { editorStore, useEditor } from './store/editor.store.ts';
 import { ConnectionStatus } from './live/ConnectionStatus.tsx';
+import { PresenceChips } from './live/PresenceChips.tsx';
 import { RunNotices } from './run/RunNotices.tsx';
 import { RunToolbar } from './run/RunToolbar.tsx';
 import { BatchButton } from './batches/BatchForm.tsx';
@@ -206,6 +208,8 @@ export function TopBar() {
   const canUndo = useEditor((s) => (activeTab(s)?.past.length ?? 0) > 0);
   const canRedo = useEditor((s) => (activeTab(s)?.future.length ?? 0) > 0);
   const snap = useEditor((s) => s.snapToGrid);
+  const savedId = useEditor((s) => activeTab(s)?.savedId ?? null);
+  const runId = useEditor((s) => activeTab(s)?.runId ?? null);
   return (
     <header className="flex h-9 shrink-0 items-center gap-1 border-b border-zinc-800 bg-zinc-925 px-2">
       <span className="mr-2 shrink-0 text-xs font-bold tracking-wide text-sky-400 max-xl:hidden">
@@ -270,6 +274,7 @@ export function TopBar() {
         <RunToolbar />
         <BatchButton />
       </div>
+      <PresenceChips graph={savedId} run={runId} />
       <ConnectionStatus />
       <RunNotices />
     </header>

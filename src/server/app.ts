@@ -29,6 +29,7 @@ import {
   installSocketAuth,
   OriginGuard,
   socketAllowRequest,
+  type UserToken,
 } from './http/originGuard.ts';
 import { trackRequestActivity } from './http/requestActivity.ts';
 import { installSecurityHeaders } from './http/securityHeaders.ts';
@@ -45,6 +46,7 @@ import { servicesPlugin } from './services/services.plugin.ts';
 import { ServiceSnapshots } from './services/serviceSnapshots.ts';
 import { loadServicesConfig } from './services/servicesConfig.ts';
 import { LiveHub, type HubOptions } from './socket/liveHub.ts';
+import { Presence } from './socket/presence.ts';
 import { GraphFiles } from './workspace/graphFiles.ts';
 import { ViewSettingsStore } from './workspace/viewSettings.ts';
 import { watchGraphs } from './workspace/watchGraphs.ts';
@@ -78,6 +80,10 @@ export interface ServerOptions {
   allowedHosts?: string[];
   /** Required bearer token (`--token`); a non-loopback bind without one gets a random token. */
   token?: string;
+  /** `--user-token NAME=TOKEN`: more tokens, each naming whoever holds it (http/originGuard.ts). */
+  userTokens?: UserToken[];
+  /** `--user NAME`: the name others see for a socket that holds no labelled token (socket/presence.ts). */
+  user?: string;
   /** Distributed mode (Redis + PostgreSQL); default: from the environment (config.ts); null: embedded. */
   distributed?: DistributedConfig | null;
 }
@@ -115,7 +121,11 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   installErrorHandling(app);
   installJsonParser(app, bodyLimit);
   // Host/Origin/content-type/token rules for REST and socket.io handshakes (http/originGuard.ts).
-  const guard = new OriginGuard({ allowedHosts: opts.allowedHosts, token: opts.token });
+  const guard = new OriginGuard({
+    allowedHosts: opts.allowedHosts,
+    token: opts.token,
+    userTokens: opts.userTokens,
+  });
   installSecurityHeaders(app);
   installOriginGuard(app, guard);
   const io = new SocketServer(app.server, {
@@ -127,6 +137,8 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   // First message of every connection: the live protocol's version (domain/protocol/liveVersion.ts).
   const helloMsg = hello(opts.liveProtocol);
   io.on('connection', (socket) => socket.emit('hello', helloMsg));
+  // Who else has a graph or run open (across instances once distributed mode installs its adapter).
+  const presence = new Presence(io, { user: opts.user });
 
   const db = openDatabase(join(workspace, '.statewire', 'runs.db'));
   const maxValueBytes = opts.maxValueBytes ?? DEFAULT_MAX_VALUE_MB * MB;
@@ -286,6 +298,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
       if (closed) return;
       closed = true;
       graphsWatch.close();
+      presence.close();
       // Episodes in flight stop between two steps (interrupted, resumable) while the database is
       // open; distributed batches are handed over to another instance instead (batchLease.ts).
       await batches

@@ -96,14 +96,33 @@ function NameDialog({ tabId, mode }: { tabId: string; mode: 'saveAs' | 'rename' 
   );
 }
 
-function ConflictDialog({ tabId }: { tabId: string }) {
+/** Lines of the on-disk changes listed before "+N more". */
+const CONFLICT_LINES = 12;
+
+function ConflictDialog({ tabId, changes }: { tabId: string; changes: string[] }) {
   const tab = useEditor((s) => s.tabs.find((t) => t.id === tabId));
   if (!tab) return null;
   return (
     <Modal title="The file changed on disk" onClose={close} testId="conflict-dialog">
-      <p className="mb-3 text-xs text-zinc-300">
+      <p className="mb-2 text-xs text-zinc-300">
         <b>{tab.savedId}</b> was modified since you opened it. Saving now would discard those changes.
       </p>
+      {changes.length > 0 && (
+        <div className="mb-3">
+          <div className="mb-1 text-[11px] text-zinc-400">Changed on disk since you opened it:</div>
+          <ul
+            data-testid="conflict-changes"
+            className="max-h-48 overflow-auto rounded border border-zinc-800 bg-zinc-950 px-2 py-1 font-mono text-[11px] text-zinc-300"
+          >
+            {changes.slice(0, CONFLICT_LINES).map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+            {changes.length > CONFLICT_LINES && (
+              <li className="text-zinc-500">+{changes.length - CONFLICT_LINES} more</li>
+            )}
+          </ul>
+        </div>
+      )}
       <div className="flex justify-end gap-2">
         <Button
           data-testid="conflict-save-as"
@@ -318,7 +337,7 @@ function FileDialog() {
     case 'rename':
       return <NameDialog key={`r${d.tabId}`} tabId={d.tabId} mode="rename" />;
     case 'conflict':
-      return <ConflictDialog tabId={d.tabId} />;
+      return <ConflictDialog tabId={d.tabId} changes={d.changes} />;
     case 'confirmClose':
       return <ConfirmCloseDialog tabId={d.tabId} />;
     case 'importErrors':

@@ -1,12 +1,14 @@
 // Open / save / save-as / rename / delete through /api/graphs, with stale-save detection: a tab
 // remembers the canonical text of the file as it was when opened or last saved; saving first
-// re-reads the file and, if someone changed it meanwhile, asks instead of overwriting.
+// re-reads the file and, if someone changed it meanwhile, asks instead of overwriting — showing what
+// they changed (the graph diff from the version this tab read to the one on disk).
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import { diffGraphs, graphDiffLines } from '../../domain/graph/graph.diff.ts';
 import { api, ApiError, errorCodeOf, messageOf } from '../api/client.ts';
 import { issuesOf } from '../store/derived.ts';
 import { activeTab, type Tab } from '../store/doc.slice.ts';
 import { editorStore, type EditorStore } from '../store/editor.store.ts';
-import { formatGraphText, validateGraph, type Issue } from '../store/graphIo.ts';
+import { formatGraphText, parseGraphText, validateGraph, type Issue } from '../store/graphIo.ts';
 import { emptyGraph } from '../../domain/graph/graph.schema.ts';
 import { readSavedGraph, unreadableRefusal, whereOf, type UnreadableFile } from './savedGraph.ts';
 import { askSaveWithErrors } from './saveConfirm.ts';
@@ -128,7 +130,7 @@ export async function saveTab(
       return false;
     }
     if (tab.diskText !== null && formatGraphText(r.graph) !== tab.diskText) {
-      s.setDialog({ kind: 'conflict', tabId: tab.id });
+      s.setDialog({ kind: 'conflict', tabId: tab.id, changes: diskChanges(tab, r.graph) });
       return false;
     }
     // Same content as when opened: write against exactly this version, so a change landing
@@ -141,6 +143,16 @@ export async function saveTab(
     }
   }
   return overwrite(tab, store, etag);
+}
+
+/**
+ * What changed on disk since `tab` read the file: the structural diff (domain/graph/graph.diff.ts)
+ * from the version it read to `onDisk`, one line per change; [] when the read version is unknown.
+ */
+export function diskChanges(tab: Pick<Tab, 'diskText'>, onDisk: GraphDef): string[] {
+  if (tab.diskText === null) return [];
+  const then = parseGraphText(tab.diskText);
+  return then.ok ? graphDiffLines(diffGraphs(then.graph, onDisk)) : [];
 }
 
 function askReplaceUnreadable(store: EditorStore, tabId: string, id: string, file: UnreadableFile): void {
@@ -171,7 +183,10 @@ export async function overwrite(
         return false;
       }
       if (e instanceof ApiError && e.status === 409 && etag) {
-        s.setDialog({ kind: 'conflict', tabId: fresh.id });
+        // Changed between the read and the write: read it again to say what changed.
+        const now = await api.getGraph(fresh.savedId).then(readSavedGraph, () => null);
+        const changes = now?.kind === 'graph' ? diskChanges(fresh, now.graph) : [];
+        s.setDialog({ kind: 'conflict', tabId: fresh.id, changes });
         return false;
       }
       if (!(e instanceof ApiError && e.status === 404)) throw e;

@@ -30,7 +30,8 @@ export interface LogEntry {
 
 /** Modal dialogs; each names what it acts on. */
 export type Dialog =
-  | { kind: 'conflict'; tabId: string }
+  /** `changes`: what someone else changed on disk since the tab read the file (one line each). */
+  | { kind: 'conflict'; tabId: string; changes: string[] }
   | { kind: 'saveAs'; tabId: string }
   | { kind: 'rename'; tabId: string }
   | { kind: 'confirmClose'; tabId: string }

@@ -80,4 +80,21 @@ describe('statewire serve limit flags', () => {
     expect(variable.stderr).toContain('invalid STATEWIRE_MAX_WORKERS "0"');
     expect(serve(['--help']).stdout).toContain('[--max-value-mb MB] [--max-workers N]');
   });
+
+  it('refuses a bad --user or --user-token, exit 2, never printing the token', () => {
+    const ws = tempWorkspace();
+    made.push(ws.dir);
+    const user = serve(['--workspace', ws.dir, '--user', ' ']);
+    expect(user.status).toBe(2);
+    expect(user.stderr).toContain('invalid --user: must not be empty');
+    const short = serve(['--workspace', ws.dir, '--user-token', 'Bob=tooshort']);
+    expect(short.status).toBe(2);
+    expect(short.stderr).toContain('invalid --user-token "Bob": must be at least 16 characters');
+    expect(short.stderr).not.toContain('tooshort');
+    const noName = serve(['--workspace', ws.dir, '--user-token', 'secret-token-0123456789']);
+    expect(noName.status).toBe(2);
+    expect(noName.stderr).toContain('invalid --user-token "": expected NAME=TOKEN');
+    expect(noName.stderr).not.toContain('secret-token');
+    expect(serve(['--help']).stdout).toContain('[--user NAME] [--user-token NAME=TOKEN]...');
+  });
 });

@@ -3,12 +3,16 @@
 // parse it), exits non-zero with a clear message when the port is busy, and shuts down cleanly on
 // SIGINT/SIGTERM (closing the database so WAL is checkpointed). When a token is in force (`--token`,
 // STATEWIRE_TOKEN, or generated for a non-loopback bind) it prints ready-to-open `/?token=…` URLs.
+// Names shown to the others who have the same graph or run open (socket/presence.ts): a token given
+// with `--user-token NAME=TOKEN` names whoever holds it (one per person on a shared server);
+// `--user NAME` (STATEWIRE_USER) names everyone else — meant for an instance one person started.
 import { existsSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { createServer, DEFAULT_HOST, DEFAULT_PORT, type StatewireServer } from '../app.ts';
 import { MB } from '../db/valueLimits.ts';
-import { parseAllowedHostEntries, tokenProblem } from '../http/originGuard.ts';
+import { displayNameProblem } from '../../domain/protocol/presence.ts';
+import { parseAllowedHostEntries, tokenProblem, type UserToken } from '../http/originGuard.ts';
 import { startDemoRunIfFirstLaunch } from './demoRun.ts';
 import { parseCliArgs } from './cliArgs.ts';
 
@@ -16,6 +20,7 @@ const USAGE =
   'usage: statewire serve [--port N] [--host H] [--workspace DIR] [--dist DIR] [--body-limit BYTES] [--demo-run]\n' +
   '                       [--max-value-mb MB] [--max-workers N]\n' +
   '                       [--allowed-host NAME[:PORT]]... [--token TOKEN]\n' +
+  '                       [--user NAME] [--user-token NAME=TOKEN]...\n' +
   '                       [--service NAME=URL]... [--services FILE]';
 
 export async function serveCommand(argv: string[]): Promise<number> {
@@ -30,6 +35,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     'demo-run'?: boolean;
     'allowed-host'?: string[];
     token?: string;
+    user?: string;
+    'user-token'?: string[];
     service?: string[];
     services?: string;
     help?: boolean;
@@ -52,6 +59,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
         // Extra Host names to answer to (a reverse proxy's name, a LAN name); see http/originGuard.ts.
         'allowed-host': { type: 'string', multiple: true },
         token: { type: 'string' },
+        // Presence names (socket/presence.ts): this instance's user; tokens naming their holders.
+        user: { type: 'string' },
+        'user-token': { type: 'string', multiple: true },
         // Node services: `--service NAME=URL` (repeatable) and a services file other than workspace/services.json.
         service: { type: 'string', multiple: true },
         services: { type: 'string' },
@@ -94,6 +104,29 @@ export async function serveCommand(argv: string[]): Promise<number> {
     );
     return 2;
   }
+  const user = values.user ?? env('STATEWIRE_USER');
+  const userProblem = user === undefined ? undefined : displayNameProblem(user);
+  if (userProblem) {
+    console.error(
+      `statewire serve: invalid ${values.user !== undefined ? '--user' : 'STATEWIRE_USER'}: ${userProblem}`,
+    );
+    return 2;
+  }
+  const userTokens: UserToken[] = [];
+  for (const entry of values['user-token'] ?? []) {
+    const eq = entry.indexOf('=');
+    const label = eq < 0 ? '' : entry.slice(0, eq);
+    const problem =
+      eq < 0
+        ? 'expected NAME=TOKEN'
+        : (displayNameProblem(label) ?? tokenProblem(entry.slice(eq + 1)) ?? undefined);
+    if (problem) {
+      // The entry holds a secret: name it by its label only.
+      console.error(`statewire serve: invalid --user-token ${JSON.stringify(label)}: ${problem}`);
+      return 2;
+    }
+    userTokens.push({ label, token: entry.slice(eq + 1) });
+  }
   const allowedHosts = values['allowed-host'] ?? [];
   try {
     parseAllowedHostEntries(allowedHosts);
@@ -118,6 +151,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       distDir: values.dist ?? env('STATEWIRE_DIST'),
       allowedHosts,
       token,
+      userTokens,
+      user,
       services: values.service ?? [],
       servicesFile: values.services,
     });
@@ -181,8 +216,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
       console.log(`token required (${how}); open the app with it:`);
       for (const u of openUrls(url)) console.log(`  ${u}/?token=${encodeURIComponent(activeToken)}`);
     }
+    if (activeToken === undefined && userTokens.length > 0)
+      console.log(`token required (--user-token): each user opens ${url}/?token=<their token>`);
     if (values['demo-run']) {
-      void startDemoRunIfFirstLaunch(url, activeToken).then((r) => {
+      void startDemoRunIfFirstLaunch(url, activeToken ?? userTokens[0]?.token).then((r) => {
         const where = activeToken === undefined ? url : 'a token URL above';
         if (r.started) console.log(`demo run ${r.runId} started (first launch): open ${where}`);
         else if (r.reason === 'failed')

@@ -16,6 +16,24 @@ describe('OriginGuard', () => {
     expect(guard.tokenError(undefined)?.code).toBe('unauthorized');
   });
 
+  it('user tokens open the server too and name their holder; none is generated beside them', () => {
+    const guard = new OriginGuard({ userTokens: [{ label: 'Bob', token: 'bobs-token-0123456789' }] });
+    expect(guard.bind('0.0.0.0', 1)).toBeUndefined();
+    expect(guard.tokenRequired).toBe(true);
+    expect(guard.tokenHolder('bobs-token-0123456789')).toEqual({ label: 'Bob' });
+    expect(guard.tokenHolder('bobs-token-01234567890').error?.status).toBe(401);
+    expect(guard.tokenError(undefined)?.code).toBe('unauthorized');
+    const both = new OriginGuard({
+      token: 'main-token-0123456789',
+      userTokens: [{ label: 'Bob', token: 'bobs-token-0123456789' }],
+    });
+    expect(both.tokenHolder('main-token-0123456789')).toEqual({});
+    expect(both.tokenHolder('bobs-token-0123456789')).toEqual({ label: 'Bob' });
+    expect(() => new OriginGuard({ userTokens: [{ label: 'Eve', token: 'short' }] })).toThrow(
+      'invalid token of user "Eve"',
+    );
+  });
+
   it('before listening (app.inject) only loopback Origins pass; the Host rule starts at bind', () => {
     const guard = new OriginGuard();
     expect(guard.hostError('anything:1')).toBeUndefined();

@@ -7,7 +7,9 @@
 //   type    a state-changing request must say `Content-Type: application/json`: a cross-site page
 //           cannot send that without a preflight, which this server never grants (415);
 // plus a bearer token when the server is reachable from other machines (non-loopback bind) or
-// `--token` was given (401 unauthorized). The built app and its assets carry no data and are
+// `--token` was given (401 unauthorized). `--user-token NAME=TOKEN` adds tokens that also name their
+// holder: the socket of whoever presents one is labelled NAME (`socket.data.tokenLabel`, shown to
+// the others who have the same graph or run open: socket/presence.ts). The built app and its assets carry no data and are
 // served without the token, so the page at `/?token=…` can load and keep it.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -31,6 +33,14 @@ export interface GuardOptions {
   allowedHosts?: readonly string[];
   /** `--token` / STATEWIRE_TOKEN; when set it is required even on loopback. */
   token?: string;
+  /** `--user-token NAME=TOKEN`: more tokens, each naming whoever holds it. */
+  userTokens?: readonly UserToken[];
+}
+
+/** A token that names its holder (`--user-token NAME=TOKEN`). */
+export interface UserToken {
+  label: string;
+  token: string;
 }
 
 export const MIN_TOKEN_LENGTH = 16;
@@ -66,6 +76,7 @@ function bearer(authorization: string | undefined): string | undefined {
 export class OriginGuard {
   private hosts: HostList | undefined;
   private token: string | undefined;
+  private readonly userTokens: readonly { label: string; digest: Buffer }[];
   private readonly extra: HostPort[];
 
   constructor(opts: GuardOptions = {}) {
@@ -75,6 +86,11 @@ export class OriginGuard {
       if (problem) throw new Error(`invalid token: ${problem}`);
     }
     this.token = opts.token;
+    for (const u of opts.userTokens ?? []) {
+      const problem = tokenProblem(u.token);
+      if (problem) throw new Error(`invalid token of user ${JSON.stringify(u.label)}: ${problem}`);
+    }
+    this.userTokens = (opts.userTokens ?? []).map((u) => ({ label: u.label, digest: digest(u.token) }));
   }
 
   /**
@@ -95,12 +111,13 @@ export class OriginGuard {
       hostname: hostname().toLowerCase(),
       extra: this.extra,
     });
-    if (this.token === undefined && !isLoopback(address)) this.token = randomBytes(24).toString('base64url');
+    if (this.token === undefined && this.userTokens.length === 0 && !isLoopback(address))
+      this.token = randomBytes(24).toString('base64url');
     return this.token;
   }
 
   get tokenRequired(): boolean {
-    return this.token !== undefined;
+    return this.token !== undefined || this.userTokens.length > 0;
   }
 
   hostError(host: string | undefined): ApiError | undefined {
@@ -127,8 +144,28 @@ export class OriginGuard {
   }
 
   tokenError(given: string | undefined): ApiError | undefined {
-    if (this.token === undefined) return undefined;
-    if (given !== undefined && timingSafeEqual(digest(given), digest(this.token))) return undefined;
+    return this.tokenHolder(given).error;
+  }
+
+  /** Whether `given` opens this server, and the label of the user token it is (if it is one). */
+  tokenHolder(given: string | undefined): { error?: ApiError; label?: string } {
+    if (!this.tokenRequired) return {};
+    if (given !== undefined) {
+      const d = digest(given);
+      // Every token is compared (no early exit), so the time taken says nothing about which matched.
+      let label: string | undefined;
+      let ok = this.token !== undefined && timingSafeEqual(d, digest(this.token));
+      for (const u of this.userTokens)
+        if (timingSafeEqual(d, u.digest)) {
+          ok = true;
+          label ??= u.label;
+        }
+      if (ok) return label === undefined ? {} : { label };
+    }
+    return { error: this.unauthorized() };
+  }
+
+  private unauthorized(): ApiError {
     return new ApiError(
       401,
       'unauthorized',
@@ -194,7 +231,8 @@ export function installSocketAuth(io: SocketServer, guard: OriginGuard): void {
     const auth = socket.handshake.auth as { token?: unknown } | undefined;
     const given =
       typeof auth?.token === 'string' ? auth.token : bearer(socket.handshake.headers.authorization);
-    const err = guard.tokenError(given);
+    const { error: err, label } = guard.tokenHolder(given);
+    if (label !== undefined) (socket.data as { tokenLabel?: string }).tokenLabel = label;
     if (!err) return next();
     const e = new Error('unauthorized') as Error & { data?: unknown };
     e.data = { code: err.code, message: err.message };

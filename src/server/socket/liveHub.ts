@@ -127,7 +127,8 @@ export interface RemoteRunSource {
   release(socket: Socket): void;
 }
 
-const KNOWN_MESSAGES = new Set(['subscribe', 'unsubscribe', 'ping']);
+// `presence` is answered by presence.ts on the same sockets.
+const KNOWN_MESSAGES = new Set(['subscribe', 'unsubscribe', 'ping', 'presence']);
 const SUBSCRIBE = SubscribeMessageSchema.strict();
 /** Batch payloads of whole replay slices kept for the next group of clients at the same position. */
 const CACHED_PAYLOADS = 128;
