@@ -44,7 +44,10 @@ describe.skipIf(!hasPostgres())('statewire import-graphs / export-graphs', () =>
     // Not in canonical form (one line, keys reordered): stored and exported canonically.
     const { nodes, ...rest } = demo;
     writeFileSync(join(src, 'team', 'alpha.json'), JSON.stringify({ nodes, ...rest, name: 'Alpha' }));
-    writeFileSync(join(src, 'team', 'deep', 'beta.json'), JSON.stringify({ ...demo, name: 'Beta', step_budget: 9 }, null, 4));
+    writeFileSync(
+      join(src, 'team', 'deep', 'beta.json'),
+      JSON.stringify({ ...demo, name: 'Beta', step_budget: 9 }, null, 4),
+    );
     writeFileSync(join(src, 'team', 'broken.json'), '{ "name": "Broken", ');
     writeFileSync(join(src, 'wrong.json'), '{"name": "w", "nodes": [{"id": "a", "type": 5}]}');
     writeFileSync(join(src, 'suite.test.json'), '{"graph": "grid_navigator.json", "expect": []}');
@@ -75,7 +78,10 @@ describe.skipIf(!hasPostgres())('statewire import-graphs / export-graphs', () =>
     const again = await runStatewire(['import-graphs', out], dir, env());
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('import-graphs: 0 created, 0 updated, 3 unchanged, 0 failed');
-    const edited = { ...(JSON.parse(readFileSync(join(out, 'team/alpha.json'), 'utf8')) as object), step_budget: 77 };
+    const edited = {
+      ...(JSON.parse(readFileSync(join(out, 'team/alpha.json'), 'utf8')) as object),
+      step_budget: 77,
+    };
     writeFileSync(join(out, 'team/alpha.json'), JSON.stringify(edited));
     const third = await runStatewire(['import-graphs', out], dir, env());
     expect(third.code).toBe(0);
@@ -85,7 +91,9 @@ describe.skipIf(!hasPostgres())('statewire import-graphs / export-graphs', () =>
     const out2 = join(dir, 'out2');
     expect((await runStatewire(['export-graphs', out2], dir, env())).code).toBe(0);
     expect(readFileSync(join(out2, 'team/alpha.json'), 'utf8')).toBe(canonical(JSON.stringify(edited)));
-    expect(readFileSync(join(out2, 'grid_navigator.json'), 'utf8')).toBe(readFileSync(join(out, 'grid_navigator.json'), 'utf8'));
+    expect(readFileSync(join(out2, 'grid_navigator.json'), 'utf8')).toBe(
+      readFileSync(join(out, 'grid_navigator.json'), 'utf8'),
+    );
 
     // Both versions are kept, each with the imported text.
     const log = await PgRunLog.connect(pg.url);
@@ -116,6 +124,8 @@ describe.skipIf(!hasPostgres())('statewire import-graphs / export-graphs', () =>
     const help = await runStatewire(['--help'], dir);
     expect(help.stdout).toMatch(/import-graphs +save every \*\.json graph under DIR/);
     expect(help.stdout).toMatch(/export-graphs +write the latest version/);
-    expect((await runStatewire(['import-graphs', '--help'], dir)).stdout).toContain('usage: statewire import-graphs DIR');
+    expect((await runStatewire(['import-graphs', '--help'], dir)).stdout).toContain(
+      'usage: statewire import-graphs DIR',
+    );
   });
 });

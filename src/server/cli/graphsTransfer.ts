@@ -76,7 +76,9 @@ async function withGraphStore(
     return 2;
   }
   if (!/^postgres(ql)?:\/\//.test(url)) {
-    err(`statewire ${command}: ${DATABASE_URL_ENV}: expected a postgres:// URL, got ${JSON.stringify(redactUrl(url))}`);
+    err(
+      `statewire ${command}: ${DATABASE_URL_ENV}: expected a postgres:// URL, got ${JSON.stringify(redactUrl(url))}`,
+    );
     return 2;
   }
   let log: PgRunLog;
@@ -87,7 +89,9 @@ async function withGraphStore(
     return 2;
   }
   try {
-    return await fn(new PgGraphStore(log.pool, { location: graphsLocation(url), savedBy: `statewire ${command}` }));
+    return await fn(
+      new PgGraphStore(log.pool, { location: graphsLocation(url), savedBy: `statewire ${command}` }),
+    );
   } finally {
     await log.close();
   }

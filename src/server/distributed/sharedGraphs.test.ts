@@ -77,7 +77,12 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
     const listed = await api(b, 'GET', '/api/graphs');
     expect(listed.status).toBe(200);
     const row = listed.body.find((g: { _id: string }) => g._id === 'team/nav/shared_nav');
-    expect(row).toMatchObject({ name: 'Shared Nav', folder: 'team/nav', _etag: created.body.etag, step_budget: 40 });
+    expect(row).toMatchObject({
+      name: 'Shared Nav',
+      folder: 'team/nav',
+      _etag: created.body.etag,
+      step_budget: 40,
+    });
     const summary = await api(b, 'GET', '/api/graphs?view=summary');
     expect(summary.body).toContainEqual({
       _id: 'team/nav/shared_nav',
@@ -89,7 +94,11 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
     });
     const read = await api(b, 'GET', '/api/graphs/team/nav/shared_nav');
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ ...graph('Shared Nav', 40), _id: 'team/nav/shared_nav', _etag: created.body.etag });
+    expect(read.body).toMatchObject({
+      ...graph('Shared Nav', 40),
+      _id: 'team/nav/shared_nav',
+      _etag: created.body.etag,
+    });
     expect((await api(b, 'GET', '/api/graphs/folders')).body).toEqual({
       folders: ['team', 'team/nav'],
       root: `${redactUrl(pg.url)} (table graphs)`,
@@ -126,7 +135,10 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
       etag = won.body.etag as string;
     }
     // A stale etag is refused on any instance, also by If-Match.
-    const stale = await api(b, 'PUT', '/api/graphs/race', { ...graph('Race', 7), expected_etag: created.body.etag });
+    const stale = await api(b, 'PUT', '/api/graphs/race', {
+      ...graph('Race', 7),
+      expected_etag: created.body.etag,
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.error).toMatchObject({ code: 'stale', etag });
     // 1 create + 6 winning saves: 7 versions.
@@ -140,7 +152,10 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
     expect(first.status).toBe(201);
     let etag = first.body.etag as string;
     for (const [i, g] of saves.slice(1).entries()) {
-      const put = await api(i % 2 === 0 ? b : a, 'PUT', '/api/graphs/v/versioned', { ...g, expected_etag: etag });
+      const put = await api(i % 2 === 0 ? b : a, 'PUT', '/api/graphs/v/versioned', {
+        ...g,
+        expected_etag: etag,
+      });
       expect(put.status).toBe(200);
       etag = put.body.etag as string;
     }
@@ -155,13 +170,21 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
     expect(list.body.id).toBe('v/versioned');
     expect(list.body.versions).toHaveLength(3);
     list.body.versions.forEach((v: Record<string, unknown>, i: number) => {
-      expect(v).toMatchObject({ version: i + 1, path: 'v/versioned', saved_by: expect.stringMatching(/^serve@/) });
+      expect(v).toMatchObject({
+        version: i + 1,
+        path: 'v/versioned',
+        saved_by: expect.stringMatching(/^serve@/),
+      });
       expect(v.sha256).toBe(graphVersionOf(saves[i]));
       expect(Date.parse(v.saved_at as string)).not.toBeNaN();
     });
     const one = await api(a, 'GET', '/api/graph-versions/v/versioned?version=2');
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ version: 2, sha256: graphVersionOf(saves[1]), graph: { name: 'Versioned', step_budget: 12 } });
+    expect(one.body).toMatchObject({
+      version: 2,
+      sha256: graphVersionOf(saves[1]),
+      graph: { name: 'Versioned', step_budget: 12 },
+    });
     const missing = await api(a, 'GET', '/api/graph-versions/v/versioned?version=9');
     expect(missing.status).toBe(404);
     expect(missing.body.error.message).toContain('1 to 3');
@@ -176,13 +199,21 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
     expect(moved.body).toMatchObject({ id: 'dst/mover', etag: created.body.etag });
     expect((await api(a, 'GET', '/api/graphs/src/mover')).status).toBe(404);
     // The emptied folder stays listed, as an empty folder on disk does.
-    expect((await api(a, 'GET', '/api/graphs/folders')).body.folders).toEqual(expect.arrayContaining(['src', 'dst']));
-    const renamed = await api(a, 'POST', '/api/graphs/dst/mover/move', { dest_folder: 'dst', new_name: 'Mover Two' });
+    expect((await api(a, 'GET', '/api/graphs/folders')).body.folders).toEqual(
+      expect.arrayContaining(['src', 'dst']),
+    );
+    const renamed = await api(a, 'POST', '/api/graphs/dst/mover/move', {
+      dest_folder: 'dst',
+      new_name: 'Mover Two',
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body.id).toBe('dst/mover_two');
     expect((await api(b, 'GET', '/api/graphs/dst/mover_two')).body.name).toBe('Mover Two');
     const history = await api(b, 'GET', '/api/graph-versions/dst/mover_two');
-    expect(history.body.versions.map((v: { path: string }) => v.path)).toEqual(['src/mover', 'dst/mover_two']);
+    expect(history.body.versions.map((v: { path: string }) => v.path)).toEqual([
+      'src/mover',
+      'dst/mover_two',
+    ]);
     // A move onto an existing graph is refused.
     await api(a, 'POST', '/api/graphs', { ...graph('Mover Two', 6), folder: 'src' });
     const clash = await api(b, 'POST', '/api/graphs/src/mover_two/move', { dest_folder: 'dst' });
@@ -191,10 +222,17 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
 
     // Folders: create, rename (graphs inside follow), delete (refused while not empty unless recursive).
     expect((await api(a, 'POST', '/api/graphs/folders', { path: 'empty/inner' })).status).toBe(200);
-    expect((await api(b, 'POST', '/api/graphs/folders', { path: 'empty/inner' })).body.error.code).toBe('exists');
-    expect((await api(b, 'POST', '/api/graphs/folders/rename', { path: 'dst', new_path: 'final/dst' })).status).toBe(200);
+    expect((await api(b, 'POST', '/api/graphs/folders', { path: 'empty/inner' })).body.error.code).toBe(
+      'exists',
+    );
+    expect(
+      (await api(b, 'POST', '/api/graphs/folders/rename', { path: 'dst', new_path: 'final/dst' })).status,
+    ).toBe(200);
     expect((await api(a, 'GET', '/api/graphs/final/dst/mover_two')).status).toBe(200);
-    expect((await api(a, 'POST', '/api/graphs/folders/rename', { path: 'final', new_path: 'final/x' })).body.error.message).toContain('into itself');
+    expect(
+      (await api(a, 'POST', '/api/graphs/folders/rename', { path: 'final', new_path: 'final/x' })).body.error
+        .message,
+    ).toContain('into itself');
     const notEmpty = await api(a, 'DELETE', '/api/graphs/folders?path=final');
     expect(notEmpty.status).toBe(409);
     expect(notEmpty.body.error.code).toBe('not-empty');
@@ -207,7 +245,9 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
     // Delete; a graph created again at that path starts a new history.
     expect((await api(a, 'DELETE', '/api/graphs/src/mover_two')).body).toEqual({ deleted: 'src/mover_two' });
     expect((await api(b, 'DELETE', '/api/graphs/src/mover_two')).status).toBe(404);
-    expect((await api(b, 'POST', '/api/graphs', { ...graph('Mover Two', 8), folder: 'src' })).status).toBe(201);
+    expect((await api(b, 'POST', '/api/graphs', { ...graph('Mover Two', 8), folder: 'src' })).status).toBe(
+      201,
+    );
     expect((await api(a, 'GET', '/api/graph-versions/src/mover_two')).body.versions).toHaveLength(1);
   });
 
@@ -216,6 +256,8 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
     expect((await api(a, 'GET', '/api/graphs/.hidden/x')).body.error.code).toBe('unsafe-path');
     expect((await api(a, 'GET', '/api/graphs/suite.test')).body.error.code).toBe('graph-test-file');
     expect((await api(b, 'PUT', '/api/graphs/nope', graph('Nope', 3))).status).toBe(404);
-    expect((await api(b, 'POST', '/api/graphs', { ...graph('X', 3), folder: '../out' })).body.error.code).toBe('unsafe-path');
+    expect(
+      (await api(b, 'POST', '/api/graphs', { ...graph('X', 3), folder: '../out' })).body.error.code,
+    ).toBe('unsafe-path');
   });
 });

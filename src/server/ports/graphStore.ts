@@ -77,9 +77,19 @@ export interface GraphStore {
   list(): Awaitable<ListedGraph[]>;
   summaries(): Awaitable<GraphSummary[]>;
   get(id: string): Awaitable<FetchedGraph>;
-  create(graph: GraphDef, folder: string, overwrite: boolean, replaceUnreadable?: boolean): Awaitable<SavedRef>;
+  create(
+    graph: GraphDef,
+    folder: string,
+    overwrite: boolean,
+    replaceUnreadable?: boolean,
+  ): Awaitable<SavedRef>;
   /** 409 `stale` (details: the current etag) when `expectedEtag` is given and is not the current one. */
-  update(id: string, graph: GraphDef, expectedEtag?: string, replaceUnreadable?: boolean): Awaitable<SavedRef>;
+  update(
+    id: string,
+    graph: GraphDef,
+    expectedEtag?: string,
+    replaceUnreadable?: boolean,
+  ): Awaitable<SavedRef>;
   delete(id: string): Awaitable<{ deleted: string }>;
   move(id: string, destFolder: string, newName?: string): Awaitable<SavedRef>;
   folders(): Awaitable<string[]>;

@@ -21,8 +21,12 @@ export function runStatewire(
   const childEnv = { ...process.env, ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
   return new Promise((done) =>
-    execFile(process.execPath, [BIN, ...args], { cwd, env: childEnv, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-      done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, env: childEnv, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) =>
+        done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
     ),
   );
 }

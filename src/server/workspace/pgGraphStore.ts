@@ -43,7 +43,6 @@ export const GRAPHS_CHANNEL = 'statewire_graphs';
 /** pg_advisory_xact_lock key of graph writes (any fixed bigint; this one spells "SWgrph"). */
 const WRITE_LOCK = '91637007172200';
 const WHERE = 'in the database';
-const UNIQUE_VIOLATION = '23505';
 
 export interface PgGraphStoreOptions {
   /** Where the graphs are, for the Graphs panel's header (the database URL, password redacted). */
