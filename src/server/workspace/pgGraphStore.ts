@@ -457,7 +457,14 @@ function listenForChanges(url: string | undefined, notify: () => void, debounceM
   /** `afterLoss`: a connection was up before (notices may have been missed); `backoffMs`: the next wait. */
   const connect = async (afterLoss: boolean, backoffMs: number): Promise<void> => {
     if (closed || url === undefined) return;
-    const c = new pg.Client({ connectionString: url, application_name: 'statewire-graphs-listen' });
+    // A timeout so a database that accepts nothing (paused) cannot hold a server's start; keepAlive
+    // so a connection cut without a FIN is noticed and opened again.
+    const c = new pg.Client({
+      connectionString: url,
+      application_name: 'statewire-graphs-listen',
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+    });
     let up = false;
     let lost = false;
     const reconnect = () => {
@@ -467,6 +474,7 @@ function listenForChanges(url: string | undefined, notify: () => void, debounceM
       c.end().catch(() => undefined);
       const wait = up ? 250 : backoffMs;
       retry = setTimeout(() => void connect(afterLoss || up, up ? 500 : Math.min(backoffMs * 2, 5000)), wait);
+      retry.unref();
     };
     c.on('notification', poke);
     c.on('error', reconnect);
