@@ -251,6 +251,26 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
     expect((await api(a, 'GET', '/api/graph-versions/src/mover_two')).body.versions).toHaveLength(1);
   });
 
+  it('after PostgreSQL restarts, editors hear of writes again (the LISTEN connection is opened again)', async () => {
+    const onB = await noticesOn(b);
+    await pg.halt('fast');
+    await pg.start();
+    // Opened again, B tells its editors once (writes may have been missed while it was cut).
+    await waitFor(() => onB.count > 0, 30_000, 'graphs_changed on B after the restart');
+    await new Promise((r) => setTimeout(r, 400));
+    const before = onB.count;
+    const saved = await waitFor(
+      async () => {
+        const r = await api(a, 'POST', '/api/graphs', graph('After Restart', 4));
+        return r.status === 201 ? r : undefined;
+      },
+      30_000,
+      'a save on A once PostgreSQL is back',
+    );
+    expect(saved.body.id).toBe('after_restart');
+    await waitFor(() => onB.count > before, 10_000, 'graphs_changed on B for the save on A');
+  }, 90_000);
+
   it('refuses what the folder store refuses: unsafe paths, graph test files, unknown graphs', async () => {
     expect((await api(a, 'GET', '/api/graphs/a/..%2F..%2Fetc')).status).toBe(400);
     expect((await api(a, 'GET', '/api/graphs/.hidden/x')).body.error.code).toBe('unsafe-path');
