@@ -6,10 +6,11 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatGraph } from '../../domain/graph/graph.format.ts';
 import { parseGraphText } from '../../domain/graph/graph.parse.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
+import { exportGraphsCommand, importGraphsCommand } from './graphsTransfer.ts';
 import { runStatewire } from '../test/cli.testutil.ts';
 import { hasPostgres, startPostgres, type PgServer } from '../test/pgServer.ts';
 import { DEMO_GRAPH_FILE } from '../test/serverProcess.testutil.ts';
@@ -109,23 +110,28 @@ describe.skipIf(!hasPostgres())('statewire import-graphs / export-graphs', () =>
     } finally {
       await log.close();
     }
-  });
+  }, 180_000);
 
-  it('without STATEWIRE_DATABASE_URL: a clear error, exit 2; --help lists the command', async () => {
-    const none = { STATEWIRE_DATABASE_URL: undefined, STATEWIRE_REDIS_URL: undefined };
-    for (const cmd of ['import-graphs', 'export-graphs']) {
-      const r = await runStatewire([cmd, dir], dir, none);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`statewire ${cmd}: STATEWIRE_DATABASE_URL is not set`);
+  it('without STATEWIRE_DATABASE_URL: a clear error, exit 2; a missing folder too; --help lists the commands', async () => {
+    // In-process (the same functions the binary dispatches to), stderr captured.
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const said = () => stderr.mock.calls.map((c) => String(c[0])).join('');
+    try {
+      expect(await importGraphsCommand([dir], {})).toBe(2);
+      expect(said()).toContain('statewire import-graphs: STATEWIRE_DATABASE_URL is not set');
+      expect(await exportGraphsCommand([dir], { STATEWIRE_DATABASE_URL: ' ' })).toBe(2);
+      expect(said()).toContain('statewire export-graphs: STATEWIRE_DATABASE_URL is not set');
+      expect(await importGraphsCommand([dir], { STATEWIRE_DATABASE_URL: 'redis://127.0.0.1:6379' })).toBe(2);
+      expect(said()).toContain('expected a postgres:// URL');
+      expect(await importGraphsCommand([join(dir, 'nope')], env())).toBe(2);
+      expect(said()).toContain(`${join(dir, 'nope')} is not a folder`);
+      expect(await exportGraphsCommand([], env())).toBe(2);
+      expect(said()).toContain('statewire export-graphs: expected DIR');
+    } finally {
+      stderr.mockRestore();
     }
-    const missing = await runStatewire(['import-graphs', join(dir, 'nope')], dir, env());
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('is not a folder');
     const help = await runStatewire(['--help'], dir);
     expect(help.stdout).toMatch(/import-graphs +save every \*\.json graph under DIR/);
     expect(help.stdout).toMatch(/export-graphs +write the latest version/);
-    expect((await runStatewire(['import-graphs', '--help'], dir)).stdout).toContain(
-      'usage: statewire import-graphs DIR',
-    );
-  });
+  }, 60_000);
 });

@@ -22,7 +22,7 @@ import type { LiveHub } from '../socket/liveHub.ts';
 import { PgGraphStore } from '../workspace/pgGraphStore.ts';
 import { BatchLeases } from './batchLease.ts';
 import { BullExecutor } from './bullExecutor.ts';
-import { distributedConfig, redactUrl, type DistributedConfig } from './config.ts';
+import { distributedConfig, graphsLocation, type DistributedConfig } from './config.ts';
 import { within } from './queue.ts';
 import { ViewerRelay } from './viewerRelay.ts';
 
@@ -125,11 +125,6 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
       })());
     },
   };
-}
-
-/** Where the PostgreSQL store's graphs are, as `statewire serve` prints it and the Graphs panel shows it. */
-export function graphsLocation(databaseUrl: string): string {
-  return `${redactUrl(databaseUrl)} (table graphs)`;
 }
 
 /**
