@@ -36,7 +36,6 @@ import {
 import { checkRelative, resolveInside, slugify } from './safePath.ts';
 import { watchGraphs } from './watchGraphs.ts';
 
-export type { FetchedGraph, GraphFileMeta, GraphSummary, ListedGraph, SavedRef, UnreadableFile } from '../ports/graphStore.ts';
 
 const toPosix = (p: string) => p.split(sep).join('/');
 
