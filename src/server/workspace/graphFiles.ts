@@ -1,3 +1,4 @@
+// The graphs folder, the embedded mode's GraphStore (ports/graphStore.ts; distributed mode: pgGraphStore.ts).
 // Graph files under `<workspace>/graphs`: list/get/create/update/delete/move and folder ops with the
 // reference's shapes (docs/reference-system.md §1.16). Every client path goes through resolveInside; writes are
 // atomic; create never overwrites unless asked; each file carries an etag (content hash) and mtime
