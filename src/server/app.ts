@@ -33,6 +33,7 @@ import {
 } from './http/originGuard.ts';
 import { trackRequestActivity } from './http/requestActivity.ts';
 import { installSecurityHeaders } from './http/securityHeaders.ts';
+import type { GraphStore } from './ports/graphStore.ts';
 import { componentsPlugin } from './plugins/components.plugin.ts';
 import { loadPlugins, type PluginLoadResult } from './plugins/loadPlugins.ts';
 import { assertRunnable } from './runs/assertRunnable.ts';
@@ -49,7 +50,6 @@ import { LiveHub, type HubOptions } from './socket/liveHub.ts';
 import { Presence } from './socket/presence.ts';
 import { GraphFiles } from './workspace/graphFiles.ts';
 import { ViewSettingsStore } from './workspace/viewSettings.ts';
-import { watchGraphs } from './workspace/watchGraphs.ts';
 import { workspacePlugin } from './workspace/workspace.plugin.ts';
 
 export interface ServerOptions {
@@ -93,6 +93,8 @@ export interface StatewireServer {
   io: SocketServer;
   /** Where batches and remote runs live when distributed mode is on (URLs with passwords redacted). */
   distributed?: { redis: string; postgres: string };
+  /** Where the graphs live: the graphs folder's absolute path, or the PostgreSQL store's location. */
+  graphs: string;
   /** Starts listening; resolves with the bound port, URL and the token in force (if any). */
   /** `executorUrl`: where node services call back (loopback, this port). */
   listen(): Promise<{ port: number; url: string; token?: string; executorUrl: string }>;
@@ -193,8 +195,11 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   runs.serviceState = new ServiceSnapshots(services, new ServiceSnapshotStore(db, store.blobs));
   // Distributed mode: batches on BullMQ + PostgreSQL, viewers on any instance (distributedMode.ts).
   const distributed = await installDistributed({ io, hub, workspace, config: opts.distributed });
-  const files = new GraphFiles(join(workspace, 'graphs'));
-  const graphsWatch = watchGraphs(files.root, () => hub.notice('graphs_changed', {}));
+  // The graphs: the workspace's folder, or in distributed mode PostgreSQL, shared by every instance
+  // (its watch hears every instance's writes through LISTEN/NOTIFY).
+  const files: GraphStore = distributed?.graphs ?? new GraphFiles(join(workspace, 'graphs'));
+  const graphsWatch = files.watch(() => hub.notice('graphs_changed', {}));
+  await graphsWatch.ready;
   // Batches: episodes run in child processes; their events are written here (the one owner of the
   // database) and published through the hub like any run's, so `/?run=<episode run>` follows live.
   const runLog = new SqliteRunLog(store);
@@ -260,6 +265,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   return {
     app,
     io,
+    graphs: files.location,
     ...(distributed
       ? {
           distributed: {

@@ -22,10 +22,20 @@ const COMMANDS: Record<string, { module: string; fn: string; summary: string }> 
     fn: 'diffCommand',
     summary: 'what changed structurally between two graph files (nodes, edges, slots, config, routing)',
   },
+  'export-graphs': {
+    module: './graphsTransfer.ts',
+    fn: 'exportGraphsCommand',
+    summary: 'write the latest version of every graph in PostgreSQL (STATEWIRE_DATABASE_URL) to DIR',
+  },
   format: {
     module: './format.ts',
     fn: 'formatCommand',
     summary: 'print (or --write) the canonical form of a graph file',
+  },
+  'import-graphs': {
+    module: './graphsTransfer.ts',
+    fn: 'importGraphsCommand',
+    summary: 'save every *.json graph under DIR in PostgreSQL (STATEWIRE_DATABASE_URL), a new version each',
   },
   query: {
     module: './query.ts',
@@ -57,7 +67,7 @@ export const USAGE = `usage: statewire <command> [args]
 
 commands:
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${name.padEnd(8)}${c.summary}`)
+  .map(([name, c]) => `  ${name.padEnd(15)}${c.summary}`)
   .join('\n')}
 
 Run \`statewire <command> --help\` for a command's options.`;

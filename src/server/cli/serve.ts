@@ -199,8 +199,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
     console.log(
       `workspace ${resolve(workspace)}${workspaceExisted ? '' : ' (created: the folder did not exist)'}`,
     );
-    // The folder the editor's Graphs panel lists, named the same way there (its header shows this path).
-    console.log(`graphs ${resolve(workspace, 'graphs')}`);
+    // Where the editor's Graphs panel lists from, named the same way there (its header shows it): the
+    // workspace's graphs folder, or in distributed mode the PostgreSQL store.
+    console.log(`graphs ${server.graphs}`);
     if (server.distributed)
       console.log(
         `distributed: batches queued on ${server.distributed.redis} for statewire worker processes, runs in ${server.distributed.postgres}`,

@@ -106,6 +106,9 @@ describe('PostgreSQL migrations', () => {
       'checkpoints',
       'effects',
       'events',
+      'graph_folders',
+      'graph_versions',
+      'graphs',
       'runs',
       'schema_migrations',
     ]);

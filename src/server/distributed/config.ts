@@ -63,3 +63,8 @@ export function redactUrl(url: string): string {
     return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
   }
 }
+
+/** Where the PostgreSQL store's graphs are, as `statewire serve` prints it and the Graphs panel shows it. */
+export function graphsLocation(databaseUrl: string): string {
+  return `${redactUrl(databaseUrl)} (table graphs)`;
+}

@@ -7,7 +7,10 @@
 //    (remoteRuns.plugin.ts);
 //  - batches are owned through leases in PostgreSQL (batchLease.ts): a batch whose owner died is
 //    taken over by another instance within seconds and finished there;
-//  - `/api/health` probes Redis and PostgreSQL, each within 2 s (db/health.ts).
+//  - `/api/health` probes Redis and PostgreSQL, each within 2 s (db/health.ts);
+//  - the graphs live in PostgreSQL (workspace/pgGraphStore.ts) instead of the workspace's graphs/
+//    folder: every instance lists and saves the same graphs, every saved version is kept, and a
+//    write on one instance reaches the editors on all of them (LISTEN/NOTIFY).
 // Interactive runs (the editor's Run button) stay in the instance's SQLite, as in embedded mode.
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -16,9 +19,10 @@ import type { BatchManagerOptions } from '../batch/batchManager.ts';
 import { PROBE_MS, probe, type DependencyCheck } from '../db/health.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
 import type { LiveHub } from '../socket/liveHub.ts';
+import { PgGraphStore } from '../workspace/pgGraphStore.ts';
 import { BatchLeases } from './batchLease.ts';
 import { BullExecutor } from './bullExecutor.ts';
-import { distributedConfig, type DistributedConfig } from './config.ts';
+import { distributedConfig, graphsLocation, type DistributedConfig } from './config.ts';
 import { within } from './queue.ts';
 import { ViewerRelay } from './viewerRelay.ts';
 
@@ -31,6 +35,8 @@ export interface DistributedServer {
   leases: BatchLeases;
   /** What BatchManager takes instead of the embedded log, pool and mode. */
   batches: Pick<BatchManagerOptions, 'log' | 'executor' | 'mode' | 'ownership'>;
+  /** The graphs, shared by every instance (instead of the workspace's graphs/ folder). */
+  graphs: PgGraphStore;
   /** Redis and PostgreSQL, each probed within 2 s. */
   checks(): Promise<{ redis: DependencyCheck; postgres: DependencyCheck }>;
   close(): Promise<void>;
@@ -93,6 +99,10 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
     relay,
     leases,
     batches: { log, executor, mode: 'distributed', ownership: leases },
+    graphs: new PgGraphStore(log.pool, {
+      location: graphsLocation(config.databaseUrl),
+      listenUrl: config.databaseUrl,
+    }),
     async checks() {
       // Each probe gives up after PROBE_MS: a paused Redis leaves its ping pending for ever.
       const [redis, postgres] = await Promise.all([probe(() => executor.ping()), postgresCheck(log)]);

@@ -12,10 +12,21 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runStatewire(args: string[], cwd: string): Promise<CliRun> {
+/** `env`: variables set (or, as undefined, removed) on top of this process's environment. */
+export function runStatewire(
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): Promise<CliRun> {
+  const childEnv = { ...process.env, ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
   return new Promise((done) =>
-    execFile(process.execPath, [BIN, ...args], { cwd, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-      done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, env: childEnv, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) =>
+        done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
     ),
   );
 }

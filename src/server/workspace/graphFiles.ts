@@ -1,3 +1,4 @@
+// The graphs folder, the embedded mode's GraphStore (ports/graphStore.ts; distributed mode: pgGraphStore.ts).
 // Graph files under `<workspace>/graphs`: list/get/create/update/delete/move and folder ops with the
 // reference's shapes (docs/reference-system.md §1.16). Every client path goes through resolveInside; writes are
 // atomic; create never overwrites unless asked; each file carries an etag (content hash) and mtime
@@ -5,71 +6,41 @@
 // does not read as a graph (a typo, a truncated write) is never overwritten by a save unless the
 // request says `replace_unreadable: true`: its text is the user's work, and a save from an editor that
 // could not read it would replace it with whatever that editor had (an empty graph, before the fix).
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
-import { emptyGraph } from '../../domain/graph/graph.schema.ts';
 import { ApiError, badRequest, conflict, notFound } from '../errors/errors.ts';
 import { storageApiError } from '../errors/storageErrors.ts';
+import type {
+  FetchedGraph,
+  GraphFileMeta,
+  GraphStore,
+  GraphSummary,
+  GraphsWatch,
+  GraphVersionInfo,
+  ListedGraph,
+  SavedRef,
+} from '../ports/graphStore.ts';
 import { sweepOrphanTemps, writeFileAtomic } from './atomicWrite.ts';
-import { parseGraphText } from '../../domain/graph/graph.parse.ts';
 import { GRAPH_TEST_SUFFIX } from '../../domain/graphtest/graphTest.schema.ts';
-import type { Issue } from '../../domain/validate/issues.ts';
-import { describeErrors, encodeGraph } from './graphCodec.ts';
+import { encodeGraph } from './graphCodec.ts';
+import {
+  assertReplaceable,
+  BoundedSet,
+  etagOf,
+  graphFromText,
+  isTestBase,
+  staleError,
+  summarizeText,
+  testFileError,
+} from './graphText.ts';
 import { checkRelative, resolveInside, slugify } from './safePath.ts';
+import { watchGraphs } from './watchGraphs.ts';
 
-export interface GraphFileMeta {
-  _id: string;
-  _path: string;
-  folder: string;
-  _etag: string;
-  _mtime: number;
-}
-export type ListedGraph = GraphDef & GraphFileMeta & { _error?: string };
 
-/**
- * What `GET /api/graphs/{id}` adds for a file that does not read as a graph (besides `_error` and an
- * empty graph, the listing's shape): every parse error with its line and column, and the file's text
- * (the first MAX_UNREADABLE_TEXT characters) so the editor can show it read-only.
- */
-export interface UnreadableFile {
-  issues: Issue[];
-  text: string;
-  text_truncated: boolean;
-}
-export type FetchedGraph = ListedGraph & { _unreadable?: UnreadableFile };
-
-const MAX_UNREADABLE_TEXT = 1_000_000;
-
-/** A listed file without its graph (`GET /api/graphs?view=summary`). */
-export interface GraphSummary {
-  _id: string;
-  folder: string;
-  name: string;
-  kind: 'graph' | 'node';
-  description: string;
-  _mtime: number;
-  /** Why the file does not read as a graph (it is listed all the same, as the full list does). */
-  _error?: string;
-}
-
-export interface SavedRef {
-  id: string;
-  path: string;
-  etag: string;
-  mtime: number;
-}
-
-const etagOf = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
-
-// `*.test.json` beside the graphs are graph tests (`statewire test`), not graphs: never listed or opened.
-const isTestBase = (base: string) => base.endsWith(GRAPH_TEST_SUFFIX.slice(0, -'.json'.length));
-const testFileError = (name: string, path?: string) =>
-  badRequest('graph-test-file', `${JSON.stringify(`${name}.json`)} is a graph test file (run it with \`statewire test\`), not a graph`, path);
 const toPosix = (p: string) => p.split(sep).join('/');
 
-export class GraphFiles {
+export class GraphFiles implements GraphStore {
   constructor(readonly root: string) {
     mkdirSync(root, { recursive: true });
     // A save killed between open and rename leaves `.<name>.<pid>.<hex>.tmp`; nothing else will.
@@ -98,48 +69,30 @@ export class GraphFiles {
 
   private readAbs(abs: string, withText = false): FetchedGraph {
     const text = readFileSync(abs, 'utf8');
-    const meta = this.metaOf(abs, text);
-    // The domain's text parser: invalid JSON is reported with line and column, and a slot declared
-    // twice in one container (lost by a plain JSON.parse) is caught.
-    const r = parseGraphText(text, meta._id);
-    if (r.ok) {
-      this.readable.add(meta._etag);
-      return { ...r.graph, ...meta };
-    }
-    const unreadable = { ...emptyGraph(meta._id), ...meta, _error: describeErrors(r.errors) };
-    if (!withText) return unreadable;
-    return {
-      ...unreadable,
-      _unreadable: {
-        issues: r.errors,
-        text: text.slice(0, MAX_UNREADABLE_TEXT),
-        text_truncated: text.length > MAX_UNREADABLE_TEXT,
-      },
-    };
+    return graphFromText(text, this.metaOf(abs, text), withText, this.readable);
   }
 
-  /**
-   * Refuses (409 `unreadable-file`) to replace a file that exists but does not read as a graph,
-   * unless the request said `replace_unreadable`. The answer carries the parse errors and the file's
-   * etag, so the editor can show what is wrong and replace exactly the version it showed.
-   */
-  private assertReplaceable(abs: string, text: string, replaceUnreadable: boolean): void {
-    if (replaceUnreadable || this.readable.has(etagOf(text))) return;
-    const r = parseGraphText(text, this.idOf(abs)._id);
-    if (r.ok) return this.readable.add(etagOf(text));
-    throw conflict(
-      `${this.label(abs)} on disk does not read as a graph (${describeErrors(r.errors.slice(0, 1))}); it was not overwritten. Fix the file, or send replace_unreadable: true to replace it`,
-      'unreadable-file',
-      { etag: etagOf(text), issues: r.errors.slice(0, 20) },
+  /** Etags of texts known to read as graphs: what this server wrote or read without error (graphText.ts). */
+  private readonly readable = new BoundedSet(4096);
+
+  get location(): string {
+    return resolve(this.root);
+  }
+
+  watch(notify: () => void): GraphsWatch {
+    return watchGraphs(this.root, notify);
+  }
+
+  versions(): GraphVersionInfo[] {
+    throw notFound(
+      'graph versions are kept only when graphs live in PostgreSQL (distributed mode, docs/scaling-out.md); the graphs folder keeps the latest file',
+      'no-versions',
     );
   }
 
-  /**
-   * Etags (content hashes) of texts known to read as graphs: what this server wrote or read without
-   * error. A save usually follows the editor's GET of the same version, so the check above hashes the
-   * file instead of parsing it again (a 1,000-node graph: ~2 ms instead of ~160 ms on the one thread).
-   */
-  private readonly readable = new BoundedSet(4096);
+  version(): GraphVersionInfo & { graph: GraphDef } {
+    return this.versions() as never;
+  }
 
   /** The current text of a file about to be replaced, or null when there is none. */
   private currentText(abs: string): string | null {
@@ -194,25 +147,7 @@ export class GraphFiles {
   private readonly summaryCache = new Map<string, { mtimeMs: number; size: number; summary: GraphSummary }>();
 
   private summarize(abs: string, text: string, mtimeMs: number): GraphSummary {
-    const { _id, folder } = this.idOf(abs);
-    const base = { _id, folder, name: '', kind: 'graph' as const, description: '', _mtime: mtimeMs };
-    let doc: unknown;
-    try {
-      doc = JSON.parse(text);
-    } catch {
-      const r = parseGraphText(text, _id);
-      return { ...base, _error: r.ok ? 'not a graph' : describeErrors(r.errors) };
-    }
-    if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
-      return { ...base, _error: 'the file is JSON but not a graph object' };
-    // The defaults of the graph schema (GraphSchema): no name is '', no kind is a graph.
-    const rec = doc as Record<string, unknown>;
-    return {
-      ...base,
-      name: typeof rec.name === 'string' ? rec.name : '',
-      kind: rec.kind === 'node' ? 'node' : 'graph',
-      description: typeof rec.description === 'string' ? rec.description : '',
-    };
+    return summarizeText(text, { ...this.idOf(abs), _mtime: mtimeMs });
   }
 
   get(id: string): FetchedGraph {
@@ -265,7 +200,7 @@ export class GraphFiles {
     const existing = this.currentText(abs);
     if (existing !== null && !overwrite)
       throw new ApiError(409, 'exists', `a graph file ${JSON.stringify(toPosix(relative(this.root, abs)))} already exists (send overwrite: true to replace it)`);
-    if (existing !== null) this.assertReplaceable(abs, existing, replaceUnreadable);
+    if (existing !== null) assertReplaceable(this.idOf(abs)._id, existing, replaceUnreadable, this.readable);
     mkdirSync(dir, { recursive: true });
     return this.write(abs, graph);
   }
@@ -276,10 +211,9 @@ export class GraphFiles {
     if (text === null) throw notFound(`graph ${JSON.stringify(id)} not found`);
     if (expectedEtag !== undefined) {
       const current = etagOf(text);
-      if (current !== expectedEtag)
-        throw conflict(`graph ${JSON.stringify(id)} changed on disk since it was loaded (etag ${current}, expected ${expectedEtag})`, 'stale', { etag: current });
+      if (current !== expectedEtag) throw staleError(id, current, expectedEtag);
     }
-    this.assertReplaceable(abs, text, replaceUnreadable);
+    assertReplaceable(this.idOf(abs)._id, text, replaceUnreadable, this.readable);
     return this.write(abs, graph);
   }
 
@@ -357,19 +291,6 @@ export class GraphFiles {
     else if (readdirSync(abs).length > 0) throw conflict(`folder ${JSON.stringify(path)} is not empty (pass recursive=true)`, 'not-empty');
     else rmdirSync(abs);
     return { deleted: path };
-  }
-}
-
-/** A set that forgets everything once it holds `max` entries (a cache of facts, never a source of truth). */
-class BoundedSet {
-  private readonly items = new Set<string>();
-  constructor(private readonly max: number) {}
-  has(v: string): boolean {
-    return this.items.has(v);
-  }
-  add(v: string): void {
-    if (this.items.size >= this.max) this.items.clear();
-    this.items.add(v);
   }
 }
 

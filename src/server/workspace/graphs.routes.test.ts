@@ -135,6 +135,13 @@ describe('/api/graphs CRUD', () => {
     });
   });
 
+  it('keeps no versions in the graphs folder: /api/graph-versions answers 404 no-versions', async () => {
+    const res = await inject('GET', '/api/graph-versions/grid_navigator');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toMatchObject({ code: 'no-versions' });
+    expect(res.json().error.message).toContain('PostgreSQL');
+  });
+
   it('moves (409 when the target exists) and deletes', async () => {
     await inject('POST', '/api/graphs', { name: 'mover' });
     await inject('POST', '/api/graphs', { name: 'mover', folder: 'dest' });

@@ -4,18 +4,19 @@
 // parser and body limit) come from app.ts's root, which this encapsulated context inherits.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Catalog } from '../../domain/catalog/catalog.schema.ts';
-import type { GraphFiles } from './graphFiles.ts';
+import type { GraphStore } from '../ports/graphStore.ts';
 import { registerGraphRoutes } from './graphs.routes.ts';
 import { registerValidateRoutes } from './validate.routes.ts';
 import type { ViewSettingsStore } from './viewSettings.ts';
 import { registerViewRoutes } from './views.routes.ts';
 
 export interface WorkspacePluginOptions {
-  files: GraphFiles;
+  /** The graphs folder (graphFiles.ts) or, in distributed mode, PostgreSQL (pgGraphStore.ts). */
+  files: GraphStore;
   views: ViewSettingsStore;
   /** The node catalog a graph is validated against (it changes when node services reload). */
   catalog: () => Catalog;
-  /** After a write through these routes: the graphs watcher sends its notice (platforms without a watcher too). */
+  /** After a write through these routes: the store's watch sends its notice (platforms without a watcher too). */
   onGraphsChanged: () => void;
 }
 
