@@ -88,6 +88,35 @@ describe('SqliteEffectStore', () => {
     expect(rowOf('run1:2:think:0:h')?.run_id).toBe('fork1');
   });
 
+  it('calls with the same request and answer add no blob after the first (the wrapper stays in the row)', () => {
+    const store = new SqliteEffectStore(db, 'run1', new BlobStore(db));
+    const blobCount = () => db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM blobs').get()!.n;
+    // A service call's shape: the inputs are a blob of their own, the request's root text is small
+    // (inline) — but with the wrapper's fields it would not be, and that blob differs every step.
+    const big = { service: 'echo', fn: 'echo__echo', inputs: { data: 'p'.repeat(500) }, config: {} };
+    const answer = { outputs: { data: 't'.repeat(500) }, logs: ['ok'] };
+    store.intend({ ...call('run1:1:think:0:h', big), step: 1 });
+    store.record('run1:1:think:0:h', big, answer, { ...call('run1:1:think:0:h', big), step: 1, ms: 3 });
+    const after = blobCount();
+    expect(after).toBeGreaterThan(0);
+    for (let step = 2; step <= 5; step++) {
+      const key = `run1:${step}:think:0:h`;
+      store.intend({ ...call(key, big), step });
+      store.record(key, big, answer, { ...call(key, big), step, ms: step });
+    }
+    expect(blobCount()).toBe(after);
+    const calls = recordedCalls(db, new BlobStore(db), 'run1');
+    expect(calls.map((c) => [c.step, c.ms])).toEqual([
+      [1, 3],
+      [2, 2],
+      [3, 3],
+      [4, 4],
+      [5, 5],
+    ]);
+    expect(calls.every((c) => c.node_id === 'think' && c.kind === 'llm')).toBe(true);
+    expect(calls.map((c) => [c.request, c.response])).toEqual(Array(5).fill([big, answer]));
+  });
+
   it('an answer without an intent (a store asked only to record) is written whole', () => {
     const store = new SqliteEffectStore(db, 'run1', new BlobStore(db));
     store.record('run1:3:think:0:h', { prompt: 'x' }, 'y');

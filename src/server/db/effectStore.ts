@@ -15,6 +15,9 @@
 // Stored form of a row (`effects`): `request` and `response` are `@` + a BlobStore root (values in
 // the content-addressed Merkle DAG, so an image sent or answered every step is stored once);
 // `request` holds the call (`{kind, step, node_id, index, request}`), `response` `{response, ms}`.
+// The small wrapper fields stay in the row's root text and only the request and the response
+// themselves go to blobs (`callRoot`, `answerRoot`): a wrapper blob would be new on every call
+// (its step and ms differ), a row of the blob table and its hash index written for nothing.
 // Both are '' while the call is only intended (older rows kept the request there already).
 // Rows written before (plain JSON, no `@`) still answer.
 import type { EffectCall, EffectStore } from '../../engine/run.api.ts';
@@ -37,11 +40,23 @@ export interface RecordedCall {
 
 const PENDING = '';
 
+/** `@` + the root of `{kind, step, node_id, index, request}`: the wrapper inline, the request content-addressed. */
+function callRoot(blobs: BlobStore, c: Omit<EffectCall, 'key'>): string {
+  const request = blobs.put(c.request ?? null);
+  return `@{"kind":${JSON.stringify(c.kind)},"step":${JSON.stringify(c.step)},"node_id":${JSON.stringify(c.node_id)},"index":${JSON.stringify(c.index)},"request":${request}}`;
+}
+
+/** `@` + the root of `{response, ms}`, the same way. */
+function answerRoot(blobs: BlobStore, response: unknown, ms: number): string {
+  return `@{"response":${blobs.put(response ?? null)},"ms":${JSON.stringify(ms)}}`;
+}
+
 export class SqliteEffectStore implements EffectStore {
   private readonly sel;
   private readonly intent;
   private readonly ins;
   private readonly answer;
+  private readonly recordTx;
 
   constructor(
     private readonly db: Db,
@@ -59,6 +74,18 @@ export class SqliteEffectStore implements EffectStore {
       'INSERT OR REPLACE INTO effects (key, run_id, request, response, created_at) VALUES (?, ?, ?, ?, ?)',
     );
     this.answer = db.prepare('UPDATE effects SET request = ?, response = ? WHERE key = ? AND run_id = ?');
+    this.recordTx = db.transaction(
+      (key: string, call: Omit<EffectCall, 'key'>, response: unknown, ms: number) => {
+        // The request is encoded and hashed once, here, after the call (the intent carried none).
+        const req = callRoot(this.blobs, call);
+        const res = answerRoot(this.blobs, response, ms);
+        // The usual case: this run's intent row. Otherwise (no intent, or the row is another run's of
+        // the lineage — a fresh-effects fork calling again) the row is written whole.
+        if (this.answer.run(req, res, key, this.runId).changes === 0) {
+          this.ins.run(key, this.runId, req, res, this.now());
+        }
+      },
+    );
   }
 
   lookup(key: string): unknown | undefined {
@@ -74,16 +101,13 @@ export class SqliteEffectStore implements EffectStore {
 
   record(key: string, request: unknown, response: unknown, call?: EffectCall & { ms: number }): void {
     const { step, node_id, index, kind } = call ?? { step: -1, node_id: '', index: 0, kind: 'llm' };
-    this.db.transaction(() => {
-      // The request is encoded and hashed once, here, after the call (the intent carried none).
-      const req = `@${this.blobs.put({ kind, step, node_id, index, request: request ?? null })}`;
-      const res = `@${this.blobs.put({ response: response ?? null, ms: call?.ms ?? 0 })}`;
-      // The usual case: this run's intent row. Otherwise (no intent, or the row is another run's of
-      // the lineage — a fresh-effects fork calling again) the row is written whole.
-      if (this.answer.run(req, res, key, this.runId).changes === 0) {
-        this.ins.run(key, this.runId, req, res, this.now());
-      }
-    })();
+    try {
+      this.recordTx(key, { step, node_id, index, kind, request }, response, call?.ms ?? 0);
+    } catch (err) {
+      // Rolled back (disk full…): the blob ids it remembered name rows that were never stored.
+      this.blobs.resetCaches();
+      throw err;
+    }
   }
 }
 
@@ -135,10 +159,7 @@ export function importCalls(
   );
   let added = 0;
   for (const c of calls) {
-    const { kind, step, node_id, index, request } = c;
-    const req = `@${blobs.put({ kind, step, node_id, index, request: request ?? null })}`;
-    const res = `@${blobs.put({ response: c.response ?? null, ms: c.ms ?? 0 })}`;
-    added += ins.run(c.key, runId, req, res, now).changes;
+    added += ins.run(c.key, runId, callRoot(blobs, c), answerRoot(blobs, c.response, c.ms ?? 0), now).changes;
   }
   return added;
 }
