@@ -45,6 +45,7 @@ export const FIGURE_ORDER = [
   'db.bytes_per_step.demo',
   'restore.p95.10k',
   'services.call_overhead',
+  'services.call_overhead_recorded',
   'batch.durable_vs_engine',
   'batch.distributed_vs_embedded',
 ];

@@ -2,7 +2,7 @@
 // graph (workspace/graphs/grid_navigator.json) against a bare socket.io server (bench/stream.bareServer.ts,
 // its own process) pushing the same recorded events, one socket.io message per event.
 // The client is a socket.io-client in this process in both cases; ours subscribes the way the app
-// does (`batch: true, packed: true`: packed `events` batches, unpacked and counted per event).
+// does (`batch: true`: packed `events` batches, unpacked and counted per event).
 //  - live.events_per_s: events received per second, first event → last, demo at step_delay_ms 0
 //    (STEPS steps) vs the bare server pushing that run's recorded events as fast as it can.
 //  - live.latency_p50 / p99: ms from the step's end to the client receiving its nav_step, at
@@ -53,12 +53,9 @@ async function connect(url: string): Promise<Socket> {
 function onEvents(socket: Socket, fn: (e: EventEnvelope) => void): void {
   for (const type of EVENT_TYPES) socket.on(type, (e: EventEnvelope) => fn(e));
   socket.on('events', (batch: unknown, ack?: () => void) => {
-    if (Array.isArray(batch)) for (const e of batch as EventEnvelope[]) fn(e);
-    else {
-      const r = unpackEvents(batch);
-      if (!r.ok) throw new Error(r.error);
-      for (const e of r.events) fn(e);
-    }
+    const r = unpackEvents(batch);
+    if (!r.ok) throw new Error(r.error);
+    for (const e of r.events) fn(e);
     ack?.();
   });
 }
@@ -104,8 +101,8 @@ async function oursRun(
   try {
     const runIdSet = `bench_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
     const { trial, ended } = collect(socket, () => runIdSet, 'run_result');
-    // Every run, live (the run does not exist yet); the app's fast path: packed batches.
-    await socket.timeout(5000).emitWithAck('subscribe', { batch: true, packed: true });
+    // Every run, live (the run does not exist yet), in batches as the app asks.
+    await socket.timeout(5000).emitWithAck('subscribe', { batch: true });
     const start = await api(server.url, 'POST', '/api/navigate/run', {
       loop_definition: demoGraph(steps),
       execution_id: runIdSet,

@@ -4,7 +4,7 @@
 // batches), and prints the events/s each run reached and the server's CPU time for it (user +
 // system, from /proc: on a shared machine a steadier figure than the rate). The profile is read with any CPU-profile
 // viewer (Chrome DevTools, speedscope); docs/performance.md (Live stream) says what was found.
-// Usage: PROF=/tmp/prof npx tsx bench/stream.profile.ts [N]   (SUBSCRIBE='{"batch":true}' to compare forms)
+// Usage: PROF=/tmp/prof npx tsx bench/stream.profile.ts [N]   (SUBSCRIBE='{"batch":true,"fullValues":true}' overrides the subscribe message)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,7 +44,7 @@ async function startServer(dir: string) {
 const ws = tempWorkspace();
 const server = await startServer(ws.dir);
 const runs = Number(process.argv[2] ?? 3);
-const subscribe = JSON.parse(process.env.SUBSCRIBE ?? '{"batch":true,"packed":true}') as object;
+const subscribe = JSON.parse(process.env.SUBSCRIBE ?? '{"batch":true}') as object;
 try {
   for (let k = 0; k <= runs; k++) {
     const socket = io(server.url, { transports: ['websocket'], reconnection: false, forceNew: true });
@@ -64,12 +64,9 @@ try {
       }
     };
     socket.on('events', (batch: unknown, ack?: () => void) => {
-      if (Array.isArray(batch)) take(batch as EventEnvelope[]);
-      else {
-        const r = unpackEvents(batch);
-        if (!r.ok) throw new Error(r.error);
-        take(r.events);
-      }
+      const r = unpackEvents(batch);
+      if (!r.ok) throw new Error(r.error);
+      take(r.events);
       ack?.();
     });
     await socket.timeout(5000).emitWithAck('subscribe', subscribe);

@@ -14,7 +14,7 @@
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { io, type Socket } from 'socket.io-client';
-import type { EventEnvelope } from '../src/domain/protocol/protocol.ts';
+import { unpackEvents } from '../src/domain/protocol/packedEvents.ts';
 import {
   api,
   demoGraph,
@@ -87,9 +87,11 @@ function viewer(base: string): Viewer {
   socket.on('disconnect', (reason) => {
     if (reason !== 'io client disconnect') v.lost = reason;
   });
-  socket.on('events', (list: EventEnvelope[], ack?: () => void) => {
+  socket.on('events', (batch: unknown, ack?: () => void) => {
     ack?.(); // replay batches ask for an ack: the server sends the next ones as the viewer takes them
-    for (const e of list) {
+    const r = unpackEvents(batch);
+    if (!r.ok) throw new Error(r.error);
+    for (const e of r.events) {
       if (e.type === 'gap') {
         v.gaps++;
         const d = e.data as { toSeq: number };

@@ -10,6 +10,7 @@ import type { Socket as NetSocket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { EVENT_TYPES, type EventEnvelope } from '../domain/protocol/protocol.ts';
+import { batchEvents } from './test/liveClient.testutil.ts';
 import {
   api,
   demoGraph,
@@ -66,8 +67,8 @@ class DroppingViewer {
       randomizationFactor: 0,
     });
     if (batch)
-      this.socket.on('events', (list: EventEnvelope[], ack?: () => void) => {
-        list.forEach((e) => this.apply(e));
+      this.socket.on('events', (batch: unknown, ack?: () => void) => {
+        batchEvents(batch).forEach((e) => this.apply(e));
         ack?.(); // replay batches are paced by these acks
       });
     else for (const type of EVENT_TYPES) this.socket.on(type, (e: EventEnvelope) => this.apply(e));

@@ -52,11 +52,8 @@ function setup(log: EventEnvelope[] = [], row?: () => RunStatusRow) {
 }
 
 /** The events as the server packs them (each `ts` is an ISO date of whole ms, so they always pack). */
-function packed(events: EventEnvelope[]) {
-  const p = packEvents(RUN, events);
-  if (!p) throw new Error('test events do not pack');
-  return p;
-}
+/** An `events` batch as the server sends it (packedEvents.ts). */
+const packed = (events: EventEnvelope[]) => packEvents(RUN, events);
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
@@ -64,9 +61,9 @@ describe('LiveClient', () => {
   it('asks for batches and applies an events batch in seq order, dropping what it already has', () => {
     const { socket, client, store, frame } = setup();
     client.follow(RUN);
-    socket.fire('events', [ev('nav_status', 1, { status: 'running', step: 0 }), navStep(2, 1, 1)]);
+    socket.fire('events', packed([ev('nav_status', 1, { status: 'running', step: 0 }), navStep(2, 1, 1)]));
     // A replayed page overlapping the live one: seq 2 again, then new ones.
-    socket.fire('events', [navStep(2, 1, 99), navStep(3, 2, 2), navStep(4, 3, 3)]);
+    socket.fire('events', packed([navStep(2, 1, 99), navStep(3, 2, 2), navStep(4, 3, 3)]));
     frame();
     expect(store.getState().steps).toEqual([1, 2, 3]);
     expect(store.getState().containers.graph_state?.states.step_count?.value).toBe(3);
@@ -77,13 +74,13 @@ describe('LiveClient', () => {
     const { socket, client, store, frame } = setup();
     client.follow(RUN);
     const acks: string[] = [];
-    socket.fire('events', [navStep(1, 1, 1), navStep(2, 2, 2)]);
-    socket.fire('events', [], () => acks.push(`acked at step ${store.getState().step}`));
+    socket.fire('events', packed([navStep(1, 1, 1), navStep(2, 2, 2)]));
+    socket.fire('events', packed([]), () => acks.push(`acked at step ${store.getState().step}`));
     expect(acks).toEqual([]);
     frame();
     expect(acks).toEqual(['acked at step 2']);
     // Nothing waiting to be applied: the ack is answered at once.
-    socket.fire('events', [], () => acks.push('idle ack'));
+    socket.fire('events', packed([]), () => acks.push('idle ack'));
     expect(acks).toEqual(['acked at step 2', 'idle ack']);
   });
 
@@ -91,14 +88,14 @@ describe('LiveClient', () => {
     const log = [navStep(1, 1, 1), navStep(2, 2, 2), navStep(3, 3, 3), navStep(4, 4, 4)];
     const { socket, client, store, fetches, frame } = setup(log);
     client.follow(RUN);
-    socket.fire('events', [log[0], log[3]]);
+    socket.fire('events', packed([log[0]!, log[3]!]));
     await settle();
     frame();
     expect(fetches[0]).toEqual({ after: 1, type: undefined });
     expect(store.getState().steps).toEqual([1, 2, 3, 4]);
   });
 
-  it('applies packed batches like arrays: order, duplicates on a replay overlap, holes filled from the log', async () => {
+  it('applies packed batches in seq order: duplicates on a replay overlap dropped, holes filled from the log', async () => {
     const log = [navStep(1, 1, 1), navStep(2, 2, 2), navStep(3, 3, 3), navStep(4, 4, 4), navStep(5, 5, 5)];
     const { socket, client, store, fetches, frame } = setup(log);
     client.follow(RUN);
@@ -112,11 +109,14 @@ describe('LiveClient', () => {
     expect(client.lastAppliedSeq).toBe(5);
   });
 
-  it('drops a packed batch it cannot read (the hole it leaves is filled from the log)', async () => {
+  it('drops a batch it cannot read (the hole it leaves is filled from the log)', async () => {
     const log = [navStep(1, 1, 1), navStep(2, 2, 2), navStep(3, 3, 3)];
     const { socket, client, store, frame } = setup(log);
     client.follow(RUN);
     socket.fire('events', { ...packed([log[0]!, log[1]!]), dt: [0] });
+    socket.fire('events', [log[0], log[1]]); // the array form of protocol 2 is no batch any more
+    frame();
+    expect(store.getState().steps).toEqual([]);
     socket.fire('events', packed([log[2]!]));
     await settle();
     frame();
@@ -127,7 +127,7 @@ describe('LiveClient', () => {
     const { socket, client, store, frame } = setup();
     client.follow(RUN);
     socket.fire('nav_step', navStep(1, 1, 1));
-    socket.fire('events', [navStep(2, 2, 2)]);
+    socket.fire('events', packed([navStep(2, 2, 2)]));
     socket.fire('nav_step', navStep(3, 3, 3));
     frame();
     expect(store.getState().steps).toEqual([1, 2, 3]);
@@ -136,12 +136,12 @@ describe('LiveClient', () => {
   it('subscribes with runId and afterSeq, and again with the last seq on reconnect', () => {
     const { socket, client, frame } = setup();
     client.follow(RUN, 0);
-    expect(socket.subscribes()).toEqual([{ runId: RUN, afterSeq: 0, batch: true, packed: true }]);
+    expect(socket.subscribes()).toEqual([{ runId: RUN, afterSeq: 0, batch: true }]);
     client.receive(ev('nav_status', 1, { status: 'running', step: 0 }));
     client.receive(navStep(2, 1, 1));
     frame();
     socket.fire('connect');
-    expect(socket.subscribes()[1]).toEqual({ runId: RUN, afterSeq: 2, batch: true, packed: true });
+    expect(socket.subscribes()[1]).toEqual({ runId: RUN, afterSeq: 2, batch: true });
   });
 
   it('ignores duplicates, other runs and malformed envelopes', () => {
@@ -222,7 +222,7 @@ describe('LiveClient', () => {
     client.follow(RUN);
     client.receive(navStep(5, 1, 1));
     client.follow('run_2', 0);
-    expect(socket.subscribes()[1]).toEqual({ runId: 'run_2', afterSeq: 0, batch: true, packed: true });
+    expect(socket.subscribes()[1]).toEqual({ runId: 'run_2', afterSeq: 0, batch: true });
     expect(client.lastAppliedSeq).toBe(0);
   });
 
@@ -239,7 +239,7 @@ describe('LiveClient', () => {
     const { client, socket, store, frame } = setup([], () => row);
     socket.fire('connect'); // the first connect: the status came with the follow
     client.follow(RUN);
-    socket.fire('events', [ev('nav_status', 1, { status: 'running', step: 0 }), navStep(2, 1, 1)]);
+    socket.fire('events', packed([ev('nav_status', 1, { status: 'running', step: 0 }), navStep(2, 1, 1)]));
     frame();
     await settle();
     expect(store.getState().status).toBe('running');
@@ -256,11 +256,10 @@ describe('LiveClient', () => {
     const { client, socket, store, frame } = setup([], () => ({ status: 'running', last_seq: 2 }));
     socket.fire('connect');
     client.follow(RUN);
-    socket.fire('events', [
-      navStep(1, 1, 1),
-      navStep(2, 2, 2),
-      ev('nav_status', 3, { status: 'paused', step: 2 }),
-    ]);
+    socket.fire(
+      'events',
+      packed([navStep(1, 1, 1), navStep(2, 2, 2), ev('nav_status', 3, { status: 'paused', step: 2 })]),
+    );
     frame();
     socket.fire('connect');
     await settle();

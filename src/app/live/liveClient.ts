@@ -1,4 +1,4 @@
-// Follows one run over socket.io: `subscribe {runId, afterSeq, batch: true, packed: true}`, drop anything at or below the last
+// Follows one run over socket.io: `subscribe {runId, afterSeq, batch: true}`, drop anything at or below the last
 // accepted seq, fill holes from GET /api/runs/{id}/events before going on, honour the server's
 // `gap` notices (dropped intermediate nav_steps under backpressure: tolerated in order, fetched in
 // the background for the timeline), re-subscribe with afterSeq on reconnect, and apply accepted
@@ -7,8 +7,8 @@
 // Batches (`events` messages: the envelopes of one committed group or replay page, in seq order) are
 // the app's delivery: one socket frame per commit instead of one per event. Each envelope of a batch
 // goes through the same checks as a single message, so order, holes and duplicates are handled
-// alike. A batch is an array of envelopes or, as this client asks, a packed batch (one run's events in
-// columns: packedEvents.ts), unpacked here into the same envelopes. A replay batch comes with an ack request; it is answered once what came before it is
+// alike. A batch is packed (one run's events in columns: packedEvents.ts, the one wire form of a
+// batch), unpacked here into the same envelopes. A replay batch comes with an ack request; it is answered once what came before it is
 // applied, so the server replays no faster than this tab applies (per-event messages are still
 // understood: a server or relay that sends them works unchanged).
 // The transport is injected (`SocketLike`), so the ordering logic is tested without a socket.
@@ -148,7 +148,7 @@ export class LiveClient {
   private subscribe(): void {
     if (this.runId === null || !this.deps.socket.connected) return;
     const runId = this.runId;
-    const msg = { runId, afterSeq: this.lastSeq, batch: true, packed: true };
+    const msg = { runId, afterSeq: this.lastSeq, batch: true };
     this.deps.socket.emit('subscribe', msg, (ack: unknown) => {
       const a = ack as { ok?: boolean; error?: { message?: string } } | undefined;
       if (a && a.ok === false && this.runId === runId)
@@ -158,15 +158,12 @@ export class LiveClient {
 
   /**
    * An `events` batch: each envelope as if it came alone, then its ack once they are applied. A
-   * packed batch that does not unpack is dropped like an unreadable envelope: the next event that
+   * batch that does not unpack is dropped like an unreadable envelope: the next event that
    * arrives shows the hole, which is then filled from the log.
    */
   receiveBatch(batch: unknown, ack?: unknown): void {
-    if (Array.isArray(batch)) for (const e of batch) this.receive(e);
-    else {
-      const unpacked = unpackEvents(batch);
-      if (unpacked.ok) for (const e of unpacked.events) this.receive(e);
-    }
+    const unpacked = unpackEvents(batch);
+    if (unpacked.ok) for (const e of unpacked.events) this.receive(e);
     if (typeof ack !== 'function') return;
     const answer = () => (ack as () => void)();
     if (this.scheduled) this.acks.push(answer);

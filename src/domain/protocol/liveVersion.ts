@@ -5,7 +5,8 @@
 import { z } from 'zod';
 
 // 2: `subscribe {packed: true}` and packed `events` batches (packedEvents.ts).
-export const LIVE_PROTOCOL_VERSION = 2;
+// 3: every `events` batch is packed (the array form is gone; `packed` is ignored).
+export const LIVE_PROTOCOL_VERSION = 3;
 
 /** Server → client, once per connection, before any other message. */
 export const HelloSchema = z.object({ type: z.literal('hello'), protocol: z.number().int() });

@@ -15,7 +15,7 @@ const ev = (
   data: { node_id: 'n', seq, nested: [1, { a: null }] },
 });
 
-describe('packed events batches', () => {
+describe('packed events batches (the live batch wire form)', () => {
   it('unpack gives back the very envelopes, seqs (with their holes) and ts included', () => {
     const events = [
       ev(5, '2026-12-06T19:59:59.998Z', 'node_status'),
@@ -34,10 +34,19 @@ describe('packed events batches', () => {
     expect(unpackEvents(packEvents('r1', []))).toEqual({ ok: true, events: [] });
   });
 
-  it('does not pack what would not come back the same: a ts that is not ISO of whole ms, another run', () => {
-    expect(packEvents('r1', [ev(1, '2026-12-06T20:00:00Z')])).toBeUndefined();
-    expect(packEvents('r1', [ev(1, 'yesterday')])).toBeUndefined();
-    expect(packEvents('r1', [ev(1, '2026-12-06T20:00:00.000Z', 'exec_log', 'r2')])).toBeUndefined();
+  it('a ts that would not come back the same (not ISO of whole ms) travels as it is, in a ts column', () => {
+    const events = [ev(1, '2026-12-06T20:00:00Z'), ev(2, '2026-12-06T20:00:00.004Z'), ev(3, 'yesterday')];
+    const packed = packEvents('r1', events);
+    expect(packed).toMatchObject({ t0: 0, dt: [0, 0, 0], ts: events.map((e) => e.ts) });
+    expect(unpackEvents(JSON.parse(JSON.stringify(packed)))).toEqual({ ok: true, events });
+    // The usual batch has no ts column.
+    expect(packEvents('r1', [events[1]!])).not.toHaveProperty('ts');
+  });
+
+  it('refuses events of another run (a batch is one run of events)', () => {
+    expect(() => packEvents('r1', [ev(1, '2026-12-06T20:00:00.000Z', 'exec_log', 'r2')])).toThrow(
+      /event 1 is of run r2, not r1/,
+    );
   });
 
   it('names what is wrong with a batch it cannot read, without throwing', () => {
@@ -53,6 +62,7 @@ describe('packed events batches', () => {
       [{ ...good, type: ['exec_log', 3] }, /\$\.type is not 2 strings/],
       [{ ...good, data: [] }, /\$\.data is not 2 values/],
       [{ ...good, dt: [0, 9e15] }, /\$\.dt\[1\] is out of range/],
+      [{ ...good, ts: ['2026-12-06T20:00:00Z'] }, /\$\.ts is not 2 strings/],
     ];
     for (const [raw, error] of cases) {
       const r = unpackEvents(raw);

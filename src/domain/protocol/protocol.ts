@@ -308,19 +308,13 @@ export const SubscribeMessageSchema = z.object({
   /** Ask for full slot values in nav_step (default: previews only, as the reference). */
   fullValues: z.boolean().optional(),
   /**
-   * Receive `events` messages (an array of envelopes of one run, in seq order) instead of one
-   * message per envelope: one socket frame per page or per committed batch, which is what lets
-   * hundreds of viewers follow a fast run. A replay batch asks for a socket.io ack: call it once the
-   * batch is applied; the server keeps at most two unacknowledged batches per client (an ack that
-   * never comes counts as given after 10 s).
+   * Receive `events` messages (one run's envelopes in seq order, packed in columns: `{runId, t0,
+   * seq, type, dt, data}`, packedEvents.ts) instead of one message per envelope: one socket frame per
+   * page or per committed batch, which is what lets hundreds of viewers follow a fast run. A replay
+   * batch is followed by an empty batch asking for a socket.io ack: call it once what came before is
+   * applied; the server keeps at most two unacknowledged batches per client (an ack that never comes
+   * counts as given after 10 s).
    */
   batch: z.boolean().optional(),
-  /**
-   * With `batch`: each `events` message carries a packed batch (`{runId, t0, seq, type, dt, data}`,
-   * packedEvents.ts) instead of an array of envelopes — a third fewer bytes to write and to parse. A
-   * batch whose envelopes cannot be packed, and the empty batch that asks for an ack, still come as
-   * arrays; a client asking for packed batches reads both.
-   */
-  packed: z.boolean().optional(),
 });
 export type SubscribeMessage = z.infer<typeof SubscribeMessageSchema>;

@@ -1,13 +1,25 @@
 // Recorded external calls (repeatable intent, docs/architecture.md "Run state and durability"; engine/effects.ts): an LLM call or a
-// node-service call, under a stable idempotency key (`lineage:step:node:n:hash`). The intent (key +
-// request) is written before the call, the answer after it, each straight to SQLite (autocommit):
-// durable before its step commits, so a crash between the call and the step commit never pays for
-// the call twice — the resumed run finds the answer, or re-sends the same key.
+// node-service call, under a stable idempotency key (`lineage:step:node:n:hash`, the hash of the
+// request). Two short commits per call, each straight to SQLite:
+//   - the intent, BEFORE the call: a bare row (key, run, empty request and response) in one
+//     autocommit INSERT — no encoding, no hashing, one b-tree leaf. The key names the call and
+//     hashes its request, so the row is all a resumed run needs to re-send the same key;
+//   - the answer, AFTER the call: the request and the answer as content-addressed blobs and the
+//     row updated to point at them, in one transaction.
+// Both are durable before the step commits, so a crash between the call and the step commit never
+// pays for the call twice — the resumed run finds the answer, or finds the intent and re-sends the
+// same key. "Durable" is the database's (database.ts: WAL, synchronous=NORMAL): a commit is in the
+// WAL when it returns, so it survives the process being killed (kill -9); a power loss may lose the
+// last commits before the next checkpoint (synchronous=FULL would fsync every commit).
 //
 // Stored form of a row (`effects`): `request` and `response` are `@` + a BlobStore root (values in
 // the content-addressed Merkle DAG, so an image sent or answered every step is stored once);
-// `request` holds the call (`{kind, step, node_id, index, request}`), `response` `{response, ms}`,
-// or '' while the call is only intended. Rows written before (plain JSON, no `@`) still answer.
+// `request` holds the call (`{kind, step, node_id, index, request}`), `response` `{response, ms}`.
+// The small wrapper fields stay in the row's root text and only the request and the response
+// themselves go to blobs (`callRoot`, `answerRoot`): a wrapper blob would be new on every call
+// (its step and ms differ), a row of the blob table and its hash index written for nothing.
+// Both are '' while the call is only intended (older rows kept the request there already).
+// Rows written before (plain JSON, no `@`) still answer.
 import type { EffectCall, EffectStore } from '../../engine/run.api.ts';
 import type { BlobStore } from './blobStore.ts';
 import type { Db } from './database.ts';
@@ -21,17 +33,30 @@ export interface RecordedCall {
   node_id: string;
   index: number;
   request: unknown;
-  /** Absent while the call was only intended (the run died during the call). */
+  /** Absent while the call was only intended (the run died during the call; older rows only). */
   response?: unknown;
   ms?: number;
 }
 
 const PENDING = '';
 
+/** `@` + the root of `{kind, step, node_id, index, request}`: the wrapper inline, the request content-addressed. */
+function callRoot(blobs: BlobStore, c: Omit<EffectCall, 'key'>): string {
+  const request = blobs.put(c.request ?? null);
+  return `@{"kind":${JSON.stringify(c.kind)},"step":${JSON.stringify(c.step)},"node_id":${JSON.stringify(c.node_id)},"index":${JSON.stringify(c.index)},"request":${request}}`;
+}
+
+/** `@` + the root of `{response, ms}`, the same way. */
+function answerRoot(blobs: BlobStore, response: unknown, ms: number): string {
+  return `@{"response":${blobs.put(response ?? null)},"ms":${JSON.stringify(ms)}}`;
+}
+
 export class SqliteEffectStore implements EffectStore {
   private readonly sel;
+  private readonly intent;
   private readonly ins;
   private readonly answer;
+  private readonly recordTx;
 
   constructor(
     private readonly db: Db,
@@ -40,10 +65,27 @@ export class SqliteEffectStore implements EffectStore {
     private readonly now: () => string = () => new Date().toISOString(),
   ) {
     this.sel = db.prepare<[string], { response: string }>('SELECT response FROM effects WHERE key = ?');
+    // A row already there stays (an answer a fresh-effects run re-calls; `record` replaces it then).
+    this.intent = db.prepare(
+      `INSERT INTO effects (key, run_id, request, response, created_at) VALUES (?, ?, '${PENDING}', '${PENDING}', ?)
+       ON CONFLICT (key) DO NOTHING`,
+    );
     this.ins = db.prepare(
       'INSERT OR REPLACE INTO effects (key, run_id, request, response, created_at) VALUES (?, ?, ?, ?, ?)',
     );
-    this.answer = db.prepare('UPDATE effects SET response = ? WHERE key = ? AND run_id = ?');
+    this.answer = db.prepare('UPDATE effects SET request = ?, response = ? WHERE key = ? AND run_id = ?');
+    this.recordTx = db.transaction(
+      (key: string, call: Omit<EffectCall, 'key'>, response: unknown, ms: number) => {
+        // The request is encoded and hashed once, here, after the call (the intent carried none).
+        const req = callRoot(this.blobs, call);
+        const res = answerRoot(this.blobs, response, ms);
+        // The usual case: this run's intent row. Otherwise (no intent, or the row is another run's of
+        // the lineage — a fresh-effects fork calling again) the row is written whole.
+        if (this.answer.run(req, res, key, this.runId).changes === 0) {
+          this.ins.run(key, this.runId, req, res, this.now());
+        }
+      },
+    );
   }
 
   lookup(key: string): unknown | undefined {
@@ -54,35 +96,25 @@ export class SqliteEffectStore implements EffectStore {
   }
 
   intend(call: EffectCall): void {
-    // An answer already stored stays (a fresh-effects run re-calls, and `record` replaces it then).
-    if (this.sel.get(call.key)) return;
-    this.write(call.key, call, undefined);
+    this.intent.run(call.key, this.runId, this.now());
   }
 
   record(key: string, request: unknown, response: unknown, call?: EffectCall & { ms: number }): void {
-    const answer = { response: response ?? null, ms: call?.ms ?? 0 };
-    // The usual case: this store wrote the intent, whose request is the key's (the key hashes it), so
-    // only the answer is added — the request is not encoded and hashed a second time.
-    const answered = this.db.transaction(
-      () => this.answer.run(`@${this.blobs.put(answer)}`, key, this.runId).changes > 0,
-    )();
-    if (answered) return;
-    this.write(key, call ?? { key, step: -1, node_id: '', index: 0, kind: 'llm', request }, answer);
-  }
-
-  private write(key: string, call: EffectCall, answer: { response: unknown; ms: number } | undefined): void {
-    this.db.transaction(() => {
-      const { kind, step, node_id, index, request } = call;
-      const req = `@${this.blobs.put({ kind, step, node_id, index, request: request ?? null })}`;
-      const res = answer ? `@${this.blobs.put(answer)}` : PENDING;
-      this.ins.run(key, this.runId, req, res, this.now());
-    })();
+    const { step, node_id, index, kind } = call ?? { step: -1, node_id: '', index: 0, kind: 'llm' };
+    try {
+      this.recordTx(key, { step, node_id, index, kind, request }, response, call?.ms ?? 0);
+    } catch (err) {
+      // Rolled back (disk full…): the blob ids it remembered name rows that were never stored.
+      this.blobs.resetCaches();
+      throw err;
+    }
   }
 }
 
 /**
- * Every call recorded under a lineage (a run and the forks sharing its answers), oldest first. Rows
- * of the old plain-JSON form carry no step or node and are left out.
+ * Every call recorded under a lineage (a run and the forks sharing its answers), oldest first. Bare
+ * intents (a call the run died during) and rows of the old plain-JSON form carry no request, step
+ * or node and are left out.
  */
 export function recordedCalls(db: Db, blobs: BlobStore, lineage: string): RecordedCall[] {
   const rows = db
@@ -93,6 +125,7 @@ export function recordedCalls(db: Db, blobs: BlobStore, lineage: string): Record
     .all(`${lineage}:`, `${lineage};`);
   const out: RecordedCall[] = [];
   for (const r of rows) {
+    // Left out: bare intents (nothing to show but the key) and rows of the old plain-JSON form.
     if (!r.request.startsWith('@')) continue;
     const call = blobs.get(r.request.slice(1)) as Omit<RecordedCall, 'key' | 'run_id'>;
     const answer =
@@ -126,10 +159,7 @@ export function importCalls(
   );
   let added = 0;
   for (const c of calls) {
-    const { kind, step, node_id, index, request } = c;
-    const req = `@${blobs.put({ kind, step, node_id, index, request: request ?? null })}`;
-    const res = `@${blobs.put({ response: c.response ?? null, ms: c.ms ?? 0 })}`;
-    added += ins.run(c.key, runId, req, res, now).changes;
+    added += ins.run(c.key, runId, callRoot(blobs, c), answerRoot(blobs, c.response, c.ms ?? 0), now).changes;
   }
   return added;
 }

@@ -11,7 +11,7 @@ import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { createServer, type StatewireServer } from '../app.ts';
 import { PgRunLog } from '../db/pgRunLog.ts';
 import { withoutFullValues } from '../socket/compact.ts';
-import { connectClient, type RecordingClient } from '../test/liveClient.testutil.ts';
+import { batchEvents, connectClient, type RecordingClient } from '../test/liveClient.testutil.ts';
 import { hasPostgres, startPostgres, type PgServer } from '../test/pgServer.ts';
 import { hasRedis, startRedis, type RedisServer } from '../test/redisServer.ts';
 import { api, demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
@@ -76,7 +76,8 @@ describe.skipIf(!hasRedis() || !hasPostgres())('a viewer on another server insta
     const batched = await connectClient(b.url);
     clients.push(previews, full, batched);
     const batches: EventEnvelope[][] = [];
-    batched.socket.on('events', (list: EventEnvelope[], ack?: () => void) => {
+    batched.socket.on('events', (batch: unknown, ack?: () => void) => {
+      const list = batchEvents(batch);
       if (list.length > 0) batches.push(list);
       ack?.();
     });

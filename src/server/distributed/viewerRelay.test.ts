@@ -15,7 +15,7 @@ import { closeDatabase, openDatabase, type Db } from '../db/database.ts';
 import { RunStore } from '../db/runStore.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
 import { LiveHub } from '../socket/liveHub.ts';
-import { connectClient, type RecordingClient } from '../test/liveClient.testutil.ts';
+import { batchEvents, connectClient, type RecordingClient } from '../test/liveClient.testutil.ts';
 import { hasRedis, startRedis, type RedisServer } from '../test/redisServer.ts';
 import { waitFor } from '../test/serverProcess.testutil.ts';
 import { ViewerRelay } from './viewerRelay.ts';
@@ -145,7 +145,8 @@ describe.skipIf(!hasRedis())('viewer relay', () => {
     const client = await connectClient(url);
     clients.push(client);
     const batches: EventEnvelope[][] = [];
-    client.socket.on('events', (list: EventEnvelope[], ack?: () => void) => {
+    client.socket.on('events', (batch: unknown, ack?: () => void) => {
+      const list = batchEvents(batch);
       if (list.length > 0) batches.push(list);
       ack?.();
     });

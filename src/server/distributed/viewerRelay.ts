@@ -23,6 +23,7 @@
 import { createAdapter, type RedisAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import type { Server as SocketServer, Socket } from 'socket.io';
+import { packEvents } from '../../domain/protocol/packedEvents.ts';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { RunLog } from '../db/runLog.ts';
 import { withoutFullValues } from '../socket/compact.ts';
@@ -306,7 +307,7 @@ export class ViewerRelay implements RemoteRunSource {
   /** Batch clients acknowledge replay batches (as the hub asks): at most one unacknowledged page. */
   private async ack(f: Follower): Promise<void> {
     try {
-      await f.socket.timeout(10_000).emitWithAck('events', []);
+      await f.socket.timeout(10_000).emitWithAck('events', packEvents(f.runId, []));
     } catch {
       // no ack in time: counts as taken
     }
@@ -314,7 +315,7 @@ export class ViewerRelay implements RemoteRunSource {
 
   private send(f: Follower, events: readonly EventEnvelope[]): void {
     const out = f.full ? events : events.map(withoutFullValues);
-    if (f.batch) f.socket.emit('events', out);
+    if (f.batch) f.socket.emit('events', packEvents(f.runId, out));
     else for (const e of out) f.socket.emit(e.type, e);
   }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { createServer, type StatewireServer } from '../app.ts';
-import { connectClient, fullLog } from '../test/liveClient.testutil.ts';
+import { batchEvents, connectClient, fullLog } from '../test/liveClient.testutil.ts';
 import { api, tempWorkspace, waitFor } from '../test/serverProcess.testutil.ts';
 
 type StepHook = (step: number) => Promise<void> | void;
@@ -88,9 +88,9 @@ describe('adaptive group commit', () => {
     const client = await connectClient(url);
     let batches = 0;
     const seen: EventEnvelope[] = [];
-    client.socket.on('events', (b: EventEnvelope[]) => {
+    client.socket.on('events', (b: unknown) => {
       batches++;
-      seen.push(...b);
+      seen.push(...batchEvents(b));
     });
     await client.subscribe({ batch: true });
     const runId = await start(200, 0);
@@ -114,7 +114,7 @@ describe('adaptive group commit', () => {
     };
     const client = await connectClient(url);
     const seen: EventEnvelope[] = [];
-    client.socket.on('events', (b: EventEnvelope[]) => seen.push(...b));
+    client.socket.on('events', (b: unknown) => seen.push(...batchEvents(b)));
     await client.subscribe({ batch: true });
     const runId = await start(10, 0);
     try {

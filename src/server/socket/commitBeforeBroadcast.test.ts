@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { createServer, type StatewireServer } from '../app.ts';
 import type { RunStore } from '../db/runStore.ts';
+import { batchEvents } from '../test/liveClient.testutil.ts';
 import { api, demoGraph, tempWorkspace, waitFor } from '../test/serverProcess.testutil.ts';
 import { io } from 'socket.io-client';
 import { LiveHub } from './liveHub.ts';
@@ -49,7 +50,8 @@ describe('commit before broadcast', () => {
     });
     const got: EventEnvelope[] = [];
     let messages = 0;
-    socket.on('events', (batch: EventEnvelope[], ack?: () => void) => {
+    socket.on('events', (payload: unknown, ack?: () => void) => {
+      const batch = batchEvents(payload);
       if (batch.length > 0) messages++;
       got.push(...batch);
       ack?.();

@@ -1,10 +1,9 @@
 // The delivery variants side by side over REAL sockets (socket.io server on loopback, socket.io
-// clients, SQLite log): a batch client (`batch: true`) and a per-event client
+// clients, SQLite log): a batch client (`batch: true`, what the app asks for) and a per-event client
 // subscribe in the middle of a run that keeps committing, replay the log and hand over to live.
-// Each must get seq 1…N exactly once and in order; the batch client only `events` arrays (one per
-// committed group once live, or a few when the group is big), the per-event client only one message
-// per envelope; a packed client (`batch: true, packed: true`, what the app asks for) only packed
-// batches that unpack to the same envelopes.
+// Each must get seq 1…N exactly once and in order; the batch client only packed `events` batches
+// (packedEvents.ts, the one wire form of a batch: one per committed group once live, or a few when
+// the group is big) that unpack to the very envelopes the per-event client gets one message each.
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -26,8 +25,8 @@ interface Viewer {
   batches: number;
   /** Per-event messages (named after their envelope type). */
   singles: number;
-  /** `events` messages that carried a packed batch. */
-  packed: number;
+  /** `events` messages that were not a packed batch (there must be none). */
+  unpacked: number;
 }
 
 let http: HttpServer;
@@ -81,20 +80,17 @@ function commit(steps: number): void {
 
 async function viewer(): Promise<Viewer> {
   const socket = connect(url, { transports: ['websocket'], reconnection: false, forceNew: true });
-  const v: Viewer = { socket, got: [], batches: 0, singles: 0, packed: 0 };
+  const v: Viewer = { socket, got: [], batches: 0, singles: 0, unpacked: 0 };
   for (const type of EVENT_TYPES)
     socket.on(type, (e: EventEnvelope) => {
       v.singles++;
       v.got.push(e);
     });
   socket.on('events', (batch: unknown, ack?: () => void) => {
-    if (Array.isArray(batch)) {
-      if (batch.length > 0) v.batches++;
-      v.got.push(...(batch as EventEnvelope[]));
-    } else {
-      const r = unpackEvents(batch);
-      if (!r.ok) throw new Error(r.error);
-      v.packed++;
+    const r = unpackEvents(batch);
+    if (!r.ok) v.unpacked++;
+    else {
+      if (r.events.length > 0) v.batches++;
       v.got.push(...r.events);
     }
     ack?.();
@@ -129,40 +125,13 @@ describe('LiveHub batch and per-event clients', () => {
     expect(seqs(batch)).toEqual(oneToN(seq));
     expect(seqs(single)).toEqual(oneToN(seq));
     expect(batch.singles).toBe(0);
+    expect(batch.unpacked).toBe(0);
     expect(single.batches).toBe(0);
     expect(single.singles).toBe(seq);
+    // Packed on the wire, the very envelopes once unpacked.
+    expect(batch.got).toEqual(single.got);
     // Batches, not messages: far fewer frames than events.
     expect(batch.batches).toBeLessThan(seq / 4);
-  });
-
-  it('a packed client: replay → live → resubscribe with afterSeq, every event once, all in packed batches', async () => {
-    for (let i = 0; i < 30; i++) commit(2);
-    const packed = await viewer();
-    const plain = await viewer();
-    await packed.socket
-      .timeout(5000)
-      .emitWithAck('subscribe', { runId: RUN, afterSeq: 0, batch: true, packed: true });
-    await plain.socket.timeout(5000).emitWithAck('subscribe', { runId: RUN, afterSeq: 0, batch: true });
-    for (let i = 0; i < 40; i++) {
-      commit(3);
-      await turn();
-    }
-    await waitFor(() => packed.got.length >= seq && plain.got.length >= seq, 10_000, 'caught up');
-    expect(seqs(packed)).toEqual(oneToN(seq));
-    // The same envelopes as the array client got, field for field.
-    expect(packed.got).toEqual(plain.got);
-    expect(packed.batches).toBe(0);
-    expect(packed.singles).toBe(0);
-    expect(packed.packed).toBeLessThan(seq / 4);
-    const upTo = 101;
-    packed.got = packed.got.filter((e) => e.seq <= upTo);
-    await packed.socket
-      .timeout(5000)
-      .emitWithAck('subscribe', { runId: RUN, afterSeq: upTo, batch: true, packed: true });
-    commit(2);
-    await waitFor(() => packed.got.length >= seq, 10_000, 'the rest');
-    expect(seqs(packed)).toEqual(oneToN(seq));
-    expect(packed.batches).toBe(0);
   });
 
   it('a live batch client gets each committed group as one message, in order', async () => {
@@ -175,6 +144,7 @@ describe('LiveHub batch and per-event clients', () => {
     }
     expect(seqs(batch)).toEqual(oneToN(200));
     expect(batch.batches).toBe(10);
+    expect(batch.unpacked).toBe(0);
   });
 
   it('a committed group bigger than a packet arrives as several messages: same events, same order', async () => {
@@ -198,6 +168,7 @@ describe('LiveHub batch and per-event clients', () => {
     await waitFor(() => batch.got.length >= seq, 10_000, 'the group');
     expect(batch.got).toEqual(events);
     expect(batch.batches).toBeGreaterThan(3);
+    expect(batch.unpacked).toBe(0);
     // Each frame stays far below V8's large-object size (~128 KB), where framing gets slow.
     expect(Math.max(...frames)).toBeLessThan(100 * 1024);
   });
@@ -213,5 +184,15 @@ describe('LiveHub batch and per-event clients', () => {
     commit(2);
     await waitFor(() => batch.got.length >= seq, 10_000, 'the rest');
     expect(seqs(batch)).toEqual(oneToN(seq));
+    expect(batch.unpacked).toBe(0);
+  });
+
+  it('a protocol-2 subscribe ({packed: true}) is refused, naming the field (every batch is packed now)', async () => {
+    const old = await viewer();
+    const ack = await old.socket
+      .timeout(5000)
+      .emitWithAck('subscribe', { runId: RUN, afterSeq: 0, batch: true, packed: true });
+    expect(ack).toMatchObject({ ok: false });
+    expect(JSON.stringify(ack)).toContain('packed');
   });
 });

@@ -8,6 +8,7 @@ import type { Server as SocketServer, Socket } from 'socket.io';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { closeDatabase, openDatabase, type Db } from '../db/database.ts';
 import { RunStore } from '../db/runStore.ts';
+import { batchEvents } from '../test/liveClient.testutil.ts';
 import { waitFor } from '../test/serverProcess.testutil.ts';
 import { LiveHub, type HubOptions } from './liveHub.ts';
 
@@ -45,9 +46,10 @@ class FakeSocket {
   acks = true;
   pendingAcks: Array<() => void> = [];
   emit(name: string, payload: unknown, ack?: (err: Error | null) => void) {
-    if (name === 'events' && (payload as EventEnvelope[]).length === 0) this.ackRequests++;
+    const batch = name === 'events' ? batchEvents(payload) : undefined;
+    if (batch?.length === 0) this.ackRequests++;
     else this.messages++;
-    if (name === 'events') this.got.push(...(payload as EventEnvelope[]));
+    if (batch) this.got.push(...batch);
     else this.got.push(payload as EventEnvelope);
     if (ack) {
       const done = () => ack(null);

@@ -1,5 +1,5 @@
 // The socket.io side of the live protocol. A client sends `subscribe {runId?, afterSeq?, fullValues?,
-// batch?, packed?}`: the hub replays the committed log after `afterSeq`, then streams live events, so a
+// batch?}`: the hub replays the committed log after `afterSeq`, then streams live events, so a
 // reconnecting client misses nothing and gets nothing twice. Without `runId` the client follows every
 // run (live only, plus a replay of the current run when `afterSeq` is given).
 //
@@ -49,19 +49,15 @@ export interface HubOptions {
 }
 
 /**
- * Delivery variant: previews or full values × one message per event, `events` batches of envelopes,
- * or packed `events` batches (packedEvents.ts).
+ * Delivery variant: previews or full values × one message per event or packed `events` batches
+ * (packedEvents.ts).
  */
-type Variant = 'pe' | 'pb' | 'pk' | 'fe' | 'fb' | 'fk';
-const VARIANTS: readonly Variant[] = ['pe', 'pb', 'pk', 'fe', 'fb', 'fk'];
-const isBatch = (v: Variant) => v[1] !== 'e';
-const isPacked = (v: Variant) => v[1] === 'k';
+type Variant = 'pe' | 'pb' | 'fe' | 'fb';
+const VARIANTS: readonly Variant[] = ['pe', 'pb', 'fe', 'fb'];
+const isBatch = (v: Variant) => v[1] === 'b';
 const isFull = (v: Variant) => v[0] === 'f';
-/** One run's events in a batch variant's form: packed when asked for and possible, else the envelopes. */
-const formOf =
-  (v: Variant): BatchForm =>
-  (events) =>
-    (isPacked(v) && events.length > 0 ? packEvents(events[0]!.runId, events) : undefined) ?? events;
+/** A slice of one run's events as an `events` batch goes on the wire (never empty here). */
+const packed: BatchForm = (events) => packEvents(events[0]!.runId, events);
 const runRoom = (runId: string, v: Variant) => `run:${v}:${runId}`;
 const allRoom = (v: Variant) => `all:${v}`;
 
@@ -85,8 +81,6 @@ const MAX_INFLIGHT = 2;
 const ACK_TIMEOUT_MS = 10_000;
 /** Clients served together by one broadcast (bigger groups are split so one send stays short). */
 const GROUP_MAX = 40;
-/** The ack request that follows a replay batch: an empty batch (applying it changes nothing). */
-const NO_EVENTS: readonly EventEnvelope[] = Object.freeze([]);
 
 interface Client {
   socket: Socket;
@@ -188,7 +182,6 @@ export class LiveHub {
         retryMs: 10,
       },
     );
-    this.shareable.add(NO_EVENTS);
     this.installSharedEncoding();
     io.on('connection', (socket) => this.attach(socket));
   }
@@ -286,7 +279,7 @@ export class LiveHub {
         message,
         scope: {},
         details: path ? { path } : {},
-        hint: 'subscribe takes {runId?: string, afterSeq?: integer ≥ 0, fullValues?: boolean, batch?: boolean, packed?: boolean}',
+        hint: 'subscribe takes {runId?: string, afterSeq?: integer ≥ 0, fullValues?: boolean, batch?: boolean}',
       },
     });
   }
@@ -304,7 +297,7 @@ export class LiveHub {
       fail('invalid-subscribe', `subscribe ${path}: ${i?.message ?? 'invalid'}`, path);
       return;
     }
-    const { runId, afterSeq, fullValues, batch, packed } = r.data;
+    const { runId, afterSeq, fullValues, batch } = r.data;
     this.remote?.release(client.socket);
     if (runId !== undefined && !this.store.getRun(runId)) {
       if (this.remote) {
@@ -320,7 +313,7 @@ export class LiveHub {
       return;
     }
     this.detach(client);
-    client.variant = `${fullValues ? 'f' : 'p'}${batch ? (packed ? 'k' : 'b') : 'e'}`;
+    client.variant = `${fullValues ? 'f' : 'p'}${batch ? 'b' : 'e'}`;
     client.follow = runId === undefined ? 'all' : 'run';
     client.runId = runId;
     const replayRun = runId ?? (afterSeq !== undefined ? this.currentRunId() : undefined);
@@ -502,7 +495,7 @@ export class LiveHub {
 
   private packeterOf(v: Variant): EventPacketer {
     let p = this.packeters.get(v);
-    if (!p) this.packeters.set(v, (p = new EventPacketer(undefined, formOf(v))));
+    if (!p) this.packeters.set(v, (p = new EventPacketer(undefined, packed)));
     return p;
   }
 
@@ -584,11 +577,14 @@ export class LiveHub {
     const target = this.here.to(co.members.map((c) => c.socket.id));
     if (isBatch(co.variant)) {
       target.emit('events', this.batchPayload(co, raw));
-      // Then a tiny ack request per member: it is answered once the member has applied the batch before it.
+      // Then a tiny ack request per member — an empty batch (applying it changes nothing), encoded
+      // once — answered once the member has applied the batch before it.
+      const ackRequest = packEvents(co.feed.runId, []);
+      this.shareable.add(ackRequest);
       for (const c of co.members) {
         c.inflight++;
         let acked = false;
-        c.socket.timeout(ACK_TIMEOUT_MS).emit('events', NO_EVENTS, () => {
+        c.socket.timeout(ACK_TIMEOUT_MS).emit('events', ackRequest, () => {
           if (acked) return;
           acked = true;
           c.inflight--;
@@ -611,13 +607,20 @@ export class LiveHub {
   /** The `events` payload for a replay slice; a whole slice's payload is kept for the next group at that position. */
   private batchPayload(co: Cohort, raw: EventEnvelope[]): object {
     const full = isFull(co.variant);
-    const form = formOf(co.variant);
-    if (co.compact) return form(compactSlice(raw, co.feed.lastNavSeq).map((e) => this.out(e, full)));
+    const runId = co.feed.runId;
+    if (co.compact)
+      return packEvents(
+        runId,
+        compactSlice(raw, co.feed.lastNavSeq).map((e) => this.out(e, full)),
+      );
     const whole = raw.length === co.feed.sliceLength(co.cursor, this.page);
     const key = `${co.feed.runId}\u0000${co.cursor}\u0000${co.variant}`;
     let payload = whole ? this.payloads.get(key) : undefined;
     if (payload) return payload;
-    payload = form(raw.map((e) => this.out(e, full)));
+    payload = packEvents(
+      runId,
+      raw.map((e) => this.out(e, full)),
+    );
     if (whole) {
       this.shareable.add(payload);
       this.payloads.set(key, payload);

@@ -1,6 +1,7 @@
 // A real socket.io client that records every envelope it receives, plus log helpers to compare what
 // a client saw with what the server's log holds.
 import { io, type Socket } from 'socket.io-client';
+import { unpackEvents } from '../../domain/protocol/packedEvents.ts';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { EVENT_TYPES } from '../../domain/protocol/protocol.ts';
 import { api, waitFor } from './serverProcess.testutil.ts';
@@ -34,6 +35,13 @@ export async function connectClient(url: string): Promise<RecordingClient> {
     subscribe: (msg) => socket.timeout(5000).emitWithAck('subscribe', msg),
     close: () => socket.close(),
   };
+}
+
+/** The envelopes of an `events` batch (packed: packedEvents.ts); one that does not unpack throws, naming why. */
+export function batchEvents(payload: unknown): EventEnvelope[] {
+  const r = unpackEvents(payload);
+  if (!r.ok) throw new Error(r.error);
+  return r.events;
 }
 
 /** The whole committed log of a run, paged through /api/runs/{id}/events. */
