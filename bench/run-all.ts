@@ -47,6 +47,9 @@ export const FIGURE_ORDER = [
   'services.call_overhead',
   'batch.durable_vs_engine',
   'batch.distributed_vs_embedded',
+  'runs.list_100k.first_page',
+  'runs.list_100k.by_graph',
+  'runs.list_100k.by_status',
 ];
 
 const started = new Date().toISOString();
