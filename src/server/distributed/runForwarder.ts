@@ -20,7 +20,7 @@
 //    other instances (viewerRelay.ts), as workers publish episodes: never before PostgreSQL has them.
 // Lag: a step reaches PostgreSQL one PostgreSQL commit after its local commit (a page of up to 500
 // events per commit, so a run driven flat out is forwarded in bigger commits, not further behind).
-import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
+import type { EventEnvelope, RunStatus } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint } from '../../engine/run.api.ts';
 import type { PgRunLog } from '../db/pgRunLog.ts';
 import type { CommitBatch, RunStore, StepPart, StoredRun } from '../db/runStore.ts';
@@ -206,7 +206,7 @@ export class RunForwarder {
         id: local.id,
         graphName: local.graph_name,
         graph: this.store.graphOf(runId),
-        status: local.status as CommitBatch['status'] & string,
+        status: local.status as RunStatus,
         startedAt: local.started_at,
         parentRunId: local.parent_run_id,
         parentStep: local.parent_step,
