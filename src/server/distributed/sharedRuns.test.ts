@@ -21,6 +21,7 @@ import { wholeLog } from './remoteRuns.plugin.ts';
 interface Instance {
   server: StatewireServer;
   url: string;
+  dir: string;
 }
 
 describe.skipIf(!hasRedis() || !hasPostgres())('one store when distributed', () => {
@@ -33,9 +34,9 @@ describe.skipIf(!hasRedis() || !hasPostgres())('one store when distributed', () 
   let a: Instance;
   let b: Instance;
 
-  const startInstance = async (name: string): Promise<Instance> => {
-    const dir = mkdtempSync(join(tmpdir(), `statewire-${name}-`));
-    dirs.push(dir);
+  const startInstance = async (name: string, workspace?: string): Promise<Instance> => {
+    const dir = workspace ?? mkdtempSync(join(tmpdir(), `statewire-${name}-`));
+    if (!workspace) dirs.push(dir);
     const server = await createServer({
       workspace: dir,
       port: 0,
@@ -43,7 +44,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('one store when distributed', () 
       distributed: { redisUrl: redis.url, databaseUrl: pg.url },
     });
     servers.push(server);
-    return { server, url: (await server.listen()).url };
+    return { server, url: (await server.listen()).url, dir };
   };
 
   const startRun = async (base: string, graph: unknown, stepDelayMs: number): Promise<string> => {
@@ -219,5 +220,24 @@ describe.skipIf(!hasRedis() || !hasPostgres())('one store when distributed', () 
     expect(await log.checkpointSteps(runId)).toEqual(
       (await api(a.url, 'GET', `/api/runs/${runId}/checkpoints`)).body.steps,
     );
+  }, 180_000);
+
+  it('an instance stopped while PostgreSQL was down forwards what it lacks when it starts again', async () => {
+    const runId = await startRun(a.url, { ...demoGraph(30), name: 'shared_runs_restart' }, 20);
+    await waitFor(
+      async () => ((await log.getRun(runId))?.steps ?? 0) >= 2,
+      20_000,
+      'a few steps in PostgreSQL',
+    );
+    await pg.halt('immediate');
+    await waitStatus(a.url, runId, ['done'], 60_000);
+    const local = await fullLog(a.url, runId);
+    await a.server.close(); // with the run's last steps in SQLite only
+    await pg.start();
+    expect((await log.getRun(runId))?.last_seq ?? 0).toBeLessThan(local[local.length - 1]!.seq);
+    a = await startInstance('a', a.dir);
+    await forwarded(runId, 60_000);
+    expect(await wholeLog(log, runId)).toEqual(local);
+    expect((await log.getRun(runId))?.status).toBe('done');
   }, 180_000);
 });
