@@ -10,7 +10,10 @@ import { createServer, type StatewireServer } from '../app.ts';
 import { closeDatabase, openDatabase, type Db } from './database.ts';
 import { dropColumnsOfVersion6AndLater } from './oldSchema.testutil.ts';
 import type { RunListQuery } from './runList.ts';
-import { RunStore } from './runStore.ts';
+import type { BatchRecord } from '../../domain/batch/batch.types.ts';
+import { hasPostgres, startPostgres } from '../test/pgServer.ts';
+import { PgRunLog } from './pgRunLog.ts';
+import { RunStore, type NewRun } from './runStore.ts';
 import { testRun } from './testRun.testutil.ts';
 
 describe('RunStore.listPage', () => {
@@ -77,6 +80,77 @@ describe('RunStore.listPage', () => {
     ]);
     expect(store.listPage({ limit: 1, graph: 'c' })[0]).toMatchObject({ kind: 'run', batch: null });
   });
+});
+
+describe.skipIf(!hasPostgres())('PgRunLog.listPage', () => {
+  it('lists the same pages as the SQLite store for the same runs (filters, kinds, batches, cursors)', async () => {
+    const pg = await startPostgres();
+    const log = await PgRunLog.connect(pg.url);
+    const db = openDatabase(':memory:');
+    try {
+      const store = new RunStore(db);
+      const runs: NewRun[] = [];
+      for (let i = 0; i < 24; i++)
+        runs.push({
+          ...testRun(i % 6 === 5 ? `batch_q_e${i}` : `r${String(i).padStart(2, '0')}`),
+          graphName: ['a', 'b'][i % 2]!,
+          status: i % 3 === 0 ? 'error' : 'done',
+          startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, Math.floor(i / 4))).toISOString(),
+          parentRunId: i % 7 === 3 ? 'r00' : null,
+          ...(i === 2 ? { kind: 'imported' as const } : i === 4 ? { kind: 'branch' as const } : {}),
+        });
+      const batch = {
+        id: 'batch_q',
+        graph_name: 'g',
+        graph: {},
+        episodes: 4,
+        workers: 1,
+        seed: 1,
+        sets: [],
+        mode: 'distributed',
+        status: 'running',
+        created_at: '2026-01-01T00:00:00.000Z',
+        ended_at: null,
+        error: null,
+      } as unknown as BatchRecord;
+      await log.createBatch(batch);
+      db.prepare(
+        `INSERT INTO batches (id, graph_name, graph, episodes, workers, seed, sets, mode, status, created_at)
+         VALUES ('batch_q', 'g', '{}', 4, 1, 1, '[]', 'distributed', 'running', '2026-01-01T00:00:00.000Z')`,
+      ).run();
+      for (const r of runs) {
+        store.createRun(r);
+        await log.createRun(r);
+      }
+      const mid = store.listPage({ limit: 9 })[8]!;
+      const queries: RunListQuery[] = [
+        { limit: 100 },
+        { limit: 5 },
+        { limit: 7, before: { startedAt: mid.started_at, id: mid.id } },
+        { limit: 100, graph: 'a', status: 'error' },
+        { limit: 100, kind: 'fork' },
+        { limit: 100, kind: 'imported' },
+        { limit: 100, kind: 'branch' },
+        { limit: 100, kind: 'episode' },
+        { limit: 2, batch: 'batch_q' },
+      ];
+      for (const q of queries) {
+        const [fromPg, fromSqlite] = [await log.listPage(q), store.listPage(q)];
+        expect(fromPg.length, JSON.stringify(q)).toBeGreaterThan(0);
+        expect(fromPg, JSON.stringify(q)).toEqual(fromSqlite);
+      }
+      expect((await log.listPage({ limit: 1, batch: 'batch_q' }))[0]?.batch).toEqual({
+        id: 'batch_q',
+        episode: 23,
+        episodes: 4,
+        status: 'running',
+      });
+    } finally {
+      closeDatabase(db);
+      await log.close();
+      await pg.stop();
+    }
+  }, 120_000);
 });
 
 describe('migration 7 (kind and batch columns)', () => {
