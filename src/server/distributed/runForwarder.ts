@@ -18,8 +18,9 @@
 //    are forwarded: what a stopped instance or a PostgreSQL outage left behind is caught up.
 //  - After each commit to PostgreSQL the forwarded envelopes are published to Redis for viewers on
 //    other instances (viewerRelay.ts), as workers publish episodes: never before PostgreSQL has them.
-// Lag: a step reaches PostgreSQL one PostgreSQL commit after its local commit (a page of up to 500
-// events per commit, so a run driven flat out is forwarded in bigger commits, not further behind).
+// Lag: a paced step reaches PostgreSQL one PostgreSQL commit after its local commit; a run driven
+// flat out writes faster than PostgreSQL takes it, and is forwarded in bigger commits (pages of up
+// to 500 events) that catch up after it ends (docs/scaling-out.md, "One store", for measurements).
 import type { EventEnvelope, RunStatus } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint } from '../../engine/run.api.ts';
 import type { PgRunLog } from '../db/pgRunLog.ts';
