@@ -48,6 +48,9 @@ export const FIGURE_ORDER = [
   'services.call_overhead_recorded',
   'batch.durable_vs_engine',
   'batch.distributed_vs_embedded',
+  'runs.list_100k.first_page',
+  'runs.list_100k.by_graph',
+  'runs.list_100k.by_status',
 ];
 
 const started = new Date().toISOString();

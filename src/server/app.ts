@@ -194,7 +194,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   // Time travel includes the services' state: their snapshots go with each step's checkpoint.
   runs.serviceState = new ServiceSnapshots(services, new ServiceSnapshotStore(db, store.blobs));
   // Distributed mode: batches on BullMQ + PostgreSQL, viewers on any instance (distributedMode.ts).
-  const distributed = await installDistributed({ io, hub, workspace, config: opts.distributed });
+  const distributed = await installDistributed({ io, hub, store, workspace, config: opts.distributed });
   // The graphs: the workspace's folder, or in distributed mode PostgreSQL, shared by every instance
   // (its watch hears every instance's writes through LISTEN/NOTIFY).
   const files: GraphStore = distributed?.graphs ?? new GraphFiles(join(workspace, 'graphs'));
@@ -227,7 +227,8 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   // rules installed above (security headers, origin guard, error shape, JSON parser, body limit).
   // Distributed mode's fallback comes first: its hook answers in front of the runs plugin's routes.
   const currentCatalog = () => catalog;
-  if (distributed) await app.register(remoteRunsPlugin, { store, log: distributed.log });
+  if (distributed)
+    await app.register(remoteRunsPlugin, { store, log: distributed.log, copies: distributed.copies });
   await app.register(workspacePlugin, {
     files,
     views: new ViewSettingsStore(workspace),

@@ -4,6 +4,7 @@
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import type { RunSummary } from '../../domain/protocol/protocol.rest.ts';
+import { runHistoryApi } from '../run/runHistory.api.ts';
 import {
   diffNodeStates,
   diffStates,
@@ -86,7 +87,7 @@ export async function loadCompare(): Promise<void> {
 export function openCompare(a: Side, b: Side): void {
   compareStore.setState({ open: true, a, b });
   void loadCompare();
-  runApi
+  runHistoryApi
     .list()
     .then((runs) => compareStore.setState({ runs }))
     .catch(() => undefined);

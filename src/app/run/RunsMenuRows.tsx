@@ -82,12 +82,17 @@ export function RunRow(props: {
     >
       <span className="flex min-w-0 flex-1 items-center gap-1">
         <span className="truncate text-zinc-200">{label ?? (r.graph_name || r.id)}</span>
-        {kind !== 'run' && (
+        {(kind === 'fork' || kind === 'branch') && (
           <span
             className={`text-[10px] ${kind === 'branch' ? 'text-amber-300' : 'text-violet-300'}`}
             data-testid="runs-item-kind"
           >
             {kind} @{r.parent_step ?? '?'}
+          </span>
+        )}
+        {kind === 'imported' && (
+          <span className="text-[10px] text-zinc-400" data-testid="runs-item-kind">
+            imported
           </span>
         )}
       </span>

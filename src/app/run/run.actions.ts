@@ -311,10 +311,7 @@ export async function followRun(runId: string): Promise<boolean> {
 
 /** The newest stored run of a graph (by name), for the timeline of a reopened editor. */
 async function latestRunOf(graphName: string): Promise<{ id: string; status: string } | undefined> {
-  const list = await runApi.list();
-  return list
-    .filter((r) => r.graph_name === graphName)
-    .sort((a, b) => b.started_at.localeCompare(a.started_at))[0];
+  return (await runApi.listOfGraph(graphName, 1))[0];
 }
 
 /**

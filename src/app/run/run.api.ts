@@ -65,7 +65,9 @@ export const runApi = {
       step_delay_ms: stepDelayMs,
       paused: true,
     }),
-  list: () => call<RunSummary[]>('GET', '/api/runs'),
+  /** The newest runs of a graph (GET /api/runs filters by graph and pages; newest first). */
+  listOfGraph: (graphName: string, limit: number) =>
+    call<RunSummary[]>('GET', `/api/runs?graph=${encodeURIComponent(graphName)}&limit=${limit}`),
   run: (runId: string) => call<RunSummary>('GET', `/api/runs/${encodeURIComponent(runId)}`),
   graph: (runId: string) => call<unknown>('GET', `/api/runs/${encodeURIComponent(runId)}/graph`),
   state: (runId: string, step: number) =>

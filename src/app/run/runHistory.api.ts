@@ -1,5 +1,5 @@
 // REST of the Runs menu beyond run.api.ts: the filtered list (with each run's kind) and delete.
-import type { RunSummary } from '../../domain/protocol/protocol.rest.ts';
+import type { RunKind, RunSummary } from '../../domain/protocol/protocol.rest.ts';
 import { authHeaders } from '../api/token.ts';
 
 /** An episode run's batch, as GET /api/runs says it (null for a run of no batch). */
@@ -10,7 +10,15 @@ export interface BatchOfRun {
   status: string;
 }
 
-export type RunListItem = RunSummary & { kind?: 'run' | 'fork' | 'branch'; batch?: BatchOfRun | null };
+export type RunListItem = RunSummary & {
+  kind?: RunKind;
+  batch?: BatchOfRun | null;
+  /** Pass as `before` for the page after this row. */
+  cursor?: string;
+};
+
+/** Runs the menu lists: the newest 500 (the server's page limit), batches' episodes included. */
+const MENU_RUNS = 500;
 
 async function send<T>(method: 'GET' | 'DELETE', url: string): Promise<T> {
   const res = await fetch(url, {
@@ -25,7 +33,7 @@ async function send<T>(method: 'GET' | 'DELETE', url: string): Promise<T> {
 }
 
 export const runHistoryApi = {
-  list: () => send<RunListItem[]>('GET', '/api/runs'),
+  list: () => send<RunListItem[]>('GET', `/api/runs?limit=${MENU_RUNS}`),
   remove: (runId: string) =>
     send<{ ok: boolean; deleted_events: number }>('DELETE', `/api/runs/${encodeURIComponent(runId)}`),
 };

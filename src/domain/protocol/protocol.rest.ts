@@ -108,6 +108,64 @@ export const RunSummarySchema = z.object({
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
+/**
+ * What kind of run a row is: `run` (started from a graph: the Run button, `run --server`), `fork`
+ * (of another run at a step), `branch` (holds the steps a restore abandoned), `imported` (from a
+ * bundle) or `episode` (of a batch).
+ */
+export const RunKindSchema = z.enum(['run', 'fork', 'branch', 'imported', 'episode']);
+export type RunKind = z.infer<typeof RunKindSchema>;
+
+/** The opaque `before` cursor of the run list: base64url of `[started_at, id]` of a listed row. */
+export function encodeRunCursor(startedAt: string, id: string): string {
+  const bytes = new TextEncoder().encode(JSON.stringify([startedAt, id]));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+function decodeRunCursor(text: string): { startedAt: string; id: string } | undefined {
+  try {
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+    const json = new TextDecoder('utf-8', { fatal: true }).decode(
+      Uint8Array.from(binary, (c) => c.charCodeAt(0)),
+    );
+    const v = JSON.parse(json) as unknown;
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string')
+      return { startedAt: v[0], id: v[1] };
+  } catch {
+    // not JSON: refused below
+  }
+  return undefined;
+}
+
+/**
+ * `GET /api/runs` query: `limit` (1–500, default 50), `before` (a row's `cursor`: the page after
+ * it), and exact filters `graph`, `status`, `kind`, `batch` (a batch id: its episodes).
+ */
+export const RunListQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+    before: z
+      .string()
+      .max(2000)
+      .transform((text, ctx) => {
+        const c = decodeRunCursor(text);
+        if (!c) {
+          ctx.addIssue({ code: 'custom', message: "not a cursor of this list (use a row's `cursor`)" });
+          return z.NEVER;
+        }
+        return c;
+      })
+      .optional(),
+    graph: z.string().min(1).max(500).optional(),
+    status: z.string().min(1).max(100).optional(),
+    kind: RunKindSchema.optional(),
+    batch: z.string().min(1).max(500).optional(),
+  })
+  .strict();
+
 export const ApiErrorBodySchema = z.object({
   error: z
     .object({ code: z.string(), message: z.string(), path: z.string().optional() })

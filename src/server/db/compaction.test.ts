@@ -12,6 +12,7 @@ import { closeDatabase, openDatabase, SCHEMA_VERSION, type Db } from './database
 import { Compactor } from './compaction.ts';
 import { readEverything, writeVariedRun } from './compaction.testutil.ts';
 import { RunStore } from './runStore.ts';
+import { dropColumnsOfVersion6AndLater } from './oldSchema.testutil.ts';
 
 const STEPS = 40;
 // Small chunks: 40 steps already span many segments and packed pages, so reads cross their edges.
@@ -136,8 +137,8 @@ describe('compaction of a finished run', () => {
     expect(old.pragma('auto_vacuum', { simple: true })).toBe(0);
     writeVariedRun(new RunStore(old), 'r', 20);
     old.exec('DROP TABLE blob_segments');
-    // …nor the columns of later versions (6: graph versions).
-    old.exec('ALTER TABLE runs DROP COLUMN graph_version; ALTER TABLE batches DROP COLUMN graph_version');
+    // …nor the columns of later versions (6: graph versions, 7: the run list).
+    dropColumnsOfVersion6AndLater(old);
     old.pragma('user_version = 3');
     closeDatabase(old);
 

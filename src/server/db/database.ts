@@ -126,6 +126,22 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN graph_version TEXT;
   ALTER TABLE batches ADD COLUMN graph_version TEXT;
   `,
+  // 7: the run list's columns and indexes (runList.ts): each run's kind (run, fork, branch,
+  // imported, episode) and batch, and one (filter, started_at, id) index per filter so that a page
+  // of a filtered list is an index range, whatever the number of runs. Branch and imported rows of
+  // older files are marked when the store opens (their marks live in tables created there).
+  `
+  ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'run';
+  ALTER TABLE runs ADD COLUMN batch_id TEXT;
+  UPDATE runs SET kind = 'fork' WHERE parent_run_id IS NOT NULL;
+  UPDATE runs SET kind = 'episode', batch_id = substr(id, 1, length(rtrim(id, '0123456789')) - 2)
+    WHERE id GLOB 'batch_*_e[0-9]*' AND rtrim(id, '0123456789') GLOB '*_e';
+  CREATE INDEX runs_page ON runs(started_at, id);
+  CREATE INDEX runs_graph_page ON runs(graph_name, started_at, id);
+  CREATE INDEX runs_status_page ON runs(status, started_at, id);
+  CREATE INDEX runs_kind_page ON runs(kind, started_at, id);
+  CREATE INDEX runs_batch_page ON runs(batch_id, started_at, id) WHERE batch_id IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

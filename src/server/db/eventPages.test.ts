@@ -13,6 +13,7 @@ import { decodePage, encodePage, PAGED_TYPES } from './eventPages.ts';
 import { RunStore } from './runStore.ts';
 import { ShapeStore } from './shapes.ts';
 import { testRun } from './testRun.testutil.ts';
+import { dropColumnsOfVersion6AndLater } from './oldSchema.testutil.ts';
 
 const payload = (i: number) => ({
   step: i,
@@ -125,7 +126,7 @@ describe('a database written before event pages (schema 2)', () => {
     const shapes = new ShapeStore(old);
     const blobs = new BlobStore(old);
     old.exec('DROP TABLE event_pages; DROP TABLE blob_segments');
-    old.exec('ALTER TABLE runs DROP COLUMN graph_version; ALTER TABLE batches DROP COLUMN graph_version');
+    dropColumnsOfVersion6AndLater(old);
     old.pragma('user_version = 2');
     old
       .prepare(

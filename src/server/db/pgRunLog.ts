@@ -29,6 +29,7 @@ import { isPgUnavailable } from './pgErrors.ts';
 import { migrate } from './pg/migrate.ts';
 import { projectPgEvents } from './pgProjection.ts';
 import type { DataPath, ProjectedEvent, RunLog } from './runLog.ts';
+import { batchField, batchIdOf, kindOfNewRun, type RunListQuery, type RunListRow } from './runList.ts';
 import type { CommitBatch, NewRun, StoredRun } from './runStore.ts';
 
 /** Event types whose payloads repeat big values step after step (as in RunStore). */
@@ -87,8 +88,8 @@ const SQL = {
     SELECT * FROM unnest($1::bytea[], $2::text[], $3::bytea[]) AS b(hash, json, bin) ORDER BY hash
     ON CONFLICT (hash) DO NOTHING`,
   selectBlobs: 'SELECT hash, json, bin FROM blobs WHERE hash = ANY($1::bytea[])',
-  insertRun: `INSERT INTO runs (id, graph_name, graph_hash, status, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms, graph_version)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING rid`,
+  insertRun: `INSERT INTO runs (id, graph_name, graph_hash, status, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms, graph_version, kind, batch_id)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING rid`,
   // A step's whole write as ONE statement (data-modifying CTEs), so the transaction is three round
   // trips (BEGIN, this, COMMIT) whatever the step holds; empty arrays insert nothing.
   commit: `WITH blobs_in AS (
@@ -419,6 +420,8 @@ export class PgRunLog implements RunLog {
         r.freshEffects,
         r.stepDelayMs,
         r.graphVersion ?? null,
+        kindOfNewRun(r.id, r.parentRunId, r.kind),
+        batchIdOf(r.id),
       ]);
       return res.rows[0]!.rid;
     });
@@ -487,6 +490,12 @@ export class PgRunLog implements RunLog {
     s.committed();
   }
 
+  /** The rows of these runs (those that exist), in no particular order. */
+  async getRuns(ids: readonly string[]): Promise<StoredRun[]> {
+    const sql = `SELECT ${RUN_FIELDS} FROM runs WHERE id = ANY($1::text[])`;
+    return (await this.pool.query<StoredRun>(sql, [ids])).rows;
+  }
+
   async getRun(id: string): Promise<StoredRun | undefined> {
     return (await this.pool.query<StoredRun>(`SELECT ${RUN_FIELDS} FROM runs WHERE id = $1`, [id])).rows[0];
   }
@@ -494,6 +503,60 @@ export class PgRunLog implements RunLog {
   async listRuns(limit = 500): Promise<StoredRun[]> {
     const sql = `SELECT ${RUN_FIELDS} FROM runs ORDER BY started_at DESC, rid DESC LIMIT $1`;
     return (await this.pool.query<StoredRun>(sql, [limit])).rows;
+  }
+
+  /** A page of the run list (runList.ts): every instance's runs and every worker's episodes. */
+  async listPage(q: RunListQuery): Promise<RunListRow[]> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    for (const [col, v] of [
+      ['graph_name', q.graph],
+      ['status', q.status],
+      ['kind', q.kind],
+      ['batch_id', q.batch],
+    ] as const)
+      if (v !== undefined) {
+        args.push(v);
+        where.push(`r.${col} = $${args.length}`);
+      }
+    if (q.before) {
+      args.push(q.before.startedAt, q.before.id);
+      where.push(`(r.started_at, r.id COLLATE "C") < ($${args.length - 1}, $${args.length} COLLATE "C")`);
+    }
+    args.push(q.limit);
+    const fields = RUN_FIELDS.split(', ')
+      .map((f) => `r.${f}`)
+      .join(', ');
+    const res = await this.pool.query<
+      StoredRun & { kind: RunListRow['kind']; b_status: string | null; b_episodes: number | null }
+    >(
+      `SELECT ${fields}, r.kind, b.status AS b_status, b.episodes AS b_episodes FROM runs r
+       LEFT JOIN batches b ON b.id = r.batch_id
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY r.started_at DESC, r.id COLLATE "C" DESC LIMIT $${args.length}`,
+      args,
+    );
+    return res.rows.map(({ b_status, b_episodes, ...r }) => ({
+      ...r,
+      batch: batchField(
+        r.id,
+        b_status === null ? undefined : { status: b_status, episodes: b_episodes ?? 0 },
+      ),
+    }));
+  }
+
+  /** Every checkpoint of a run up to `maxSeq`, oldest first, decoded (a bundle export's). */
+  async checkpointList(runId: string, maxSeq: number): Promise<(Checkpoint & { seq: number })[]> {
+    const rid = await this.rid(runId);
+    if (rid === undefined) return [];
+    const rows = (
+      await this.pool.query<CheckpointRow>(
+        'SELECT seq, step, root FROM checkpoints WHERE run = $1 AND seq <= $2 ORDER BY seq',
+        [rid, maxSeq],
+      )
+    ).rows;
+    const d = await this.decoded(rows.map((r) => r.root));
+    return rows.map((r) => ({ seq: r.seq, step: r.step, state: d.decode(r.root) as Checkpoint['state'] }));
   }
 
   async graphOf(id: string): Promise<unknown> {

@@ -13,6 +13,14 @@ import { decodePage, encodePage, PAGED_TYPES, pagedEnvelope, type PagedEvent } f
 import type { Db } from './database.ts';
 import { blockInRanges, inPlan, keptRanges, type TailPlan } from './tailPlan.ts';
 import { StoredValueError, ValueTooLargeError, refusedValueEvent } from './valueLimits.ts';
+import {
+  batchField,
+  batchIdOf,
+  kindOfNewRun,
+  type RunKind,
+  type RunListQuery,
+  type RunListRow,
+} from './runList.ts';
 
 export interface NewRun {
   id: string;
@@ -27,6 +35,8 @@ export interface NewRun {
   stepDelayMs: number;
   /** Version of the graph it runs (runs/graphVersion.ts); a batch episode carries its batch's. */
   graphVersion?: string | null;
+  /** What the run list calls it; default: by its parent and id (runList.ts kindOfNewRun). */
+  kind?: RunKind;
 }
 
 interface RunRow {
@@ -46,6 +56,8 @@ interface RunRow {
   step_delay_ms: number;
   error: string | null;
   graph_version: string | null;
+  kind: RunKind;
+  batch_id: string | null;
 }
 export type StoredRun = RunSummary & { fresh_effects: boolean; step_delay_ms: number };
 
@@ -157,8 +169,8 @@ export class RunStore {
     this.compaction = new Compactor(db, {}, this.blobs);
     this.q = {
       insertRun: db.prepare(
-        `INSERT INTO runs (id, graph_name, graph_hash, status, steps, last_seq, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms, graph_version)
-         VALUES (@id, @graph_name, @graph_hash, @status, 0, 0, @started_at, @parent_run_id, @parent_step, @lineage, @fresh_effects, @step_delay_ms, @graph_version)`,
+        `INSERT INTO runs (id, graph_name, graph_hash, status, steps, last_seq, started_at, parent_run_id, parent_step, lineage, fresh_effects, step_delay_ms, graph_version, kind, batch_id)
+         VALUES (@id, @graph_name, @graph_hash, @status, 0, 0, @started_at, @parent_run_id, @parent_step, @lineage, @fresh_effects, @step_delay_ms, @graph_version, @kind, @batch_id)`,
       ),
       insertEvent: db.prepare(
         'INSERT INTO events (run, seq, type, ts, step, enc, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -205,6 +217,9 @@ export class RunStore {
       checkpointList: db.prepare<[number, number], { seq: number; step: number; root: string }>(
         'SELECT seq, step, root FROM checkpoints WHERE run = ? AND seq <= ? ORDER BY seq',
       ),
+      checkpointsBetween: db.prepare<[number, number, number], { seq: number; step: number; root: string }>(
+        'SELECT seq, step, root FROM checkpoints WHERE run = ? AND seq > ? AND seq <= ? ORDER BY seq',
+      ),
       lastSeq: db.prepare<[number], { last_seq: number }>('SELECT last_seq FROM runs WHERE rid = ?'),
       insertPage: db.prepare('INSERT INTO event_pages (run, seq, first, n, data) VALUES (?, ?, ?, ?, ?)'),
       pagesAfter: db.prepare<[number, number], PageRow>(
@@ -223,6 +238,7 @@ export class RunStore {
     // Here, not on first use: a table created inside a transaction that rolls back would be gone
     // while this store believed it existed (and the pending branches must be known before any read).
     this.ensureBranches();
+    this.markOlderKinds();
     this.bq = {
       navStepRange: db.prepare<[number, number, number], { lo: number | null; hi: number | null }>(
         `SELECT MIN(step) AS lo, MAX(step) AS hi FROM events INDEXED BY events_nav
@@ -267,8 +283,29 @@ export class RunStore {
         fresh_effects: r.freshEffects ? 1 : 0,
         step_delay_ms: r.stepDelayMs,
         graph_version: r.graphVersion ?? null,
+        kind: kindOfNewRun(r.id, r.parentRunId, r.kind),
+        batch_id: batchIdOf(r.id),
       });
     });
+    this.changed(r.id);
+  }
+
+  // ---- change listeners (distributed/runForwarder.ts copies every run to PostgreSQL) ----
+
+  private readonly listeners = new Set<(runId: string, deleted: boolean) => void>();
+
+  /**
+   * Calls `fn` after every write to a run's row or log (`deleted`: the run is gone). Called while
+   * a surrounding `transaction` may still roll back: a listener reads the store later (never in the
+   * call) and finds what committed. Returns the unsubscribe.
+   */
+  onChange(fn: (runId: string, deleted: boolean) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private changed(runId: string, deleted = false): void {
+    for (const fn of this.listeners) fn(runId, deleted);
   }
 
   /**
@@ -330,6 +367,7 @@ export class RunStore {
         error: batch.error ?? null,
       });
     });
+    this.changed(runId);
   }
 
   /**
@@ -431,6 +469,46 @@ export class RunStore {
 
   listRuns(limit = 500): StoredRun[] {
     return this.q.listRuns.all(limit).map(toSummary);
+  }
+
+  /** A page of the run list, newest first (runList.ts): keyset on (started_at, id), exact filters. */
+  listPage(q: RunListQuery): RunListRow[] {
+    const where = [`r.status != '${IMPORTING}'`];
+    const args: (string | number)[] = [];
+    for (const [col, v] of [
+      ['graph_name', q.graph],
+      ['status', q.status],
+      ['kind', q.kind],
+      ['batch_id', q.batch],
+    ] as const)
+      if (v !== undefined) {
+        where.push(`r.${col} = ?`);
+        args.push(v);
+      }
+    if (q.before) {
+      where.push('(r.started_at, r.id) < (?, ?)');
+      args.push(q.before.startedAt, q.before.id);
+    }
+    const rows = this.db
+      .prepare<(string | number)[], RunRow & { b_status: string | null; b_episodes: number | null }>(
+        `SELECT r.*, b.status AS b_status, b.episodes AS b_episodes FROM runs r
+         LEFT JOIN batches b ON b.id = r.batch_id
+         WHERE ${where.join(' AND ')} ORDER BY r.started_at DESC, r.id DESC LIMIT ?`,
+      )
+      .all(...args, q.limit);
+    return rows.map((r) => ({
+      ...toSummary(r),
+      kind: r.kind,
+      batch: batchField(
+        r.id,
+        r.b_status === null ? undefined : { status: r.b_status, episodes: r.b_episodes ?? 0 },
+      ),
+    }));
+  }
+
+  /** The kind of a stored run (undefined: no such run). */
+  kindOf(id: string): RunKind | undefined {
+    return this.q.getRun.get(id)?.kind;
   }
 
   graphOf(id: string): unknown {
@@ -569,6 +647,16 @@ export class RunStore {
     this.atomically(() => {
       this.q.insertCheckpoint.run(rid, seq, checkpoint.step, this.blobs.put(checkpoint.state));
     });
+    this.changed(runId);
+  }
+
+  /** The checkpoints of a run with `afterSeq < seq <= toSeq`, oldest first (roots encoded). */
+  checkpointsBetween(
+    runId: string,
+    afterSeq: number,
+    toSeq: number,
+  ): { seq: number; step: number; root: string }[] {
+    return this.q.checkpointsBetween.all(this.rid(runId), afterSeq, toSeq);
   }
 
   // ---- delete and branches (runs/runManager.ts: deleteRun, restore keeps the abandoned tail) ----
@@ -611,6 +699,25 @@ export class RunStore {
       .prepare<[], { run_id: string }>('SELECT run_id FROM run_branches WHERE pending IS NOT NULL')
       .all())
       this.pendingBranches.add(r.run_id);
+  }
+
+  /**
+   * Rows written before the `kind` column (migration 7) say `run`/`fork`: branches and imported
+   * runs are told by their marks (run_branches, run_imports), cheap to look up (small tables).
+   */
+  private markOlderKinds(): void {
+    this.db.exec(
+      `UPDATE runs SET kind = 'branch' WHERE kind != 'branch' AND id IN (SELECT run_id FROM run_branches)`,
+    );
+    const imports = this.db
+      .prepare<[], { n: number }>(
+        "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'run_imports'",
+      )
+      .get();
+    if (imports?.n)
+      this.db.exec(
+        `UPDATE runs SET kind = 'imported' WHERE kind NOT IN ('imported', 'branch') AND id IN (SELECT run_id FROM run_imports)`,
+      );
   }
 
   /** Branches kept off `runId` (newest first). */
@@ -700,7 +807,7 @@ export class RunStore {
     }
     if (toStep === null || toStep <= atStep) return 0;
     this.transaction(() => {
-      this.createRun(branch);
+      this.createRun({ ...branch, kind: 'branch' });
       this.q.updateCounters.run({
         id: branch.id,
         last_seq: count,
@@ -826,12 +933,18 @@ export class RunStore {
       this.db.prepare('DELETE FROM runs WHERE rid = ?').run(row.rid);
     });
     this.rids.delete(runId);
+    this.changed(runId, true);
     return out;
   }
 
   /** On start: runs a previous process left running/paused can no longer continue by themselves. */
   markInterrupted(now: string): number {
-    return this.q.interrupt.run(now).changes;
+    const ids = this.db
+      .prepare<[], { id: string }>(`SELECT id FROM runs WHERE status IN ('running', 'paused', 'idle')`)
+      .all();
+    const n = this.q.interrupt.run(now).changes;
+    for (const r of ids) this.changed(r.id);
+    return n;
   }
 }
 

@@ -10,27 +10,39 @@
 //  - `/api/health` probes Redis and PostgreSQL, each within 2 s (db/health.ts);
 //  - the graphs live in PostgreSQL (workspace/pgGraphStore.ts) instead of the workspace's graphs/
 //    folder: every instance lists and saves the same graphs, every saved version is kept, and a
-//    write on one instance reaches the editors on all of them (LISTEN/NOTIFY).
-// Interactive runs (the editor's Run button) stay in the instance's SQLite, as in embedded mode.
+//    write on one instance reaches the editors on all of them (LISTEN/NOTIFY);
+//  - every run of this instance (Run button, `run --server`, forks, branches, imported bundles) is
+//    executed from its SQLite store and forwarded to PostgreSQL (runForwarder.ts), so any instance
+//    lists, opens, follows, exports and forks it; another instance's run is copied here to be
+//    forked (remoteCopies.ts).
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Server as SocketServer } from 'socket.io';
 import type { BatchManagerOptions } from '../batch/batchManager.ts';
 import { PROBE_MS, probe, type DependencyCheck } from '../db/health.ts';
+import { Emitter } from '@socket.io/redis-emitter';
 import { PgRunLog } from '../db/pgRunLog.ts';
+import type { RunStore } from '../db/runStore.ts';
 import type { LiveHub } from '../socket/liveHub.ts';
 import { PgGraphStore } from '../workspace/pgGraphStore.ts';
 import { BatchLeases } from './batchLease.ts';
 import { BullExecutor } from './bullExecutor.ts';
 import { distributedConfig, graphsLocation, type DistributedConfig } from './config.ts';
 import { within } from './queue.ts';
+import { RemoteCopies } from './remoteCopies.ts';
+import { RunForwarder } from './runForwarder.ts';
 import { ViewerRelay } from './viewerRelay.ts';
+import { watchedPublisher } from './worker.ts';
 
 export interface DistributedServer {
   config: DistributedConfig;
   log: PgRunLog;
   executor: BullExecutor;
   relay: ViewerRelay;
+  /** Copies this instance's runs to PostgreSQL. */
+  forwarder: RunForwarder;
+  /** Other instances' runs copied here to be forked. */
+  copies: RemoteCopies;
   /** This instance's batch leases: call `takeOver` once its BatchManager exists. */
   leases: BatchLeases;
   /** What BatchManager takes instead of the embedded log, pool and mode. */
@@ -45,6 +57,8 @@ export interface DistributedServer {
 export interface InstallOptions {
   io: SocketServer;
   hub: LiveHub;
+  /** This instance's SQLite store: its runs are forwarded to PostgreSQL. */
+  store: RunStore;
   workspace: string;
   /** Explicit configuration; `null`: embedded whatever the environment says; default: the environment. */
   config?: DistributedConfig | null;
@@ -74,7 +88,8 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
   const sub = pub.duplicate();
   pub.on('error', () => undefined); // reconnects by itself; /api/health says when it is down
   sub.on('error', () => undefined);
-  const relay = new ViewerRelay(opts.io, log, config.redisUrl);
+  const copies = new RemoteCopies(opts.store, log);
+  const relay = new ViewerRelay(opts.io, log, config.redisUrl, { claims: (id) => copies.has(id) });
   const inMemoryAdapter = opts.io.adapter();
   const executor = new BullExecutor({
     redisUrl: config.redisUrl,
@@ -90,6 +105,14 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
     throw new Error(`distributed mode: cannot reach Redis: ${(err as Error).message}`, { cause: err });
   }
   opts.hub.setRemoteSource(relay);
+  // This instance's runs go to PostgreSQL, and live to viewers on other instances once there.
+  const live = watchedPublisher(new Emitter(pub), pub);
+  const forwarder = new RunForwarder(opts.store, log, {
+    publish: live.publish,
+    ended: live.forget,
+    skip: (id) => copies.has(id),
+  });
+  forwarder.start();
   const leases = new BatchLeases(log.pool);
   let closed: Promise<void> | undefined;
   return {
@@ -97,6 +120,8 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
     log,
     executor,
     relay,
+    forwarder,
+    copies,
     leases,
     batches: { log, executor, mode: 'distributed', ownership: leases },
     graphs: new PgGraphStore(log.pool, {
@@ -112,6 +137,7 @@ export async function installDistributed(opts: InstallOptions): Promise<Distribu
       return (closed ??= (async () => {
         opts.hub.setRemoteSource(undefined);
         leases.close();
+        await within(forwarder.close(), 3000);
         await within(Promise.allSettled([relay.close(), executor.close()]), 5000);
         // The Redis adapter unsubscribes on close without waiting: close it while its connections
         // are up, give socket.io back an in-memory adapter for its own close, then disconnect.

@@ -1,8 +1,12 @@
-// REST fallbacks of distributed mode: the run routes answered from the PostgreSQL log for runs this
-// server's SQLite store does not have (batch episodes executed by `statewire worker` processes), so
-// an episode opened on any server instance shows its record, events, state at any step, writers,
-// graph and checkpoints. Not covered: the runs list (`GET /api/runs` lists this server's runs; open
-// an episode from the Batches view or by `/?run=<id>`) and bundle export of remote runs.
+// REST of distributed mode, where PostgreSQL is the record of every run (episodes written by the
+// workers, every instance's own runs forwarded by runForwarder.ts):
+//  - `GET /api/runs` lists PostgreSQL's runs: every instance's runs and every batch's episodes;
+//  - the run routes of a run this server did not execute (another instance's, a worker's episode)
+//    answer from PostgreSQL: its record, events, state at any step, writers, graph, checkpoints and
+//    its bundle (`…/bundle`);
+//  - forking such a run first copies it into this server's store (remoteCopies.ts), then the runs
+//    plugin's route forks it here as any local run; restoring it is refused (409 `remote-run`): a
+//    run has one writer, the instance that executed it — fork it to continue here.
 //
 // A fastify plugin that app.ts registers before the runs plugin, and the one plugin here that is not
 // encapsulated: it answers in front of routes another plugin owns (runs/runs.plugin.ts), so its hook
@@ -16,9 +20,15 @@ import {
   RunIdParamSchema,
   StateQuerySchema,
 } from '../../domain/protocol/protocol.rest.ts';
+import { RunListQuerySchema } from '../../domain/protocol/protocol.rest.ts';
+import { BUNDLE_MEDIA_TYPE } from '../../domain/protocol/runBundle.schema.ts';
+import type { PgRunLog } from '../db/pgRunLog.ts';
+import { listedRuns } from '../db/runList.ts';
 import type { RunLog, StoredRun } from '../db/runLog.ts';
 import type { RunStore } from '../db/runStore.ts';
-import { notFound, parseOr400 } from '../errors/errors.ts';
+import { conflict, notFound, parseOr400 } from '../errors/errors.ts';
+import { bundleFileName, bundleStream } from '../runs/bundleExport.ts';
+import { pgSource, type RemoteCopies } from './remoteCopies.ts';
 import { reduceState, type RunStateView } from '../runs/stateAt.ts';
 import { foldWriters, writersUpTo } from '../runs/writers.ts';
 
@@ -70,6 +80,7 @@ async function remoteStateAt(log: RunLog, row: StoredRun, step: number): Promise
 
 const REMOTE_ROUTES = new Set([
   '/api/runs/:id',
+  '/api/runs/:id/bundle',
   '/api/runs/:id/events',
   '/api/runs/:id/graph',
   '/api/runs/:id/state',
@@ -81,22 +92,52 @@ export interface RemoteRunsPluginOptions {
   /** This server's runs: they are answered by the runs plugin's routes as usual. */
   store: RunStore;
   /** The distributed run log (PostgreSQL) where the other runs are found. */
-  log: RunLog;
+  log: PgRunLog;
+  /** Other instances' runs copied here to be forked (their reads still go to PostgreSQL). */
+  copies: RemoteCopies;
 }
 
 /**
  * Answers the run routes from the PostgreSQL log for runs this server's SQLite store does not
  * have (a preHandler: the Host/Origin/token rules have run; local runs go to the normal routes).
  */
-export const remoteRunsPlugin: FastifyPluginAsync<RemoteRunsPluginOptions> = async (app, { store, log }) => {
+export const remoteRunsPlugin: FastifyPluginAsync<RemoteRunsPluginOptions> = async (
+  app,
+  { store, log, copies },
+) => {
   app.addHook('preHandler', async (req, reply) => {
     const route = req.routeOptions.url;
-    if (req.method !== 'GET' || route === undefined || !REMOTE_ROUTES.has(route)) return;
+    if (route === undefined) return;
+    if (req.method === 'GET' && route === '/api/runs') {
+      const q = parseOr400(RunListQuerySchema, req.query, 'query');
+      return reply.send(listedRuns(await log.listPage(q)));
+    }
     const id = (req.params as { id?: unknown }).id;
-    if (typeof id !== 'string' || store.getRun(id)) return;
+    // This server's own runs are answered by the runs plugin's routes from its store.
+    if (typeof id !== 'string' || (store.getRun(id) && !copies.has(id))) return;
+    if (req.method === 'POST' && route === '/api/runs/:id/fork') {
+      const { id: runId } = parseOr400(RunIdParamSchema, req.params, 'params');
+      await copies.ensure(runId); // then the fork route forks the copy here (404 if nowhere)
+      return;
+    }
+    if (req.method === 'POST' && route === '/api/runs/:id/restore' && !store.getRun(id)) {
+      if (await log.getRun(id))
+        throw conflict(
+          `run ${id} was executed by another instance, which alone writes it: fork it to continue here`,
+          'remote-run',
+        );
+      return;
+    }
+    if (req.method !== 'GET' || !REMOTE_ROUTES.has(route)) return;
     const { id: runId } = parseOr400(RunIdParamSchema, req.params, 'params');
     const row = await log.getRun(runId);
     if (!row) return; // the route answers its own 404
+    if (route === '/api/runs/:id/bundle')
+      return reply
+        .header('content-type', BUNDLE_MEDIA_TYPE)
+        .header('content-disposition', `attachment; filename="${bundleFileName(row.graph_name, row.id)}"`)
+        .header('cache-control', 'no-store')
+        .send(bundleStream(pgSource(log, row.id), row.id));
     const body = await remoteAnswer(route, row, req.query, log);
     return reply.send(body);
   });

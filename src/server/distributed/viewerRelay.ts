@@ -3,7 +3,8 @@
 // seq order, from `afterSeq` on).
 //  - `io.adapter(createAdapter(pub, sub))` (@socket.io/redis-adapter): broadcasts reach every
 //    instance; the hub itself broadcasts with `io.local` (its runs live in this instance's SQLite).
-//  - Workers publish each committed envelope through @socket.io/redis-emitter to room
+//  - Workers publish each committed envelope (and every server instance each envelope of its own
+//    runs, once PostgreSQL has it: runForwarder.ts) through @socket.io/redis-emitter to room
 //    `run:<runId>` (distributed/worker.ts), i.e. on the Redis channel `socket.io#/#run:<runId>#`.
 //    The relay listens to those channels on a subscriber connection of its own and feeds the
 //    followers of those runs on this instance; runs nobody here follows are not even decoded.
@@ -44,6 +45,8 @@ export interface RelayOptions {
   maxBuffer?: number;
   /** Socket write-buffer packets above which a follower is paced from the log (default 128). */
   highWater?: number;
+  /** Runs followed here although this server's store has them (copies: remoteCopies.ts). */
+  claims?: (runId: string) => boolean;
 }
 
 interface Follower {
@@ -89,6 +92,7 @@ export class ViewerRelay implements RemoteRunSource {
   private cmd?: Redis;
   private watchTimer?: NodeJS.Timeout;
   private decode: (msg: Buffer) => unknown = () => undefined;
+  private readonly claimed?: (runId: string) => boolean;
   private closed = false;
 
   constructor(
@@ -100,6 +104,7 @@ export class ViewerRelay implements RemoteRunSource {
     this.page = opts.page ?? 500;
     this.maxBuffer = opts.maxBuffer ?? 20_000;
     this.highWater = opts.highWater ?? 128;
+    this.claimed = opts.claims;
     this.tap = new Redis(redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
     this.tap.on('error', () => undefined); // reconnects by itself; followers see holes filled from the log
     this.tap.on('pmessageBuffer', (_pattern: Buffer, channel: Buffer, msg: Buffer) =>
@@ -137,6 +142,10 @@ export class ViewerRelay implements RemoteRunSource {
   }
 
   // ---- the hub's side (RemoteRunSource) ----
+
+  claims(runId: string): boolean {
+    return this.claimed?.(runId) ?? false;
+  }
 
   release(socket: Socket): void {
     this.generation.set(socket.id, (this.generation.get(socket.id) ?? 0) + 1);

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BUNDLE_IMPORT_ROUTE, BUNDLE_MEDIA_TYPE } from '../../domain/protocol/runBundle.schema.ts';
 import { RunIdParamSchema } from '../../domain/protocol/protocol.rest.ts';
 import type { RunStore } from '../db/runStore.ts';
-import { bundleFileName, bundleStream } from './bundleExport.ts';
+import { bundleFileName, bundleStream, storeSource } from './bundleExport.ts';
 import { BundleError } from './bundleFormat.ts';
 import { importBundle, ImportedRuns } from './bundleImport.ts';
 import type { RunManager } from './runManager.ts';
@@ -57,7 +57,7 @@ export function registerBundleRoutes(
       .header('content-type', BUNDLE_MEDIA_TYPE)
       .header('content-disposition', `attachment; filename="${bundleFileName(row.graph_name, row.id)}"`)
       .header('cache-control', 'no-store')
-      .send(bundleStream(store, row.id));
+      .send(bundleStream(storeSource(store, row.id), row.id));
   });
 
   app.post(BUNDLE_IMPORT_ROUTE, async (req, reply) => {

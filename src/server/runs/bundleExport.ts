@@ -20,7 +20,8 @@ import {
 import { BlobStore } from '../db/blobStore.ts';
 import { closeDatabase, openDatabase } from '../db/database.ts';
 import { recordedCalls, type RecordedCall } from '../db/effectStore.ts';
-import type { RunStore } from '../db/runStore.ts';
+import type { RunStore, StoredRun } from '../db/runStore.ts';
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { blobRecord, containerStart, jsonRecord, RECORD } from './bundleFormat.ts';
 
 const EVENT_PAGE = 500;
@@ -46,13 +47,40 @@ export function runCalls(store: RunStore, runId: string): RecordedCall[] {
   );
 }
 
+/**
+ * Where a bundle's run is read from: this server's store (storeSource), or PostgreSQL for a run
+ * another instance wrote (distributed/remoteRuns.plugin.ts). Read lazily, page by page.
+ */
+export interface BundleSource {
+  run(): Promise<StoredRun | undefined>;
+  graph(): Promise<unknown>;
+  events(after: number, limit: number): Promise<EventEnvelope[]>;
+  /** The checkpoints up to `maxSeq`, oldest first; each state read when the bundle reaches it. */
+  checkpoints(maxSeq: number): Promise<{ seq: number; step: number; state: () => Promise<unknown> }[]>;
+  calls(): Promise<RecordedCall[]>;
+}
+
+/** A run of this server's store as a bundle source. */
+export function storeSource(store: RunStore, runId: string): BundleSource {
+  return {
+    run: async () => store.getRun(runId),
+    graph: async () => store.graphOf(runId),
+    events: async (after, limit) => store.events(runId, after, limit),
+    checkpoints: async (maxSeq) =>
+      store
+        .checkpointList(runId, maxSeq)
+        .map((c) => ({ seq: c.seq, step: c.step, state: async () => store.blobs.get(c.root) })),
+    calls: async () => runCalls(store, runId),
+  };
+}
+
 /** The uncompressed container, chunk by chunk. */
 export async function* bundleChunks(
-  store: RunStore,
+  source: BundleSource,
   runId: string,
   now = new Date(),
 ): AsyncGenerator<Buffer> {
-  const run = store.getRun(runId);
+  const run = await source.run();
   if (!run) throw new Error(`no run ${runId}`);
   const lastSeq = run.last_seq;
   const mem = openDatabase(':memory:');
@@ -76,13 +104,13 @@ export async function* bundleChunks(
       version: BUNDLE_VERSION,
       exported_at: now.toISOString(),
       run: { ...run, status: run.status as BundleHeader['run']['status'] },
-      graph: store.graphOf(runId),
+      graph: await source.graph(),
     };
     yield Buffer.concat([containerStart(), jsonRecord(RECORD.header, header)]);
 
     const end: BundleEnd = { events: 0, checkpoints: 0, blobs: 0, calls: 0 };
     for (let after = 0; after < lastSeq;) {
-      const page = store.events(runId, after, EVENT_PAGE).filter((e) => e.seq <= lastSeq);
+      const page = (await source.events(after, EVENT_PAGE)).filter((e) => e.seq <= lastSeq);
       const last = page[page.length - 1];
       if (!last) break;
       const { value, blobRecords } = encode((put) => page.map((e) => [e.seq, e.type, e.ts, put(e.data)]));
@@ -90,16 +118,15 @@ export async function* bundleChunks(
       end.events += page.length;
       after = last.seq;
     }
-    const checkpoints = store.checkpointList(runId, lastSeq);
+    const checkpoints = await source.checkpoints(lastSeq);
     for (let i = 0; i < checkpoints.length; i += CHECKPOINT_PAGE) {
       const page = checkpoints.slice(i, i + CHECKPOINT_PAGE);
-      const { value, blobRecords } = encode((put) =>
-        page.map((c) => [c.seq, c.step, put(store.blobs.get(c.root))]),
-      );
+      const states = await Promise.all(page.map((c) => c.state()));
+      const { value, blobRecords } = encode((put) => page.map((c, j) => [c.seq, c.step, put(states[j])]));
       yield Buffer.concat([...blobRecords, jsonRecord(RECORD.checkpoints, value)]);
       end.checkpoints += page.length;
     }
-    const calls = runCalls(store, runId);
+    const calls = await source.calls();
     for (let i = 0; i < calls.length; i += CALL_PAGE) {
       const page = calls.slice(i, i + CALL_PAGE);
       const { value, blobRecords } = encode((put) => page.map((c) => put(c)));
@@ -114,10 +141,10 @@ export async function* bundleChunks(
 }
 
 /** The gzip-compressed bundle as a stream (pulled lazily: a slow client does not make it buffer). */
-export function bundleStream(store: RunStore, runId: string): Readable {
+export function bundleStream(source: BundleSource, runId: string): Readable {
   // pipeline: a failure while reading destroys the response stream (the client sees a cut-off file,
   // which an import refuses) instead of leaving it open.
-  return pipeline(Readable.from(bundleChunks(store, runId)), createGzip(), () => undefined);
+  return pipeline(Readable.from(bundleChunks(source, runId)), createGzip(), () => undefined);
 }
 
 /** `<graph>-<runid>.swrun`, with anything but `[A-Za-z0-9._-]` replaced (it goes in a header). */

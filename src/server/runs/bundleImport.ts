@@ -57,6 +57,11 @@ export interface ImportOptions {
   now?: () => Date;
   /** How long a slice of work runs before the event loop gets a turn (default 20 ms). */
   sliceMs?: number;
+  /**
+   * Keep the bundle's run id whatever its shape, refusing (409) an id already here: a copy of a run
+   * another instance wrote, taken from PostgreSQL (distributed/remoteCopies.ts).
+   */
+  keepId?: boolean;
 }
 
 /** Events written per transaction in pass 3 (and between two looks at the clock). */
@@ -108,7 +113,9 @@ export async function importBundle(
     // instance sharing PostgreSQL, may yet create that run, and would adopt the read-only import as
     // its episode. Renamed rather than refused: an exported episode stays importable anywhere, and
     // its original id is kept (run_imports.original_run_id, the answer's `original_run_id`).
-    const keptId = !store.hasRunId(src.id) && batchOfEpisodeRun(src.id) === undefined;
+    if (opts.keepId && store.hasRunId(src.id))
+      throw new BundleError('run-exists', `run ${src.id} is already here`, '$.header.run.id', 409);
+    const keptId = opts.keepId || (!store.hasRunId(src.id) && batchOfEpisodeRun(src.id) === undefined);
     const runId = keptId ? src.id : `import_${Date.now()}_${randomBytes(4).toString('hex').slice(0, 7)}`;
     refuseParentCycle(store, runId, src.parent_run_id);
     store.createRun({
@@ -124,6 +131,7 @@ export async function importBundle(
       stepDelayMs: src.step_delay_ms,
       // Kept as exported (a batch episode's is its batch's); an older bundle's from its graph.
       graphVersion: src.graph_version ?? graphVersionOf(header.graph),
+      kind: 'imported',
     });
     try {
       let batch: EventEnvelope[] = [];

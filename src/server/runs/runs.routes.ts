@@ -7,18 +7,13 @@ import {
   ForkBodySchema,
   RestoreBodySchema,
   RunIdParamSchema,
+  RunListQuerySchema,
   StateQuerySchema,
 } from '../../domain/protocol/protocol.rest.ts';
-import { episodeOfRunId } from '../../domain/batch/episodeIds.ts';
 import type { RunStore } from '../db/runStore.ts';
 import type { RunManager } from './runManager.ts';
 import { notFound, parseOr400 } from '../errors/errors.ts';
-import { z } from 'zod';
-
-const RunListQuerySchema = z.object({
-  graph: z.string().min(1).optional(),
-  status: z.string().min(1).optional(),
-});
+import { listedRuns } from '../db/runList.ts';
 import { writersAt } from './writers.ts';
 
 export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store: RunStore): void {
@@ -29,31 +24,14 @@ export function registerRunRoutes(app: FastifyInstance, runs: RunManager, store:
     return row;
   };
 
-  // `?graph=NAME` (exact graph name) and `?status=S` filter; each run says its `kind`: run, fork,
-  // branch (holds the steps a restore abandoned) or imported, and `batch`: for an episode of a batch
-  // stored here, `{id, episode, episodes, status}` (the batch's), else null.
-  app.get('/api/runs', async (req) => {
-    const q = parseOr400(RunListQuerySchema, req.query, 'query');
-    const branches = store.branchIds();
-    const batches = store.batchStates();
-    const batchOf = (runId: string) => {
-      const ep = episodeOfRunId(runId);
-      const b = ep && batches.get(ep.batchId);
-      return ep && b ? { id: ep.batchId, episode: ep.episode, episodes: b.episodes, status: b.status } : null;
-    };
-    return store
-      .listRuns()
-      .filter(
-        (r) =>
-          (q.graph === undefined || r.graph_name === q.graph) &&
-          (q.status === undefined || r.status === q.status),
-      )
-      .map((r) => ({
-        ...r,
-        kind: branches.has(r.id) ? 'branch' : r.parent_run_id ? 'fork' : 'run',
-        batch: batchOf(r.id),
-      }));
-  });
+  // A page of the run list, newest first (db/runList.ts): `limit`, `before` (a row's `cursor`), and
+  // exact filters `graph`, `status`, `kind` (run, fork, branch, imported, episode) and `batch`. Each
+  // row says its `kind`, its `batch` (for an episode of a batch stored here: `{id, episode,
+  // episodes, status}`, else null) and its `cursor`. Distributed mode answers it from PostgreSQL
+  // instead (distributed/remoteRuns.plugin.ts): every instance's runs.
+  app.get('/api/runs', async (req) =>
+    listedRuns(store.listPage(parseOr400(RunListQuerySchema, req.query, 'query'))),
+  );
 
   app.get('/api/runs/:id', async (req) => {
     const row = runOr404(req.params);

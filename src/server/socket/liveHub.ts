@@ -117,6 +117,8 @@ export interface RemoteSubscribe {
 
 export interface RemoteRunSource {
   follow(socket: Socket, req: RemoteSubscribe): void;
+  /** Runs it follows although the store has a row of them (a copy of another instance's run). */
+  claims?(runId: string): boolean;
   /** The socket subscribed anew, unsubscribed or disconnected: stop what it followed there. */
   release(socket: Socket): void;
 }
@@ -299,7 +301,7 @@ export class LiveHub {
     }
     const { runId, afterSeq, fullValues, batch } = r.data;
     this.remote?.release(client.socket);
-    if (runId !== undefined && !this.store.getRun(runId)) {
+    if (runId !== undefined && (!this.store.getRun(runId) || this.remote?.claims?.(runId) === true)) {
       if (this.remote) {
         const accepted = () => {
           this.detach(client);
