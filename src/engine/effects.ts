@@ -3,13 +3,16 @@
 //   1. derives the call's idempotency key from where it happens: `lineage:step[.scopeStep]:node:n:hash`
 //      (n counts the node's calls within one fire; hash is of the request, so a fork whose node
 //      config or inputs changed never reuses its parent's answer);
-//   2. asks the store for a recorded answer (a resumed, restored or forked run, or a replay);
+//   2. asks the store for a recorded answer (a resumed, restored or forked run, or a replay), then,
+//      for a fork's first run, for its parent's answer while the fork's calls are the parent's
+//      (`reuse`, effectReuse.ts: recorded again as the fork's own, marked reused);
 //   3. otherwise commits the intent (key + request) BEFORE calling, then calls `perform(key)` — the
 //      key goes out with the call (a service gets it as `_exec.call_id`), so after a crash between the
 //      call and the step commit the resumed run re-sends the same key, never a fresh one;
 //   4. records the answer with its duration (the store keeps the whole call, content-addressed; run
 //      bundles carry it and `statewire replay` answers from it) and emits a small `effect` event.
 import type { EngineEvent } from '../domain/protocol/protocol.ts';
+import type { ReusedFrom } from './effectReuse.ts';
 import { hashString } from './prng.ts';
 
 /** Where and what a call is: what a store needs to find, explain or record it. */
@@ -33,6 +36,11 @@ export interface EffectStore {
   /** The intent of a call, committed before it is made (optional: a store without resume needs none). */
   intend?(call: EffectCall): void;
   record(key: string, request: unknown, response: unknown, call?: EffectCall & { ms: number }): void;
+  /**
+   * Another run's recorded answer to this same call (a fork reusing its parent's, effectReuse.ts),
+   * already recorded as this run's own, or undefined: the call is made live.
+   */
+  reuse?(call: EffectCall): { response: unknown; from: ReusedFrom } | undefined;
 }
 
 export interface EffectHost {
@@ -95,6 +103,14 @@ export function makeEffect(host: EffectHost, step: number, nodeId: string, scope
       if (hit !== undefined) {
         host.emit({ type: 'effect', data: { node_id: nodeId, step, key, mode: 'replayed' } });
         return hit as T;
+      }
+      const reused = store.reuse?.(call);
+      if (reused) {
+        host.emit({
+          type: 'effect',
+          data: { node_id: nodeId, step, key, mode: 'reused', from: reused.from },
+        });
+        return reused.response as T;
       }
     }
     store?.intend?.(call);

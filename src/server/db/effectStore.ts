@@ -8,6 +8,10 @@
 // the content-addressed Merkle DAG, so an image sent or answered every step is stored once);
 // `request` holds the call (`{kind, step, node_id, index, request}`), `response` `{response, ms}`,
 // or '' while the call is only intended. Rows written before (plain JSON, no `@`) still answer.
+// A fork's first run may reuse its parent's answers (`reuse`, engine/effectReuse.ts): a reused call
+// is written as the fork's own row, its answer `{response, ms: 0, reused_from: {run_id, key}}`, so
+// the fork replays and verifies on its own and its log says where each answer came from.
+import type { ReusedFrom, ReuseUntilDivergence } from '../../engine/effectReuse.ts';
 import type { EffectCall, EffectStore } from '../../engine/run.api.ts';
 import type { BlobStore } from './blobStore.ts';
 import type { Db } from './database.ts';
@@ -24,6 +28,15 @@ export interface RecordedCall {
   /** Absent while the call was only intended (the run died during the call). */
   response?: unknown;
   ms?: number;
+  /** A fork's call answered from its parent's recording (docs/replay.md "Re-run without paying twice"). */
+  reused_from?: ReusedFrom;
+}
+
+/** The stored answer of a call. */
+interface Answer {
+  response: unknown;
+  ms: number;
+  reused_from?: ReusedFrom;
 }
 
 const PENDING = '';
@@ -38,6 +51,8 @@ export class SqliteEffectStore implements EffectStore {
     private readonly runId: string,
     private readonly blobs: BlobStore,
     private readonly now: () => string = () => new Date().toISOString(),
+    /** A fork's parent recording, reused until the first call that differs. */
+    private readonly reuseFrom?: ReuseUntilDivergence,
   ) {
     this.sel = db.prepare<[string], { response: string }>('SELECT response FROM effects WHERE key = ?');
     this.ins = db.prepare(
@@ -59,6 +74,12 @@ export class SqliteEffectStore implements EffectStore {
     this.write(call.key, call, undefined);
   }
 
+  reuse(call: EffectCall): { response: unknown; from: ReusedFrom } | undefined {
+    const got = this.reuseFrom?.take(call);
+    if (got) this.write(call.key, call, { response: got.response, ms: 0, reused_from: got.from });
+    return got;
+  }
+
   record(key: string, request: unknown, response: unknown, call?: EffectCall & { ms: number }): void {
     const answer = { response: response ?? null, ms: call?.ms ?? 0 };
     // The usual case: this store wrote the intent, whose request is the key's (the key hashes it), so
@@ -70,7 +91,7 @@ export class SqliteEffectStore implements EffectStore {
     this.write(key, call ?? { key, step: -1, node_id: '', index: 0, kind: 'llm', request }, answer);
   }
 
-  private write(key: string, call: EffectCall, answer: { response: unknown; ms: number } | undefined): void {
+  private write(key: string, call: EffectCall, answer: Answer | undefined): void {
     this.db.transaction(() => {
       const { kind, step, node_id, index, request } = call;
       const req = `@${this.blobs.put({ kind, step, node_id, index, request: request ?? null })}`;
@@ -95,15 +116,13 @@ export function recordedCalls(db: Db, blobs: BlobStore, lineage: string): Record
   for (const r of rows) {
     if (!r.request.startsWith('@')) continue;
     const call = blobs.get(r.request.slice(1)) as Omit<RecordedCall, 'key' | 'run_id'>;
-    const answer =
-      r.response === PENDING
-        ? undefined
-        : (blobs.get(r.response.slice(1)) as { response: unknown; ms: number });
+    const answer = r.response === PENDING ? undefined : (blobs.get(r.response.slice(1)) as Answer);
     out.push({
       key: r.key,
       run_id: r.run_id,
       ...call,
       ...(answer ? { response: answer.response, ms: answer.ms } : {}),
+      ...(answer?.reused_from ? { reused_from: answer.reused_from } : {}),
     });
   }
   return out;
@@ -128,7 +147,9 @@ export function importCalls(
   for (const c of calls) {
     const { kind, step, node_id, index, request } = c;
     const req = `@${blobs.put({ kind, step, node_id, index, request: request ?? null })}`;
-    const res = `@${blobs.put({ response: c.response ?? null, ms: c.ms ?? 0 })}`;
+    const answer: Answer = { response: c.response ?? null, ms: c.ms ?? 0 };
+    if (c.reused_from) answer.reused_from = c.reused_from;
+    const res = `@${blobs.put(answer)}`;
     added += ins.run(c.key, runId, req, res, now).changes;
   }
   return added;

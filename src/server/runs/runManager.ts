@@ -13,6 +13,8 @@ import type { RunStatus } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint, EngineRun, RunOptions } from '../../engine/run.api.ts';
 import type { RunStore } from '../db/runStore.ts';
 import { SqliteEffectStore } from '../db/effectStore.ts';
+import type { ReuseUntilDivergence } from '../../engine/effectReuse.ts';
+import { forkReuse } from './forkReuse.ts';
 import { ApiError, badRequest, conflict, notFound } from '../errors/errors.ts';
 import { isDiskFull } from '../errors/storageErrors.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
@@ -99,7 +101,12 @@ export class RunManager {
   }
 
   /** Builds the engine (BuildError → 400 naming where). */
-  private build(run: LiveRun, graph: GraphDef, fromCheckpoint?: Checkpoint): EngineRun {
+  private build(
+    run: LiveRun,
+    graph: GraphDef,
+    fromCheckpoint?: Checkpoint,
+    reuseFrom?: ReuseUntilDivergence,
+  ): EngineRun {
     try {
       return this.createEngine(
         graph,
@@ -110,7 +117,7 @@ export class RunManager {
           retention: 4,
           lineage: run.lineage,
           freshEffects: run.freshEffects,
-          effects: new SqliteEffectStore(this.store.db, run.id, this.store.blobs),
+          effects: new SqliteEffectStore(this.store.db, run.id, this.store.blobs, undefined, reuseFrom),
           breakpoints: {
             list: () => run.breakpoints,
             pause: (hit) => this.pauseAtBreakpoint(run, hit),
@@ -693,14 +700,17 @@ export class RunManager {
         );
     }
     const id = newRunId('fork');
-    const run = new LiveRun(id, graph, row.lineage, opts.freshEffects, this.store, this.hub, this.now, {
+    // A fork is a lineage of its own: its calls are recorded under its keys, never over its parent's.
+    // Its first run reuses the parent's answers until the first call that differs (forkReuse.ts).
+    const run = new LiveRun(id, graph, id, opts.freshEffects, this.store, this.hub, this.now, {
       status: 'paused',
       step: opts.step,
       seq: 0,
       stepDelayMs: opts.stepDelayMs,
     });
+    const reuse = opts.freshEffects ? undefined : forkReuse(this.store, runId, opts.step, id);
     // Build first (so a bad graph fails before anything is written), buffering the `restored` event.
-    run.engine = this.build(run, graph, { step: cp.step, state: cp.state });
+    run.engine = this.build(run, graph, { step: cp.step, state: cp.state }, reuse);
     this.store.createRun({
       id,
       graphName: graph.name,
@@ -709,7 +719,7 @@ export class RunManager {
       startedAt: this.iso(),
       parentRunId: runId,
       parentStep: opts.step,
-      lineage: row.lineage,
+      lineage: id,
       freshEffects: opts.freshEffects,
       stepDelayMs: opts.stepDelayMs,
       graphVersion: graphVersion(graph),
