@@ -84,7 +84,7 @@ test('the fork dialog previews the reused calls; the fork Log marks them reused'
   await expect(reused.first()).toContainText(`answer of run ${parent}`);
   await expect(page.getByTestId('log-reused').first()).toHaveAttribute(
     'title',
-    new RegExp(`^answered from run ${parent}'s recorded call ${parent}:\\d:think:0:`),
+    new RegExp(`^answered from run ${parent}'s recorded call ${parent}:[\\d.]+:think:0:`),
   );
   // None of the fork's calls was made live.
   await expect(
