@@ -36,17 +36,23 @@ export class ReuseUntilDivergence {
   /** The first call that was not the recorded one: from it on every call is live. */
   diverged: EffectCall | undefined;
   reused = 0;
+  /** The step of each reused call, in order. */
+  readonly reusedSteps: number[] = [];
 
   /**
    * @param recorded the parent's answered calls after the fork point, under `sourceLineage`;
    *   those of `preferRun` (the parent itself) win over an ancestor's at the same place.
    * @param ownLineage the lineage the fork's keys are made under.
+   * @param untilStep nothing is reused at this step or later: the first step with a call that
+   *   differs, found beforehand by the preview, so that step runs live as a whole (a service that
+   *   keeps state sees every call of it; the run manager puts that state back first).
    */
   constructor(
     recorded: readonly ReusableCall[],
     sourceLineage: string,
     private readonly ownLineage: string,
     preferRun?: string,
+    private readonly untilStep = Number.POSITIVE_INFINITY,
   ) {
     for (const call of recorded) {
       if (call.response === undefined) continue; // only intended: the parent died during the call
@@ -70,12 +76,13 @@ export class ReuseUntilDivergence {
   take(call: EffectCall): { response: unknown; from: ReusedFrom } | undefined {
     if (this.diverged) return undefined;
     const k = splitKey(call.key, this.ownLineage);
-    const hit = k && this.byPlace.get(k.place)?.find((r) => r.hash === k.hash);
+    const hit = call.step < this.untilStep && k && this.byPlace.get(k.place)?.find((r) => r.hash === k.hash);
     if (!hit) {
       this.diverged = call;
       return undefined;
     }
     this.reused++;
+    this.reusedSteps.push(call.step);
     return { response: hit.call.response ?? null, from: { run_id: hit.call.run_id, key: hit.call.key } };
   }
 }

@@ -3,7 +3,7 @@
 // steps calls `tick` every step and `late` from step 4. A fork from step 1 (a loop's first checkpoint) whose graph changes only
 // late's config is previewed (reused count, live from step 4, the config change named) and then run:
 // exactly the previewed calls are answered from the recording — none of them reaches the service —
-// every call from the first difference on is live, the fork's log marks the reused calls with where
+// the first step that differs runs live as a whole, and every call after it, the fork's log marks the reused calls with where
 // they came from, and the fork replays and verifies on its own. A fork with the graph unchanged
 // reuses every call: nothing reaches the service.
 import { writeFileSync } from 'node:fs';
@@ -102,7 +102,7 @@ describe('a fork reuses its parent recorded calls until the first that differs',
     expect(parentCalls).toBe(9);
   });
 
-  it('late with another k, forked from step 1: the preview says 3 reused, live from step 4, and the fork does that', async () => {
+  it('late with another k, forked from step 1: the preview says 2 reused, live from step 4, and the fork does that', async () => {
     const body = { step: 1, graph: tallyGraph(STEPS, 3) };
     const preview = (await api(server.url, 'POST', `/api/runs/${parent}/fork/preview`, body)) as {
       status: number;
@@ -112,12 +112,12 @@ describe('a fork reuses its parent recorded calls until the first that differs',
     expect(preview.body).toMatchObject({
       run_id: parent,
       step: 1,
-      reused: 3,
+      reused: 2,
       recorded: 8,
       live_from_step: 4,
       node_id: 'late',
       reason: "node 'late': its config differs: k 2 → 3",
-      message: "3 calls reused, from step 4 live: node 'late': its config differs: k 2 → 3",
+      message: "2 calls reused, from step 4 live: node 'late': its config differs: k 2 → 3",
     });
     // The preview called nothing.
     expect(service.calls.length).toBe(parentCalls);
@@ -127,8 +127,9 @@ describe('a fork reuses its parent recorded calls until the first that differs',
     console.log(
       `fork with late.k edited: preview ${preview.body.reused} reused / live from step ${preview.body.live_from_step}; ${reached.length} calls reached the service`,
     );
-    // Steps 2–3's ticks and step 4's tick (before late) never reach the service; from late@4 all live.
+    // Steps 2–3's ticks never reach the service; step 4, the first that differs, runs live as a whole.
     expect(reached.map((c) => `${c.step}:${c.node_id}`)).toEqual([
+      '4:tick',
       '4:late',
       '5:tick',
       '5:late',
@@ -138,13 +139,14 @@ describe('a fork reuses its parent recorded calls until the first that differs',
     const log = await effects(fork);
     const reused = log.filter((e) => e.mode === 'reused');
     expect(reused.length).toBe(preview.body.reused);
-    expect(reused.map((e) => `${e.step}:${e.node_id}`)).toEqual(['2:tick', '3:tick', '4:tick']);
+    expect(reused.map((e) => `${e.step}:${e.node_id}`)).toEqual(['2:tick', '3:tick']);
     const parentKeys = new Map((await effects(parent)).map((e) => [`${e.step}:${e.node_id}`, e.key]));
     expect(reused.map((e) => e.from)).toEqual(
       reused.map((e) => ({ run_id: parent, key: parentKeys.get(`${e.step}:${e.node_id}`) })),
     );
-    // tick@5 asks the same as the parent's tick@5, but after the difference nothing is reused.
+    // tick@4 and tick@5 ask the same as the parent's, but from the differing step on nothing is reused.
     expect(log.filter((e) => e.mode !== 'reused').map((e) => [`${e.step}:${e.node_id}`, e.mode])).toEqual([
+      ['4:tick', 'recorded'],
       ['4:late', 'recorded'],
       ['5:tick', 'recorded'],
       ['5:late', 'recorded'],

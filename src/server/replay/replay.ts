@@ -105,8 +105,13 @@ class ReusedAnswers implements EffectStore {
     private readonly calls: readonly RecordedCall[],
   ) {}
 
+  /**
+   * Calls reused at steps before the one that differs: the fork runs that step live as a whole
+   * (engine/effectReuse.ts `untilStep`), so a call reused earlier in it is not counted.
+   */
   get answered(): number {
-    return this.matcher.reused;
+    const at = this.miss?.call.step;
+    return at === undefined ? this.matcher.reused : this.matcher.reusedSteps.filter((s) => s < at).length;
   }
 
   lookup(key: string, call?: EffectCall): unknown {

@@ -13,14 +13,18 @@ export function reusableCalls(store: RunStore, parentId: string, step: number): 
   return runCalls(store, parentId).filter((c) => c.step > step);
 }
 
-/** The reuse rule over those calls, for keys made under the lineage `ownLineage`. */
+/**
+ * The reuse rule over those calls, for keys made under the lineage `ownLineage`; with `untilStep`
+ * (the fork's plan: the preview's first step that differs) nothing is reused from that step on.
+ */
 export function forkReuse(
   store: RunStore,
   parentId: string,
   step: number,
   ownLineage: string,
   calls: readonly RecordedCall[] = reusableCalls(store, parentId, step),
+  untilStep?: number,
 ): ReuseUntilDivergence {
   const lineage = store.getRun(parentId)?.lineage ?? parentId;
-  return new ReuseUntilDivergence(calls, lineage, ownLineage, parentId);
+  return new ReuseUntilDivergence(calls, lineage, ownLineage, parentId, untilStep);
 }

@@ -23,6 +23,7 @@ import { LiveRun, type Publisher } from './liveRun.ts';
 import { reduceState, type RunStateView } from './stateAt.ts';
 import { graphVersion } from './graphVersion.ts';
 import type { RunServiceState, ServiceStateWarning } from '../ports/serviceState.ts';
+import type { ForkPlanner } from '../ports/forkPlan.ts';
 
 export type EngineFactory = (
   graph: GraphDef,
@@ -69,6 +70,17 @@ export class RunManager {
    * stores their snapshots, restore/fork/adopt put them back. Unset: runs hold no service state.
    */
   serviceState?: RunServiceState;
+  /**
+   * Finds, before a fork starts, the first step whose calls differ from its parent's recording
+   * (replay/forkPreview.ts, set by the server). Unset or failing: the fork reuses until its first
+   * call that differs, as it meets it.
+   */
+  forkPlanner?: ForkPlanner;
+  /**
+   * A fork reusing its parent's answers up to step `step - 1` gets the parent's service state after
+   * that step put back before it runs `step` live (reused steps never reached the services).
+   */
+  private readonly liveFrom = new Map<string, { parent: string; step: number }>();
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.lock.then(fn, fn);
@@ -318,6 +330,12 @@ export class RunManager {
     let error: string | undefined;
     let hit: BreakpointHit | undefined;
     try {
+      const live = this.liveFrom.get(run.id);
+      if (live && run.engine.step + 1 >= live.step) {
+        this.liveFrom.delete(run.id);
+        const from = { runId: live.parent, step: live.step - 1 };
+        this.warnAbout(run, (await this.serviceState?.putBack(from, run.id)) ?? []);
+      }
       const stepping = run.engine.stepOnce();
       if (group && run.hasStaged) this.commitIfIdle(run, stepping);
       const { done, breakpoint } = await stepping;
@@ -603,6 +621,7 @@ export class RunManager {
 
   private async restoreNow(step: number): Promise<number> {
     const run = this.need();
+    this.liveFrom.delete(run.id); // a restored fork re-runs from its own recording
     if (run.status === 'running') throw badRequest('not-paused', 'Must pause or complete before restoring');
     if (run.breakAt)
       throw conflict(
@@ -639,6 +658,7 @@ export class RunManager {
 
   private async adoptNow(runId: string, step: number): Promise<number> {
     if (this.current?.id === runId) return this.restoreNow(step);
+    this.liveFrom.delete(runId);
     const row = this.store.getRun(runId);
     if (!row) throw notFound(`no run ${JSON.stringify(runId)}`);
     const cp = this.store.checkpoint(runId, step);
@@ -708,7 +728,7 @@ export class RunManager {
       seq: 0,
       stepDelayMs: opts.stepDelayMs,
     });
-    const reuse = opts.freshEffects ? undefined : forkReuse(this.store, runId, opts.step, id);
+    const reuse = opts.freshEffects ? undefined : await this.planReuse(runId, row.steps, opts, id);
     // Build first (so a bad graph fails before anything is written), buffering the `restored` event.
     run.engine = this.build(run, graph, { step: cp.step, state: cp.state }, reuse);
     this.store.createRun({
@@ -738,6 +758,32 @@ export class RunManager {
     }
     this.announce(run, replaced, runId);
     return { runId: id, parent: runId, step: opts.step };
+  }
+
+  /**
+   * A fork's reuse of its parent's recording (docs/replay.md "Re-run without paying twice"): the
+   * planner's first differing step N, when it answers, bounds it — steps before N are reused, N runs
+   * live as a whole after the parent's service state after N − 1 is put back (advanceNow); past the
+   * parent's last step, calls are live too, from its state at that step.
+   */
+  private async planReuse(
+    parentId: string,
+    parentSteps: number,
+    opts: { step: number; graph?: unknown },
+    id: string,
+  ): Promise<ReuseUntilDivergence> {
+    let liveFrom: number | undefined;
+    if (this.forkPlanner) {
+      try {
+        const plan = await this.forkPlanner(parentId, opts.step, opts.graph);
+        liveFrom = plan.liveFromStep ?? parentSteps + 1;
+      } catch {
+        liveFrom = undefined; // no plan (a plugin that does not load): the call-by-call rule alone
+      }
+    }
+    if (liveFrom !== undefined && liveFrom - 1 > opts.step)
+      this.liveFrom.set(id, { parent: parentId, step: liveFrom });
+    return forkReuse(this.store, parentId, opts.step, id, undefined, liveFrom);
   }
 
   /**
