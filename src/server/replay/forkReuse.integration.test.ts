@@ -136,6 +136,10 @@ describe('a fork reuses its parent recorded calls until the first that differs',
       '6:tick',
       '6:late',
     ]);
+    // The live step meets the service's state as the parent left it after step 3 (put back before
+    // step 4: the reused steps never reached the service), so tick@4 counts as the parent's did.
+    expect(reached[0]!.count).toBe(4);
+    expect(service.calls.find((c) => c.step === 4 && c.node_id === 'tick')!.count).toBe(4);
     const log = await effects(fork);
     const reused = log.filter((e) => e.mode === 'reused');
     expect(reused.length).toBe(preview.body.reused);

@@ -2,16 +2,21 @@
 // encoding): `tally__tick` answers every step (`next` = its input + 1, and `go` = next once next
 // reaches its config's `go_from`), `tally__late` multiplies what `go` sends by its config's `k` — so
 // `late` first fires at a step the graph sets, and an edit of its `k` makes the first call that
-// differs from a recording at that step. Each call is kept (function, step, node) to count the calls
-// a fork did not reuse.
+// differs from a recording at that step. It keeps state per run — how many ticks the run made, which
+// `tick` answers as `count` — with snapshot support (`/snapshot`, `/restore`), so a test sees which
+// state a live call meets. Each call is kept (function, step, node, the count answered) to count the
+// calls a fork did not reuse.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
+import { decodeMsgpack, encodeMsgpack } from '../services/wireCodec.ts';
 
 export interface TallyCall {
   fn: string;
   node_id: string;
   step: number;
+  /** `tick`: the run's tick count it answered. */
+  count?: number;
 }
 
 export interface TallyService {
@@ -22,6 +27,7 @@ export interface TallyService {
 
 const MANIFEST = {
   name: 'tally',
+  snapshot: true,
   functions: [
     {
       name: 'tally__tick',
@@ -29,6 +35,7 @@ const MANIFEST = {
       output_ports: [
         { name: 'next', wire_type: 'ANY' },
         { name: 'go', wire_type: 'ANY' },
+        { name: 'count', wire_type: 'ANY' },
       ],
       config_schema: { go_from: { type: 'integer', default: 3 } },
     },
@@ -43,6 +50,8 @@ const MANIFEST = {
 
 export async function startTallyService(): Promise<TallyService> {
   const calls: TallyCall[] = [];
+  /** Ticks per run (execution id): the state `/snapshot` and `/restore` carry. */
+  const ticks = new Map<string, number>();
   const server = createServer((req, res) => {
     const json = (status: number, body: unknown) => {
       res.statusCode = status;
@@ -54,18 +63,44 @@ export async function startTallyService(): Promise<TallyService> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (req.url === '/snapshot' || req.url === '/restore') {
+        const b = decodeMsgpack(Buffer.concat(chunks)) as {
+          execution_id: string;
+          snapshot?: Uint8Array | null;
+        };
+        res.setHeader('content-type', 'application/msgpack');
+        if (req.url === '/snapshot') {
+          const state = Buffer.from(JSON.stringify(ticks.get(b.execution_id) ?? 0));
+          return res.end(encodeMsgpack({ snapshot: new Uint8Array(state) }));
+        }
+        ticks.set(
+          b.execution_id,
+          b.snapshot ? Number(JSON.parse(Buffer.from(b.snapshot).toString('utf8'))) : 0,
+        );
+        return res.end(encodeMsgpack({ ok: true }));
+      }
       const fn = (req.url ?? '').replace(/^\/call\//, '');
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
         inputs?: Record<string, unknown>;
         config?: Record<string, unknown>;
-        _exec?: { node_id?: string; step?: number };
+        _exec?: { node_id?: string; step?: number; execution_id?: string };
       };
-      calls.push({ fn, node_id: String(body._exec?.node_id ?? ''), step: Number(body._exec?.step ?? -1) });
+      const call: TallyCall = {
+        fn,
+        node_id: String(body._exec?.node_id ?? ''),
+        step: Number(body._exec?.step ?? -1),
+      };
+      calls.push(call);
       const inputs = body.inputs ?? {};
       const config = body.config ?? {};
       if (fn === 'tally__tick') {
+        const run = String(body._exec?.execution_id ?? '');
+        const count = (ticks.get(run) ?? 0) + 1;
+        ticks.set(run, count);
+        call.count = count;
         const next = Number(inputs.n ?? 0) + 1;
-        return json(200, { outputs: next >= Number(config.go_from ?? 3) ? { next, go: next } : { next } });
+        const outputs = next >= Number(config.go_from ?? 3) ? { next, go: next, count } : { next, count };
+        return json(200, { outputs });
       }
       if (fn === 'tally__late')
         return json(200, { outputs: { out: Number(inputs.x) * Number(config.k ?? 2) } });
