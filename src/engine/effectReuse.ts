@@ -1,5 +1,6 @@
 // Re-run without paying twice (docs/replay.md): a fork answers its calls from its parent's recording
-// while they are the same calls, and calls live from the first one that is not. "The same call" is
+// while they are the same calls, and calls live from the first one that is not (or, given
+// `untilStep`, from the first step that has one, found beforehand: that step runs live whole). "The same call" is
 // the same place — step[.iteration], node, ordinal within the fire — and the same request hash, both
 // read off the idempotency keys (effects.ts), so the two runs' lineages may differ. After the first
 // difference nothing more is reused, even a call whose request happens to match again: the parent's
