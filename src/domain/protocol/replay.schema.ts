@@ -59,7 +59,7 @@ export const ForkPreviewSchema = z.object({
   reused: z.number().int(),
   /** The run's recorded calls after `step`. */
   recorded: z.number().int(),
-  /** The step of the first call that differs (made live, and every call after it); null: none differs. */
+  /** The first step with a call that differs (it runs live as a whole, and every step after it); null: none differs. */
   live_from_step: z.number().int().nullable(),
   /** The node of that call. */
   node_id: z.string().nullable(),
