@@ -8,19 +8,15 @@
 // One rule for the two places that need it: the fork's live effect store (server runs/) and the
 // preview that replays the recording offline up to the first difference (server replay/), so the
 // preview and the fork agree by construction.
-import type { EffectCall } from './effects.ts';
+import type { EffectCall, ReusedFrom } from './effects.ts';
+
+export type { ReusedFrom } from './effects.ts';
 
 /** A recorded call the fork may reuse (what a store keeps: its key, its run, its answer). */
 export interface ReusableCall {
   key: string;
   run_id: string;
   response?: unknown;
-}
-
-/** Where a reused answer came from: the recording run and the call's key there. */
-export interface ReusedFrom {
-  run_id: string;
-  key: string;
 }
 
 /** `at:node:n` and the request hash of a key `lineage:at:node:n:hash`. */

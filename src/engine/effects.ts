@@ -12,7 +12,6 @@
 //   4. records the answer with its duration (the store keeps the whole call, content-addressed; run
 //      bundles carry it and `statewire replay` answers from it) and emits a small `effect` event.
 import type { EngineEvent } from '../domain/protocol/protocol.ts';
-import type { ReusedFrom } from './effectReuse.ts';
 import { hashString } from './prng.ts';
 
 /** Where and what a call is: what a store needs to find, explain or record it. */
@@ -25,6 +24,12 @@ export interface EffectCall {
   /** `service` or `llm`: which kind of external call (the request tells the rest). */
   kind: string;
   request: unknown;
+}
+
+/** Where a reused answer came from (a fork's call answered from its parent's, effectReuse.ts). */
+export interface ReusedFrom {
+  run_id: string;
+  key: string;
 }
 
 /**
