@@ -187,7 +187,8 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
     const loaded = await loadRegistry(join(workspace, 'nodes'), false);
     if (typeof loaded === 'string') throw new Error(loaded);
     const plan = await previewFork(store, parent, { step, graph, registry: loaded.registry });
-    return { liveFromStep: plan.live_from_step };
+    const pastRecording = plan.recorded_until_step === null ? null : plan.recorded_until_step + 1;
+    return { liveFromStep: plan.live_from_step ?? pastRecording };
   };
   // Distributed mode: batches on BullMQ + PostgreSQL, viewers on any instance (distributedMode.ts).
   const distributed = await installDistributed({ io, hub, workspace, config: opts.distributed });

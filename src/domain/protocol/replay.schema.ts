@@ -59,6 +59,8 @@ export const ForkPreviewSchema = z.object({
   reused: z.number().int(),
   /** The run's recorded calls after `step`. */
   recorded: z.number().int(),
+  /** The last step with one of those calls (null: none): past it every call is live. */
+  recorded_until_step: z.number().int().nullable(),
   /** The first step with a call that differs (it runs live as a whole, and every step after it); null: none differs. */
   live_from_step: z.number().int().nullable(),
   /** The node of that call. */

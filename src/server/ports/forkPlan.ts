@@ -4,7 +4,10 @@
 // server wires it in app.ts). The fork then reuses whole steps before it and runs that step live
 // from the parent's service state after the step before.
 
-/** `liveFromStep`: the first step with a call that differs; null: none differs. */
+/**
+ * `liveFromStep`: the first step with a call that differs, or the step after the recording's last
+ * call when none differs; null: nothing to reuse (no recorded calls after `step`).
+ */
 export type ForkPlanner = (
   parentId: string,
   step: number,

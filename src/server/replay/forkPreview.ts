@@ -8,6 +8,7 @@ import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { NodeRegistry } from '../../engine/registry.ts';
 import type { RunStore } from '../db/runStore.ts';
 import { containerDifferences } from '../runs/containerDiff.ts';
+import { reusableCalls } from '../runs/forkReuse.ts';
 import { decodeGraph } from '../workspace/graphCodec.ts';
 import { replayRun, ReplayError } from './replay.ts';
 
@@ -30,6 +31,21 @@ export async function previewFork(
         'containers-differ',
       );
   }
+  const recorded = reusableCalls(store, runId, opts.step);
+  if (recorded.length === 0 && store.checkpoint(runId, opts.step))
+    // Nothing to reuse: no replay needed to say so.
+    return {
+      run_id: runId,
+      step: opts.step,
+      reused: 0,
+      recorded: 0,
+      recorded_until_step: null,
+      live_from_step: null,
+      node_id: null,
+      reason: null,
+      message: `no recorded calls after step ${opts.step}: every call of the fork is live`,
+      notes: [],
+    };
   const v = await replayRun(store, runId, {
     registry: opts.registry,
     graph: opts.graph,
@@ -37,7 +53,14 @@ export async function previewFork(
     fork: { step: opts.step },
   });
   const reused = v.calls.answered;
-  const base = { run_id: runId, step: opts.step, reused, recorded: v.calls.recorded, notes: v.notes };
+  const base = {
+    run_id: runId,
+    step: opts.step,
+    reused,
+    recorded: v.calls.recorded,
+    recorded_until_step: Math.max(...recorded.map((c) => c.step)),
+    notes: v.notes,
+  };
   const d = v.difference;
   if (d && d.kind === 'call') {
     const node = d.node_id ?? null;
@@ -55,9 +78,6 @@ export async function previewFork(
     live_from_step: null,
     node_id: null,
     reason: null,
-    message:
-      v.calls.recorded === 0
-        ? `no recorded calls after step ${opts.step}: every call of the fork is live`
-        : `${calls(reused)} reused: every recorded call after step ${opts.step} is unchanged`,
+    message: `${calls(reused)} reused: every recorded call after step ${opts.step} is unchanged`,
   };
 }

@@ -221,7 +221,8 @@ export async function replayRun(store: RunStore, runId: string, opts: ReplayOpti
       'no-checkpoint',
     );
   const recorded = opts.verify ? recordedSteps(store, runId) : undefined;
-  const lastStep = row.steps;
+  // A fork's preview ends with the recorded calls: past the last one, every call is live anyway.
+  const lastStep = opts.fork ? Math.min(row.steps, Math.max(from, ...calls.map((c) => c.step))) : row.steps;
 
   let stepState: StepState | undefined;
   let writes = new Map<string, string>();

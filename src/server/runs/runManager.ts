@@ -728,7 +728,7 @@ export class RunManager {
       seq: 0,
       stepDelayMs: opts.stepDelayMs,
     });
-    const reuse = opts.freshEffects ? undefined : await this.planReuse(runId, row.steps, opts, id);
+    const reuse = opts.freshEffects ? undefined : await this.planReuse(runId, opts, id);
     // Build first (so a bad graph fails before anything is written), buffering the `restored` event.
     run.engine = this.build(run, graph, { step: cp.step, state: cp.state }, reuse);
     this.store.createRun({
@@ -763,12 +763,11 @@ export class RunManager {
   /**
    * A fork's reuse of its parent's recording (docs/replay.md "Re-run without paying twice"): the
    * planner's first differing step N, when it answers, bounds it — steps before N are reused, N runs
-   * live as a whole after the parent's service state after N − 1 is put back (advanceNow); past the
-   * parent's last step, calls are live too, from its state at that step.
+   * live as a whole after the parent's service state after N − 1 is put back (advanceNow). With no
+   * call differing, N is the step after the recording's last call.
    */
   private async planReuse(
     parentId: string,
-    parentSteps: number,
     opts: { step: number; graph?: unknown },
     id: string,
   ): Promise<ReuseUntilDivergence> {
@@ -776,7 +775,7 @@ export class RunManager {
     if (this.forkPlanner) {
       try {
         const plan = await this.forkPlanner(parentId, opts.step, opts.graph);
-        liveFrom = plan.liveFromStep ?? parentSteps + 1;
+        liveFrom = plan.liveFromStep ?? opts.step + 1;
       } catch {
         liveFrom = undefined; // no plan (a plugin that does not load): the call-by-call rule alone
       }
