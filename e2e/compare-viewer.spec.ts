@@ -129,6 +129,7 @@ test('compare two steps, then a fork with its parent', async ({ page, server }) 
 
   // Fork from step 3, run one step in the fork, compare it with its parent at the same step.
   await page.getByTestId('timeline-fork').click();
+  await page.getByTestId('fork-start').click();
   await expect(page.getByTestId('timeline-panel')).toContainText('fork_');
   await expect(counter(page)).toHaveText('Step 3');
   await page.getByTestId('run-step').click();

@@ -83,6 +83,7 @@ test('play, pause, step, inspect, restore, resume and fork the demo graph', asyn
   // Fork from step 3: a new run, paused at 3, whose timeline keeps the parent's first 3 steps.
   await page.getByTestId('timeline-tick-3').click();
   await page.getByTestId('timeline-fork').click();
+  await page.getByTestId('fork-start').click();
   await expect(page.getByTestId('timeline-panel')).toContainText('fork_');
   await expect(counter(page)).toHaveText('Step 3');
   await expect(page.getByTestId('timeline-count')).toHaveText('3 steps');

@@ -3,7 +3,9 @@
 //   1. derives the call's idempotency key from where it happens: `lineage:step[.scopeStep]:node:n:hash`
 //      (n counts the node's calls within one fire; hash is of the request, so a fork whose node
 //      config or inputs changed never reuses its parent's answer);
-//   2. asks the store for a recorded answer (a resumed, restored or forked run, or a replay);
+//   2. asks the store for a recorded answer (a resumed, restored or forked run, or a replay), then,
+//      for a fork's first run, for its parent's answer while the fork's calls are the parent's
+//      (`reuse`, effectReuse.ts: recorded again as the fork's own, marked reused);
 //   3. otherwise commits the intent (key + request) BEFORE calling, then calls `perform(key)` — the
 //      key goes out with the call (a service gets it as `_exec.call_id`), so after a crash between the
 //      call and the step commit the resumed run re-sends the same key, never a fresh one;
@@ -24,6 +26,12 @@ export interface EffectCall {
   request: unknown;
 }
 
+/** Where a reused answer came from (a fork's call answered from its parent's, effectReuse.ts). */
+export interface ReusedFrom {
+  run_id: string;
+  key: string;
+}
+
 /**
  * Recorded external effects, stored durably by the host. `lookup` may throw: a replay store refuses
  * a call it has no answer for, naming what differs, and the node fails with that message.
@@ -33,6 +41,11 @@ export interface EffectStore {
   /** The intent of a call, committed before it is made (optional: a store without resume needs none). */
   intend?(call: EffectCall): void;
   record(key: string, request: unknown, response: unknown, call?: EffectCall & { ms: number }): void;
+  /**
+   * Another run's recorded answer to this same call (a fork reusing its parent's, effectReuse.ts),
+   * already recorded as this run's own, or undefined: the call is made live.
+   */
+  reuse?(call: EffectCall): { response: unknown; from: ReusedFrom } | undefined;
 }
 
 export interface EffectHost {
@@ -95,6 +108,14 @@ export function makeEffect(host: EffectHost, step: number, nodeId: string, scope
       if (hit !== undefined) {
         host.emit({ type: 'effect', data: { node_id: nodeId, step, key, mode: 'replayed' } });
         return hit as T;
+      }
+      const reused = store.reuse?.(call);
+      if (reused) {
+        host.emit({
+          type: 'effect',
+          data: { node_id: nodeId, step, key, mode: 'reused', from: reused.from },
+        });
+        return reused.response as T;
       }
     }
     store?.intend?.(call);

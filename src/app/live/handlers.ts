@@ -380,8 +380,14 @@ const onRestored: Handler = (m, store) => {
 
 const onEffect: Handler = (m, store) => {
   const d = parsed('effect', m, store);
-  if (d)
-    pushLog(store, { seq: m.seq, level: 'info', text: `step ${d.step} · ${d.node_id}: effect ${d.mode}` });
+  if (!d) return;
+  const from = d.mode === 'reused' && d.from ? ` from run ${d.from.run_id}` : '';
+  pushLog(store, {
+    seq: m.seq,
+    level: 'info',
+    text: `step ${d.step} · ${d.node_id}: effect ${d.mode}${from}`,
+    effect: { step: d.step, node_id: d.node_id, mode: d.mode, ...(d.from ? { from: d.from } : {}) },
+  });
 };
 
 const onLlmUsage: Handler = (m, store) => {

@@ -1,16 +1,18 @@
 // Timeline (bottom drawer): one tick per step of the followed run. Clicking a tick inspects that
 // step everywhere (boxes and State panel show its values, full values fetched from the server);
-// Restore rewinds the run to it (paused, Play resumes), Fork starts a new run from it. Steps are
+// Restore rewinds the run to it (paused, Play resumes), Fork starts a new run from it (after its
+// dialog previews which recorded calls it reuses, ForkDialog.tsx). Steps are
 // grouped into episodes (coloured bands, src/app/episodes/episodes.ts); each tick's tooltip says
 // what its step did; Episodes opens Compare (a slot in two episodes) and Plot.
-import { memo, useLayoutEffect, useRef } from 'react';
+import { memo, useLayoutEffect, useRef, useState } from 'react';
 import { ChartLine, GitFork, History, Radio } from 'lucide-react';
 import { tickLabel } from '../episodes/episodes.ts';
 import { EpisodesView } from '../episodes/EpisodesView.tsx';
 import { setEpisodeView, useEpisodeView } from '../episodes/episodeView.store.ts';
 import { useTimelineEpisodes } from '../episodes/useEpisodes.ts';
 import { Button } from '../ui/Button.tsx';
-import { fork, inspect } from './run.actions.ts';
+import { ForkDialog } from './ForkDialog.tsx';
+import { inspect } from './run.actions.ts';
 import { RestoreButton } from './RestoreButton.tsx';
 import { RunsMenu } from './RunsMenu.tsx';
 import { TOOL_LABEL } from './toolLabel.ts';
@@ -339,6 +341,8 @@ export function TimelinePanel() {
     s.inspectedStep === null ? (shownPartial(s) ?? s.snapshots[s.step]) : s.snapshots[s.inspectedStep],
   );
   const episodesOpen = useEpisodeView((s) => s.open);
+  /** The step the fork dialog is open for (it previews what the fork reuses, then starts it). */
+  const [forkAt, setForkAt] = useState<number | null>(null);
   if (runId === null)
     return (
       <div className="flex items-center gap-2 p-2 text-xs text-zinc-500" data-testid="timeline-panel">
@@ -386,15 +390,16 @@ export function TimelinePanel() {
           className="shrink-0"
           data-testid="timeline-fork"
           disabled={count === 0 || (selected === null && inStep)}
-          onClick={() => void fork(target)}
+          onClick={() => setForkAt(target)}
           title={
             selected === null && inStep
               ? `Step ${current} is not complete (paused inside it): Step finishes it, or pick an earlier step to fork from`
-              : "Start a new run from this step's state"
+              : "Start a new run from this step's state (with this tab's graph; unchanged calls answered from this run's recording)"
           }
         >
           <GitFork size={11} /> <span className={TOOL_LABEL}>Fork</span>
         </Button>
+        {forkAt !== null && <ForkDialog runId={runId} step={forkAt} onClose={() => setForkAt(null)} />}
         <CompareButton runId={runId} step={target} />
         <Button
           variant={episodesOpen ? 'primary' : 'ghost'}

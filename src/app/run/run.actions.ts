@@ -241,13 +241,26 @@ export async function restore(step: number): Promise<void> {
   }
 }
 
-/** Fork: a new run starting from that step's state, paused, followed from its first event. */
-export async function fork(step: number): Promise<void> {
+/**
+ * The graph a fork of the followed run runs: its tab's graph as edited now (canonical JSON), or
+ * undefined (the tab is closed: the run's own graph).
+ */
+export function forkGraph(): unknown {
+  const { tabId } = runStore.getState();
+  const tab = editorStore.getState().tabs.find((t) => t.id === tabId);
+  return tab ? (JSON.parse(formatGraphText(tab.graph)) as unknown) : undefined;
+}
+
+/**
+ * Fork: a new run starting from that step's state with `graph` (forkGraph), paused, followed from
+ * its first event. Its calls are answered from the parent's recording until the first that differs.
+ */
+export async function fork(step: number, graph?: unknown): Promise<void> {
   const s = runStore.getState();
   if (s.runId === null) return;
   try {
     const r = await ownStart(
-      () => runApi.fork(s.runId!, step, s.stepDelayMs),
+      () => runApi.fork(s.runId!, step, s.stepDelayMs, graph),
       (r) => r.run_id,
     );
     // A fork's steps up to its fork point are its parent's: read as a reload would read them, so

@@ -1,6 +1,7 @@
 // REST calls of the run UI (/api/navigate/run… control, /api/runs… history). Errors carry the
 // server's `{error:{code,message}}` text so the toolbar can show it verbatim.
 import type { RunStartBody, RunSummary } from '../../domain/protocol/protocol.rest.ts';
+import type { ForkPreview } from '../../domain/protocol/replay.schema.ts';
 import type { EventsPage } from '../live/liveClient.ts';
 import type { InspectedState } from './run.store.ts';
 import { authHeaders } from '../api/token.ts';
@@ -59,11 +60,18 @@ export const runApi = {
     call<{ ok: boolean; restored_to: number }>('POST', `/api/runs/${encodeURIComponent(runId)}/restore`, {
       step,
     }),
-  fork: (runId: string, step: number, stepDelayMs: number) =>
+  fork: (runId: string, step: number, stepDelayMs: number, graph?: unknown) =>
     call<{ ok: boolean; run_id: string }>('POST', `/api/runs/${encodeURIComponent(runId)}/fork`, {
       step,
       step_delay_ms: stepDelayMs,
       paused: true,
+      ...(graph !== undefined ? { graph } : {}),
+    }),
+  /** What a fork would reuse from the run's recording (docs/replay.md "Re-run without paying twice"). */
+  forkPreview: (runId: string, step: number, graph?: unknown) =>
+    call<ForkPreview>('POST', `/api/runs/${encodeURIComponent(runId)}/fork/preview`, {
+      step,
+      ...(graph !== undefined ? { graph } : {}),
     }),
   /** The newest runs of a graph (GET /api/runs filters by graph and pages; newest first). */
   listOfGraph: (graphName: string, limit: number) =>

@@ -89,6 +89,11 @@ export interface RunLogLine {
    * service pushed), so the Log panel shows the step, the node (a link) and who sent it.
    */
   event?: { step?: number; node_id?: string; service?: string; code: string; title: string; message: string };
+  /**
+   * Set for `effect` lines (a recorded LLM or service call): `reused` ones — a fork's call answered
+   * from its parent's recording (docs/replay.md "Re-run without paying twice") — carry a badge.
+   */
+  effect?: { step: number; node_id: string; mode: string; from?: { run_id: string; key: string } };
 }
 
 /** The last event a node reported during the run (ctx.report, or pushed by its node service). */

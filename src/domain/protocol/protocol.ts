@@ -211,8 +211,14 @@ export const EffectDataSchema = z.object({
   node_id: z.string(),
   step: z.number().int(),
   key: z.string(),
-  /** `recorded`: a fresh call whose response was stored; `replayed`: a stored response reused. */
-  mode: z.enum(['recorded', 'replayed']),
+  /**
+   * `recorded`: a fresh call whose response was stored; `replayed`: this run's own stored response
+   * (a resume, a restore); `reused`: the parent run's answer to the same call, taken by a fork
+   * (docs/replay.md "Re-run without paying twice") and recorded as the fork's own.
+   */
+  mode: z.enum(['recorded', 'replayed', 'reused']),
+  /** `reused`: the run and the call key the answer was recorded under. */
+  from: z.object({ run_id: z.string(), key: z.string() }).optional(),
 });
 export const LlmUsageDataSchema = z.object({
   node_id: z.string(),

@@ -26,6 +26,8 @@ export const ReplayDifferenceSchema = z.object({
   /** `container.slot` (state). */
   slot: z.string().optional(),
   message: z.string(),
+  /** `call`, a fork's preview: what differs from the recorded call (`its config differs: …`). */
+  reason: z.string().optional(),
 });
 export type ReplayDifference = z.infer<typeof ReplayDifferenceSchema>;
 
@@ -47,3 +49,26 @@ export const ReplayVerdictSchema = z.object({
   message: z.string(),
 });
 export type ReplayVerdict = z.infer<typeof ReplayVerdictSchema>;
+
+/** `POST /api/runs/{id}/fork/preview`: the fork's body (ForkBodySchema); only `step` and `graph` matter. */
+export const ForkPreviewSchema = z.object({
+  run_id: z.string(),
+  /** The step the fork starts from. */
+  step: z.number().int(),
+  /** Calls the fork will answer from the run's recording. */
+  reused: z.number().int(),
+  /** The run's recorded calls after `step`. */
+  recorded: z.number().int(),
+  /** The last step with one of those calls (null: none): past it every call is live. */
+  recorded_until_step: z.number().int().nullable(),
+  /** The first step with a call that differs (it runs live as a whole, and every step after it); null: none differs. */
+  live_from_step: z.number().int().nullable(),
+  /** The node of that call. */
+  node_id: z.string().nullable(),
+  /** Why it is live: `node 'policy': its config differs: epsilon 0.15 → 0.6`. */
+  reason: z.string().nullable(),
+  /** One sentence: "12 calls reused, from step 7 live: node 'planner': its config differs: …". */
+  message: z.string(),
+  notes: z.array(z.string()),
+});
+export type ForkPreview = z.infer<typeof ForkPreviewSchema>;

@@ -86,6 +86,8 @@ export const BundleCallSchema = z
     request: z.unknown(),
     response: z.unknown(),
     ms: z.number().nonnegative().optional(),
+    /** A fork's call answered from its parent's recording: that run and call key. */
+    reused_from: z.object({ run_id: z.string(), key: z.string() }).strict().optional(),
   })
   .strict();
 export type BundleCall = z.infer<typeof BundleCallSchema>;

@@ -20,6 +20,10 @@
 // (its step and ms differ), a row of the blob table and its hash index written for nothing.
 // Both are '' while the call is only intended (older rows kept the request there already).
 // Rows written before (plain JSON, no `@`) still answer.
+// A fork's first run may reuse its parent's answers (`reuse`, engine/effectReuse.ts): a reused call
+// is written as the fork's own row, its answer `{response, ms: 0, reused_from: {run_id, key}}`, so
+// the fork replays and verifies on its own and its log says where each answer came from.
+import type { ReusedFrom, ReuseUntilDivergence } from '../../engine/effectReuse.ts';
 import type { EffectCall, EffectStore } from '../../engine/run.api.ts';
 import type { BlobStore } from './blobStore.ts';
 import type { Db } from './database.ts';
@@ -36,6 +40,15 @@ export interface RecordedCall {
   /** Absent while the call was only intended (the run died during the call; older rows only). */
   response?: unknown;
   ms?: number;
+  /** A fork's call answered from its parent's recording (docs/replay.md "Re-run without paying twice"). */
+  reused_from?: ReusedFrom;
+}
+
+/** The stored answer of a call. */
+interface Answer {
+  response: unknown;
+  ms: number;
+  reused_from?: ReusedFrom;
 }
 
 const PENDING = '';
@@ -46,9 +59,10 @@ function callRoot(blobs: BlobStore, c: Omit<EffectCall, 'key'>): string {
   return `@{"kind":${JSON.stringify(c.kind)},"step":${JSON.stringify(c.step)},"node_id":${JSON.stringify(c.node_id)},"index":${JSON.stringify(c.index)},"request":${request}}`;
 }
 
-/** `@` + the root of `{response, ms}`, the same way. */
-function answerRoot(blobs: BlobStore, response: unknown, ms: number): string {
-  return `@{"response":${blobs.put(response ?? null)},"ms":${JSON.stringify(ms)}}`;
+/** `@` + the root of `{response, ms, reused_from?}`, the same way. */
+function answerRoot(blobs: BlobStore, response: unknown, ms: number, reusedFrom?: ReusedFrom): string {
+  const from = reusedFrom ? `,"reused_from":${JSON.stringify(reusedFrom)}` : '';
+  return `@{"response":${blobs.put(response ?? null)},"ms":${JSON.stringify(ms)}${from}}`;
 }
 
 export class SqliteEffectStore implements EffectStore {
@@ -63,6 +77,8 @@ export class SqliteEffectStore implements EffectStore {
     private readonly runId: string,
     private readonly blobs: BlobStore,
     private readonly now: () => string = () => new Date().toISOString(),
+    /** A fork's parent recording, reused until the first call that differs. */
+    private readonly reuseFrom?: ReuseUntilDivergence,
   ) {
     this.sel = db.prepare<[string], { response: string }>('SELECT response FROM effects WHERE key = ?');
     // A row already there stays (an answer a fresh-effects run re-calls; `record` replaces it then).
@@ -75,10 +91,10 @@ export class SqliteEffectStore implements EffectStore {
     );
     this.answer = db.prepare('UPDATE effects SET request = ?, response = ? WHERE key = ? AND run_id = ?');
     this.recordTx = db.transaction(
-      (key: string, call: Omit<EffectCall, 'key'>, response: unknown, ms: number) => {
+      (key: string, call: Omit<EffectCall, 'key'>, response: unknown, ms: number, from?: ReusedFrom) => {
         // The request is encoded and hashed once, here, after the call (the intent carried none).
         const req = callRoot(this.blobs, call);
-        const res = answerRoot(this.blobs, response, ms);
+        const res = answerRoot(this.blobs, response, ms, from);
         // The usual case: this run's intent row. Otherwise (no intent, or the row is another run's of
         // the lineage — a fresh-effects fork calling again) the row is written whole.
         if (this.answer.run(req, res, key, this.runId).changes === 0) {
@@ -99,10 +115,27 @@ export class SqliteEffectStore implements EffectStore {
     this.intent.run(call.key, this.runId, this.now());
   }
 
+  reuse(call: EffectCall): { response: unknown; from: ReusedFrom } | undefined {
+    const got = this.reuseFrom?.take(call);
+    if (got) this.store(call.key, call, got.response, 0, got.from);
+    return got;
+  }
+
   record(key: string, request: unknown, response: unknown, call?: EffectCall & { ms: number }): void {
     const { step, node_id, index, kind } = call ?? { step: -1, node_id: '', index: 0, kind: 'llm' };
+    this.store(key, { step, node_id, index, kind, request }, response, call?.ms ?? 0);
+  }
+
+  private store(
+    key: string,
+    call: Omit<EffectCall, 'key'>,
+    response: unknown,
+    ms: number,
+    from?: ReusedFrom,
+  ): void {
+    const { step, node_id, index, kind, request } = call;
     try {
-      this.recordTx(key, { step, node_id, index, kind, request }, response, call?.ms ?? 0);
+      this.recordTx(key, { step, node_id, index, kind, request }, response, ms, from);
     } catch (err) {
       // Rolled back (disk full…): the blob ids it remembered name rows that were never stored.
       this.blobs.resetCaches();
@@ -128,15 +161,13 @@ export function recordedCalls(db: Db, blobs: BlobStore, lineage: string): Record
     // Left out: bare intents (nothing to show but the key) and rows of the old plain-JSON form.
     if (!r.request.startsWith('@')) continue;
     const call = blobs.get(r.request.slice(1)) as Omit<RecordedCall, 'key' | 'run_id'>;
-    const answer =
-      r.response === PENDING
-        ? undefined
-        : (blobs.get(r.response.slice(1)) as { response: unknown; ms: number });
+    const answer = r.response === PENDING ? undefined : (blobs.get(r.response.slice(1)) as Answer);
     out.push({
       key: r.key,
       run_id: r.run_id,
       ...call,
       ...(answer ? { response: answer.response, ms: answer.ms } : {}),
+      ...(answer?.reused_from ? { reused_from: answer.reused_from } : {}),
     });
   }
   return out;
@@ -159,7 +190,8 @@ export function importCalls(
   );
   let added = 0;
   for (const c of calls) {
-    added += ins.run(c.key, runId, callRoot(blobs, c), answerRoot(blobs, c.response, c.ms ?? 0), now).changes;
+    const res = answerRoot(blobs, c.response, c.ms ?? 0, c.reused_from);
+    added += ins.run(c.key, runId, callRoot(blobs, c), res, now).changes;
   }
   return added;
 }

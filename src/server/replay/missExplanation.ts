@@ -72,23 +72,27 @@ function requestDifference(kind: string, recorded: unknown, now: unknown): strin
   return 'its request is the same but its place in the run is not (another iteration or call order)';
 }
 
-/**
- * The message of a replayed call with no recorded answer: which recorded call it was expected to be
- * and what differs, or that the recorded run made no such call.
- */
-export function explainMiss(call: EffectCall, lineage: string, recorded: readonly RecordedCall[]): string {
-  const head = `no recorded answer for node '${call.node_id}' at step ${call.step}`;
+/** What differs between a replayed call and the recording, as a clause (`its config differs: …`). */
+export function missReason(call: EffectCall, lineage: string, recorded: readonly RecordedCall[]): string {
   const ofNode = recorded.filter((c) => c.node_id === call.node_id && c.kind === call.kind);
   if (ofNode.length === 0)
-    return `${head}: the recorded run made no ${call.kind} call from that node (a node new to the graph, or one that never fired there)`;
+    return `the recorded run made no ${call.kind} call from that node (a node new to the graph, or one that never fired there)`;
   const atStep = ofNode.filter((c) => c.step === call.step);
   if (atStep.length === 0)
-    return `${head}: the recorded run called it at step${ofNode.length > 1 ? 's' : ''} ${stepList(ofNode.map((c) => c.step))}, not at step ${call.step}`;
+    return `the recorded run called it at step${ofNode.length > 1 ? 's' : ''} ${stepList(ofNode.map((c) => c.step))}, not at step ${call.step}`;
   const at = keyAt(call.key, lineage);
   const sameAt = atStep.filter((c) => keyAt(c.key, lineage) === at);
   const pool = sameAt.length > 0 ? sameAt : atStep;
   const twin = pool.find((c) => c.index === call.index) ?? pool[pool.length - 1]!;
   if (twin.index !== call.index && pool.every((c) => c.index < call.index))
-    return `${head}: the recorded run made ${pool.length} call${pool.length > 1 ? 's' : ''} from it there, this is call ${call.index + 1}`;
-  return `${head}: ${requestDifference(call.kind, twin.request, call.request)}`;
+    return `the recorded run made ${pool.length} call${pool.length > 1 ? 's' : ''} from it there, this is call ${call.index + 1}`;
+  return requestDifference(call.kind, twin.request, call.request);
+}
+
+/**
+ * The message of a replayed call with no recorded answer: which recorded call it was expected to be
+ * and what differs, or that the recorded run made no such call.
+ */
+export function explainMiss(call: EffectCall, lineage: string, recorded: readonly RecordedCall[]): string {
+  return `no recorded answer for node '${call.node_id}' at step ${call.step}: ${missReason(call, lineage, recorded)}`;
 }

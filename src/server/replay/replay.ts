@@ -21,16 +21,18 @@ import type {
 import { stateDifferences, type StepState } from '../../domain/debug/firstDiff.ts';
 import { containsNdArray, mapNdArrays } from '../../domain/services/ndarray.ts';
 import { createRun } from '../../engine/createRun.ts';
+import type { ReuseUntilDivergence } from '../../engine/effectReuse.ts';
 import type { EffectCall, EffectStore } from '../../engine/effects.ts';
 import type { LlmProvider } from '../../engine/handler.types.ts';
 import type { NodeRegistry } from '../../engine/registry.ts';
 import type { RecordedCall } from '../db/effectStore.ts';
 import type { RunStore } from '../db/runStore.ts';
 import { runCalls } from '../runs/bundleExport.ts';
+import { forkReuse, reusableCalls } from '../runs/forkReuse.ts';
 import { recordedServices, registerRecordedServiceTypes } from '../services/recordedTypes.ts';
 import { summarizeForWire } from '../services/serviceEvents.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
-import { explainMiss, shortValue } from './missExplanation.ts';
+import { explainMiss, missReason, shortValue } from './missExplanation.ts';
 
 export interface ReplayOptions {
   /** Built-ins and plugins; the recorded service types are added to it. */
@@ -38,6 +40,12 @@ export interface ReplayOptions {
   /** An edited graph to replay instead of the run's own (its containers must match the run's). */
   graph?: unknown;
   verify?: boolean;
+  /**
+   * Replay as a fork of this run from `step` would run (forkPreview.ts): from the run's checkpoint
+   * there, answering from the run's calls after it only until the first call that differs
+   * (engine/effectReuse.ts, the rule the fork itself follows).
+   */
+  fork?: { step: number };
 }
 
 /** A replay that cannot start (unknown run, bad graph): a 4xx / exit 2, not a verdict. */
@@ -76,6 +84,46 @@ class RecordedAnswers implements EffectStore {
       message,
     };
     throw new Error(message);
+  }
+
+  record(): void {
+    // Never reached: lookup answers or throws.
+  }
+}
+
+/**
+ * A fork's preview: the recorded answer while the fork's calls are the recorded ones, place by
+ * place; the first that is not is the miss (explained like any replay miss), and the fork calls live
+ * from there.
+ */
+class ReusedAnswers implements EffectStore {
+  miss: { call: EffectCall; message: string; reason?: string } | undefined;
+
+  constructor(
+    readonly matcher: ReuseUntilDivergence,
+    private readonly lineage: string,
+    private readonly calls: readonly RecordedCall[],
+  ) {}
+
+  /**
+   * Calls reused at steps before the one that differs: the fork runs that step live as a whole
+   * (engine/effectReuse.ts `untilStep`), so a call reused earlier in it is not counted.
+   */
+  get answered(): number {
+    const at = this.miss?.call.step;
+    return at === undefined ? this.matcher.reused : this.matcher.reusedSteps.filter((s) => s < at).length;
+  }
+
+  lookup(key: string, call?: EffectCall): unknown {
+    const c = call ?? { key, step: -1, node_id: '', index: 0, kind: '', request: null };
+    const hit = this.matcher.take(c);
+    if (hit) return hit.response;
+    if (!this.miss) {
+      const reason = missReason(c, this.lineage, this.calls);
+      const message = `no recorded answer for node '${c.node_id}' at step ${c.step}: ${reason}`;
+      this.miss = { call: c, message, reason };
+    }
+    throw new Error(this.miss.message);
   }
 
   record(): void {
@@ -156,12 +204,16 @@ export async function replayRun(store: RunStore, runId: string, opts: ReplayOpti
       'invalid-graph',
     );
   const graph: GraphDef = decoded.graph;
-  const calls = runCalls(store, runId);
+  const calls = opts.fork ? reusableCalls(store, runId, opts.fork.step) : runCalls(store, runId);
   const notes = registerRecordedServiceTypes(opts.registry, graph, calls);
-  const answers = new RecordedAnswers(row.lineage, calls);
+  const answers = opts.fork
+    ? new ReusedAnswers(forkReuse(store, runId, opts.fork.step, row.lineage, calls), row.lineage, calls)
+    : new RecordedAnswers(row.lineage, calls);
   // A fork (or a restore's branch) begins at its parent's step: it is replayed from there.
-  const from = row.parent_step ?? 0;
-  const start = row.parent_run_id !== null ? store.checkpoint(runId, from) : undefined;
+  const from = opts.fork?.step ?? row.parent_step ?? 0;
+  const start = opts.fork || row.parent_run_id !== null ? store.checkpoint(runId, from) : undefined;
+  if (opts.fork && !start)
+    throw new ReplayError(`no checkpoint at step ${from} of run ${runId}`, 404, 'no-checkpoint');
   if (row.parent_run_id !== null && !start)
     throw new ReplayError(
       `run ${runId} begins at step ${from} of ${row.parent_run_id}, but holds no checkpoint there`,
@@ -169,7 +221,8 @@ export async function replayRun(store: RunStore, runId: string, opts: ReplayOpti
       'no-checkpoint',
     );
   const recorded = opts.verify ? recordedSteps(store, runId) : undefined;
-  const lastStep = row.steps;
+  // A fork's preview ends with the recorded calls: past the last one, every call is live anyway.
+  const lastStep = opts.fork ? Math.min(row.steps, Math.max(from, ...calls.map((c) => c.step))) : row.steps;
 
   let stepState: StepState | undefined;
   let writes = new Map<string, string>();
@@ -234,8 +287,9 @@ export async function replayRun(store: RunStore, runId: string, opts: ReplayOpti
     done = outcome.done;
     if (answers.miss) {
       const { call, message } = answers.miss;
+      const reason = 'reason' in answers.miss ? answers.miss.reason : undefined;
       return verdict(
-        { step: call.step, kind: 'call', node_id: call.node_id, message },
+        { step: call.step, kind: 'call', node_id: call.node_id, message, ...(reason ? { reason } : {}) },
         step - from,
         identical,
       );

@@ -1,6 +1,7 @@
-// Recorded effects (docs/architecture.md "Run state and durability") through the server: every llmCall is stored under a stable key; a fork
-// or a restore that re-executes the same node at the same step with the same inputs replays the
-// stored response (`effect` event mode `replayed`) unless the run asked for fresh calls.
+// Recorded effects (docs/architecture.md "Run state and durability") through the server: every llmCall is stored under a stable key; a restore
+// that re-executes the same node at the same step with the same inputs replays the stored response
+// (`effect` event mode `replayed`), a fork reuses its parent's (mode `reused`, docs/replay.md "Re-run
+// without paying twice"), unless the run asked for fresh calls.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,12 +96,23 @@ describe('recorded effects', () => {
     expect(rows.every((r) => r.response !== undefined)).toBe(true);
   });
 
-  it('a fork replays the recorded responses with the same keys', async () => {
+  it("a fork reuses the parent's recorded answers, recorded again as its own", async () => {
     const fork = (await call('POST', `/api/runs/${parent}/fork`, { step: 2, step_delay_ms: 0 })).body.run_id;
     await done(fork);
-    const replayed = await effects(fork);
-    expect(replayed.map((e) => e.mode)).toEqual(['replayed', 'replayed', 'replayed', 'replayed']);
-    expect(replayed.map((e) => e.key)).toEqual(recorded.filter((e) => e.step > 2).map((e) => e.key));
+    const reused = (await effects(fork)) as Array<{
+      key: string;
+      mode: string;
+      from?: { run_id: string; key: string };
+    }>;
+    expect(reused.map((e) => e.mode)).toEqual(['reused', 'reused', 'reused', 'reused']);
+    const parentKeys = recorded.filter((e) => e.step > 2).map((e) => e.key);
+    expect(reused.map((e) => e.from)).toEqual(parentKeys.map((key) => ({ run_id: parent, key })));
+    // Its own lineage: the same places (step, node, n, request hash) under the fork's id.
+    expect(reused.map((e) => e.key)).toEqual(parentKeys.map((k) => `${fork}${k.slice(parent.length)}`));
+    const db = new Database(join(ws.dir, '.statewire', 'runs.db'), { readonly: true });
+    const own = recordedCalls(db, new BlobStore(db), fork);
+    db.close();
+    expect(own.map((c) => [c.run_id, c.reused_from?.run_id])).toEqual(Array(4).fill([fork, parent]));
     expect((await call('GET', `/api/runs/${fork}/state?step=6`)).body).toEqual(
       (await call('GET', `/api/runs/${parent}/state?step=6`)).body,
     );

@@ -13,6 +13,8 @@ import type { RunStatus } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint, EngineRun, RunOptions } from '../../engine/run.api.ts';
 import type { RunStore } from '../db/runStore.ts';
 import { SqliteEffectStore } from '../db/effectStore.ts';
+import type { ReuseUntilDivergence } from '../../engine/effectReuse.ts';
+import { forkReuse } from './forkReuse.ts';
 import { ApiError, badRequest, conflict, notFound } from '../errors/errors.ts';
 import { isDiskFull } from '../errors/storageErrors.ts';
 import { decodeGraph, describeErrors } from '../workspace/graphCodec.ts';
@@ -21,6 +23,7 @@ import { LiveRun, type Publisher } from './liveRun.ts';
 import { reduceState, type RunStateView } from './stateAt.ts';
 import { graphVersion } from './graphVersion.ts';
 import type { RunServiceState, ServiceStateWarning } from '../ports/serviceState.ts';
+import type { ForkPlanner } from '../ports/forkPlan.ts';
 
 export type EngineFactory = (
   graph: GraphDef,
@@ -67,6 +70,17 @@ export class RunManager {
    * stores their snapshots, restore/fork/adopt put them back. Unset: runs hold no service state.
    */
   serviceState?: RunServiceState;
+  /**
+   * Finds, before a fork starts, the first step whose calls differ from its parent's recording
+   * (replay/forkPreview.ts, set by the server). Unset or failing: the fork reuses until its first
+   * call that differs, as it meets it.
+   */
+  forkPlanner?: ForkPlanner;
+  /**
+   * A fork reusing its parent's answers up to step `step - 1` gets the parent's service state after
+   * that step put back before it runs `step` live (reused steps never reached the services).
+   */
+  private readonly liveFrom = new Map<string, { parent: string; step: number }>();
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const next = this.lock.then(fn, fn);
@@ -99,7 +113,12 @@ export class RunManager {
   }
 
   /** Builds the engine (BuildError → 400 naming where). */
-  private build(run: LiveRun, graph: GraphDef, fromCheckpoint?: Checkpoint): EngineRun {
+  private build(
+    run: LiveRun,
+    graph: GraphDef,
+    fromCheckpoint?: Checkpoint,
+    reuseFrom?: ReuseUntilDivergence,
+  ): EngineRun {
     try {
       return this.createEngine(
         graph,
@@ -110,7 +129,7 @@ export class RunManager {
           retention: 4,
           lineage: run.lineage,
           freshEffects: run.freshEffects,
-          effects: new SqliteEffectStore(this.store.db, run.id, this.store.blobs),
+          effects: new SqliteEffectStore(this.store.db, run.id, this.store.blobs, undefined, reuseFrom),
           breakpoints: {
             list: () => run.breakpoints,
             pause: (hit) => this.pauseAtBreakpoint(run, hit),
@@ -311,6 +330,12 @@ export class RunManager {
     let error: string | undefined;
     let hit: BreakpointHit | undefined;
     try {
+      const live = this.liveFrom.get(run.id);
+      if (live && run.engine.step + 1 >= live.step) {
+        this.liveFrom.delete(run.id);
+        const from = { runId: live.parent, step: live.step - 1 };
+        this.warnAbout(run, (await this.serviceState?.putBack(from, run.id)) ?? []);
+      }
       const stepping = run.engine.stepOnce();
       if (group && run.hasStaged) this.commitIfIdle(run, stepping);
       const { done, breakpoint } = await stepping;
@@ -596,6 +621,7 @@ export class RunManager {
 
   private async restoreNow(step: number): Promise<number> {
     const run = this.need();
+    this.liveFrom.delete(run.id); // a restored fork re-runs from its own recording
     if (run.status === 'running') throw badRequest('not-paused', 'Must pause or complete before restoring');
     if (run.breakAt)
       throw conflict(
@@ -632,6 +658,7 @@ export class RunManager {
 
   private async adoptNow(runId: string, step: number): Promise<number> {
     if (this.current?.id === runId) return this.restoreNow(step);
+    this.liveFrom.delete(runId);
     const row = this.store.getRun(runId);
     if (!row) throw notFound(`no run ${JSON.stringify(runId)}`);
     const cp = this.store.checkpoint(runId, step);
@@ -693,14 +720,17 @@ export class RunManager {
         );
     }
     const id = newRunId('fork');
-    const run = new LiveRun(id, graph, row.lineage, opts.freshEffects, this.store, this.hub, this.now, {
+    // A fork is a lineage of its own: its calls are recorded under its keys, never over its parent's.
+    // Its first run reuses the parent's answers until the first call that differs (forkReuse.ts).
+    const run = new LiveRun(id, graph, id, opts.freshEffects, this.store, this.hub, this.now, {
       status: 'paused',
       step: opts.step,
       seq: 0,
       stepDelayMs: opts.stepDelayMs,
     });
+    const reuse = opts.freshEffects ? undefined : await this.planReuse(runId, opts, id);
     // Build first (so a bad graph fails before anything is written), buffering the `restored` event.
-    run.engine = this.build(run, graph, { step: cp.step, state: cp.state });
+    run.engine = this.build(run, graph, { step: cp.step, state: cp.state }, reuse);
     this.store.createRun({
       id,
       graphName: graph.name,
@@ -709,7 +739,7 @@ export class RunManager {
       startedAt: this.iso(),
       parentRunId: runId,
       parentStep: opts.step,
-      lineage: row.lineage,
+      lineage: id,
       freshEffects: opts.freshEffects,
       stepDelayMs: opts.stepDelayMs,
       graphVersion: graphVersion(graph),
@@ -728,6 +758,31 @@ export class RunManager {
     }
     this.announce(run, replaced, runId);
     return { runId: id, parent: runId, step: opts.step };
+  }
+
+  /**
+   * A fork's reuse of its parent's recording (docs/replay.md "Re-run without paying twice"): the
+   * planner's first differing step N, when it answers, bounds it — steps before N are reused, N runs
+   * live as a whole after the parent's service state after N − 1 is put back (advanceNow). With no
+   * call differing, N is the step after the recording's last call.
+   */
+  private async planReuse(
+    parentId: string,
+    opts: { step: number; graph?: unknown },
+    id: string,
+  ): Promise<ReuseUntilDivergence> {
+    let liveFrom: number | undefined;
+    if (this.forkPlanner) {
+      try {
+        const plan = await this.forkPlanner(parentId, opts.step, opts.graph);
+        liveFrom = plan.liveFromStep ?? opts.step + 1;
+      } catch {
+        liveFrom = undefined; // no plan (a plugin that does not load): the call-by-call rule alone
+      }
+    }
+    if (liveFrom !== undefined && liveFrom - 1 > opts.step)
+      this.liveFrom.set(id, { parent: parentId, step: liveFrom });
+    return forkReuse(this.store, parentId, opts.step, id, undefined, liveFrom);
   }
 
   /**

@@ -57,9 +57,45 @@ function EventRow({ line, index, measure }: RunRowProps) {
   );
 }
 
+/**
+ * A recorded call: step, node, how it was answered; a fork's call answered from its parent's
+ * recording (docs/replay.md "Re-run without paying twice") wears a "reused" badge naming the source.
+ */
+function EffectRow({ line, index, measure }: RunRowProps) {
+  const ef = line.effect!;
+  return (
+    <tr
+      ref={measure}
+      data-index={index}
+      className={TONE[line.level]}
+      data-testid="run-log-line"
+      data-kind="effect"
+      data-mode={ef.mode}
+      data-node={ef.node_id}
+    >
+      <td className="px-1 text-right whitespace-nowrap text-zinc-500 tabular-nums">{ef.step}</td>
+      <td className="max-w-[220px] truncate px-1 whitespace-nowrap">{ef.node_id}</td>
+      <td className="px-1 whitespace-nowrap text-zinc-500">call</td>
+      <td colSpan={2} className="px-1">
+        {ef.mode === 'reused' ? (
+          <span
+            data-testid="log-reused"
+            className="mr-1 rounded bg-emerald-900/60 px-1 text-emerald-300"
+            title={ef.from ? `answered from run ${ef.from.run_id}'s recorded call ${ef.from.key}` : undefined}
+          >
+            reused
+          </span>
+        ) : null}
+        {ef.mode === 'reused' && ef.from ? `answer of run ${ef.from.run_id}` : `effect ${ef.mode}`}
+      </td>
+    </tr>
+  );
+}
+
 function RunRow({ line, index, measure }: RunRowProps) {
   const x = line.exec;
   if (!x && line.event) return <EventRow line={line} index={index} measure={measure} />;
+  if (!x && line.effect) return <EffectRow line={line} index={index} measure={measure} />;
   if (!x) {
     return (
       <tr ref={measure} data-index={index} className={TONE[line.level]} data-testid="run-log-line">

@@ -1,0 +1,93 @@
+// Re-run without paying twice, in the editor (docs/replay.md): a finished run of a loop whose `think`
+// node makes one LLM call per step (the offline provider: every call recorded). Fork from step 2
+// opens the fork dialog, which shows the server's preview — all 4 recorded calls after step 2
+// reused — before anything starts; the fork, played to its end, answers them from the recording,
+// and its Log marks each of those calls "reused".
+import { expect, test } from './fixtures.ts';
+import { startRun, untilRunDone } from './restRuns.ts';
+
+const STEPS = 6;
+const GRAPH = {
+  name: 'reuse_llm',
+  step_budget: STEPS,
+  eval_graph: false,
+  nodes: [
+    {
+      id: 'goal',
+      type: 'constant',
+      config: { value: 'find the door', wire_type: 'TEXT' },
+      position: { x: 0, y: 0 },
+    },
+    {
+      id: 'loop_in',
+      type: 'iterIn',
+      config: {
+        version: 3,
+        pairedWith: 'loop_out',
+        initPorts: [{ name: 'goal', wire_type: 'TEXT', persist: true }],
+      },
+      position: { x: 250, y: 0 },
+    },
+    {
+      id: 'think',
+      type: 'llmCall',
+      config: { profile: '', template: 'Goal: {instruction}. Next move?' },
+      position: { x: 500, y: 0 },
+    },
+    {
+      id: 'loop_out',
+      type: 'iterOut',
+      config: { pairedWith: 'loop_in', ports: [{ name: 'note', wire_type: 'TEXT', persist: true }] },
+      position: { x: 750, y: 0 },
+    },
+  ],
+  edges: [
+    { id: 'e1', source: 'goal', target: 'loop_in', sourceHandle: 'value', targetHandle: 'init_goal' },
+    { id: 'e2', source: 'loop_in', target: 'think', sourceHandle: 'init_goal', targetHandle: 'instruction' },
+    { id: 'e3', source: 'think', target: 'loop_out', sourceHandle: 'response', targetHandle: 'note' },
+  ],
+};
+
+test('the fork dialog previews the reused calls; the fork Log marks them reused', async ({
+  page,
+  server,
+}) => {
+  server.writeGraph('reuse_llm', GRAPH);
+  const parent = await startRun(page.request, GRAPH, 0);
+  await untilRunDone(page.request);
+
+  await page.goto(`/?graph=reuse_llm&run=${parent}`);
+  await page.getByTestId('drawer-tab-timeline').click();
+  await expect(page.getByTestId('timeline-count')).toHaveText(`${STEPS} steps`);
+
+  await page.getByTestId('timeline-tick-2').click();
+  await page.getByTestId('timeline-fork').click();
+  const dialog = page.getByTestId('fork-dialog');
+  await expect(dialog).toBeVisible();
+  const preview = page.getByTestId('fork-preview');
+  await expect(preview).toHaveAttribute('data-state', 'ready');
+  await expect(preview).toHaveText('4 calls reused: every recorded call after step 2 is unchanged');
+  await expect(preview).toHaveAttribute('data-reused', '4');
+  // Nothing started yet: the parent is still the followed run.
+  await expect(page.getByTestId('timeline-panel')).not.toContainText('fork_');
+
+  await page.getByTestId('fork-start').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('timeline-panel')).toContainText('fork_');
+  await page.getByTestId('run-play').click();
+  await expect(page.getByTestId('timeline-count')).toHaveText(`${STEPS} steps`);
+
+  await page.getByTestId('drawer-tab-log').click();
+  const reused = page.locator('[data-testid="run-log-line"][data-kind="effect"][data-mode="reused"]');
+  await expect(reused).toHaveCount(4);
+  await expect(page.getByTestId('log-reused')).toHaveCount(4);
+  await expect(reused.first()).toContainText(`answer of run ${parent}`);
+  await expect(page.getByTestId('log-reused').first()).toHaveAttribute(
+    'title',
+    new RegExp(`^answered from run ${parent}'s recorded call ${parent}:[\\d.]+:think:0:`),
+  );
+  // None of the fork's calls was made live.
+  await expect(
+    page.locator('[data-testid="run-log-line"][data-kind="effect"][data-mode="recorded"]'),
+  ).toHaveCount(0);
+});
