@@ -51,6 +51,8 @@ export const FIGURE_ORDER = [
   'runs.list_100k.first_page',
   'runs.list_100k.by_graph',
   'runs.list_100k.by_status',
+  'relay.latency_p50',
+  'relay.latency_p99',
 ];
 
 const started = new Date().toISOString();
