@@ -23,6 +23,8 @@ export interface StartOptions {
   workspace?: string;
   /** Listen on this port instead of a free one (a restart on the port a crashed server had). */
   port?: number;
+  /** Added to the server's environment (distributed mode's URLs in e2e/team.spec.ts). */
+  env?: Record<string, string>;
 }
 
 /** `extraArgs` go to `statewire serve` (e.g. `--token …` in e2e/attacks.spec.ts). */
@@ -55,7 +57,7 @@ export async function startServer(
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_ENV: 'test' },
+      env: { ...process.env, NODE_ENV: 'test', ...opts.env },
     },
   );
   let output = '';
