@@ -108,6 +108,24 @@ export async function measureAB(
   return { ours: a, baseline: b };
 }
 
+/**
+ * Measures several sides in turn, `reps` times each, the order rotating every repetition (A B C,
+ * B C A, C A B, …) so no side always runs first or last; returns each side's samples. For figures
+ * that share a baseline: each is then compared with the very same baseline samples.
+ */
+export async function measureRotating(
+  reps: number,
+  sides: readonly (() => Promise<number>)[],
+): Promise<number[][]> {
+  const samples = sides.map(() => [] as number[]);
+  for (let i = 0; i < reps; i++)
+    for (let k = 0; k < sides.length; k++) {
+      const j = (i + k) % sides.length;
+      samples[j]!.push(await sides[j]!());
+    }
+  return samples;
+}
+
 /** A bench module's result: free-form detail figures plus the side-by-side figures it measured. */
 export interface BenchResult {
   [detail: string]: unknown;
