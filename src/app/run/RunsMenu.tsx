@@ -61,27 +61,40 @@ export function RunsMenu() {
   // The drawer scrolls (overflow clips absolute children), so the list is placed `fixed` above the button.
   const [anchor, setAnchor] = useState<{ right: number; bottom: number } | null>(null);
   const open = runs !== null || error !== null;
+  /**
+   * Bumped whenever the menu closes. A list fetched before that (the first one, a refresh every
+   * REFRESH_MS, one a run notice asked for) may arrive after it: it must not open the menu again.
+   */
+  const generation = useRef(0);
+  const shut = useCallback(() => {
+    generation.current += 1;
+    setRuns(null);
+    setError(null);
+  }, []);
   const toggle = (e: MouseEvent<HTMLButtonElement>) => {
     const r = e.currentTarget.getBoundingClientRect();
     setAnchor({ right: window.innerWidth - r.right, bottom: window.innerHeight - r.top + 4 });
     if (open) {
-      setRuns(null);
-      setError(null);
+      shut();
       return;
     }
     reveal.current = true;
     load();
   };
   const load = useCallback(() => {
+    const asked = generation.current;
     runHistoryApi.list().then(
       (list) => {
+        if (asked !== generation.current) return; // closed meanwhile
         if (reveal.current) {
           const batchId = list.find((r) => r.id === runStore.getState().runId)?.batch?.id;
           if (batchId) setOpenBatches((prev) => new Set(prev).add(batchId));
         }
         setRuns([...list].sort((a, b) => b.started_at.localeCompare(a.started_at)));
       },
-      (e: unknown) => setError((e as Error).message),
+      (e: unknown) => {
+        if (asked === generation.current) setError((e as Error).message);
+      },
     );
   }, []);
   useEffect(() => {
@@ -96,9 +109,8 @@ export function RunsMenu() {
   }, [open, load]);
   const close = useCallback(() => {
     if (confirming.current) return;
-    setRuns(null);
-    setError(null);
-  }, []);
+    shut();
+  }, [shut]);
   const menu = useRef<HTMLDivElement>(null);
   // Once the first list is on screen (its batch opened above), bring the shown run's row into view.
   useEffect(() => {
@@ -116,7 +128,7 @@ export function RunsMenu() {
   const trigger = useRef<HTMLButtonElement>(null);
   useDismiss(open, close, menu, trigger);
   const follow = (id: string) => {
-    setRuns(null);
+    shut();
     void followRun(id);
   };
   const remove = async (r: RunListItem) => {
@@ -135,7 +147,7 @@ export function RunsMenu() {
     load();
   };
   const pick = (id: string) => {
-    setRuns(null);
+    shut();
     const url = new URL(window.location.href);
     url.searchParams.set('run', id);
     window.history.replaceState(null, '', url);
@@ -151,13 +163,13 @@ export function RunsMenu() {
     follow,
     remove: (r) => void remove(r),
     diff: (id) => {
-      setRuns(null);
+      shut();
       showGraphDiff(`run:${id}`);
     },
   };
   const exportShown = () => {
     if (!shown) return;
-    setRuns(null);
+    shut();
     downloadRunBundle(shown).then(
       (name) => toast(`exported run ${shown} as ${name}`, 'info'),
       (e: unknown) => toast((e as Error).message, 'error'),
@@ -165,7 +177,7 @@ export function RunsMenu() {
   };
   const replayShown = () => {
     if (!shown) return;
-    setRuns(null);
+    shut();
     void replayAndVerify(shown);
   };
   // A refused import changes nothing on the server, so nothing changes here either: only a toast.
