@@ -5,7 +5,7 @@
 // Layers: while a modal dialog the menu is not part of is up (a confirm the menu asked for), Escape
 // and presses belong to that dialog, so the menu under it stays as it is.
 // ArrowDown / ArrowUp move the focus through the menu's enabled buttons.
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { editorStore } from '../store/editor.store.ts';
 
 /** A modal dialog is up and the menu is not inside it: events belong to the dialog. */
@@ -30,7 +30,10 @@ export function useDismiss(
   menu: RefObject<HTMLElement | null>,
   trigger: RefObject<HTMLElement | null>,
 ): void {
-  useEffect(() => {
+  // A layout effect: the listeners are in place before the open menu is painted. A menu opened by a
+  // fetch's answer (the Runs menu) is committed outside any input event, and a passive effect would
+  // run after the paint — an Escape pressed on the visible menu in between was lost.
+  useLayoutEffect(() => {
     if (!open) return;
     const inside = (t: EventTarget | null) =>
       t instanceof Node && (menu.current?.contains(t) === true || trigger.current?.contains(t) === true);
