@@ -35,6 +35,12 @@ const routes: Record<string, (res: ServerResponse) => void> = {
     setTimeout(() => res.socket?.destroy(), 20);
   },
   '/silent': () => undefined,
+  // A service mounted under a path prefix (behind a proxy): the prefix stays in every request.
+  '/svc/v1/call/echo__echo': (res) => {
+    const body = Buffer.from(encodeMsgpack({ outputs: { under: 'prefix' } }));
+    res.writeHead(200, { 'content-type': 'application/msgpack', 'content-length': String(body.length) });
+    res.end(body);
+  },
   '/call/echo__echo': (res) => {
     const body = Buffer.from(encodeMsgpack({ outputs: { ok: true } }));
     res.writeHead(200, { 'content-type': 'application/msgpack', 'content-length': String(body.length) });
@@ -84,6 +90,16 @@ describe('ServiceTransport', () => {
       kind: 'timeout',
       message: 'no answer within 0.2 s',
     });
+  });
+
+  it("keeps the base URL's path: a service under a prefix is called there", async () => {
+    const none = new Set<string>();
+    for (const url of [`${base}/svc/v1`, `${base}/svc/v1/`]) {
+      const client = new ServiceClient('prefixed', url, 'msgpack', 2000);
+      const answer = await client.call('echo__echo', { inputs: {}, config: {} }, none, none);
+      expect(answer.outputs).toEqual({ under: 'prefix' });
+      client.close();
+    }
   });
 
   it('keeps the connection alive between calls', async () => {

@@ -38,6 +38,9 @@ const IDLE_SOCKET_MS = 4000;
 export class ServiceTransport {
   private readonly agent: HttpAgent;
   private readonly base: URL;
+  /** The base URL's path, ending in '/' (a service may live under a prefix). */
+  private readonly basePath: string;
+  private readonly hostname: string;
 
   constructor(
     baseUrl: string,
@@ -45,6 +48,8 @@ export class ServiceTransport {
     readonly maxResponseBytes: number,
   ) {
     this.base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    this.basePath = this.base.pathname;
+    this.hostname = this.base.hostname.replace(/^\[(.*)\]$/, '$1'); // an IPv6 literal without its brackets
     const opts = { keepAlive: true, maxSockets: 32, maxFreeSockets: 8, timeout: IDLE_SOCKET_MS };
     this.agent = this.base.protocol === 'https:' ? new HttpsAgent(opts) : new HttpAgent(opts);
   }
@@ -83,8 +88,7 @@ export class ServiceTransport {
     timeoutMs: number,
     cancel: AbortSignal | undefined,
   ): Promise<RawAnswer> {
-    const url = new URL(path.replace(/^\//, ''), this.base);
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const send = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<RawAnswer>((resolve, reject) => {
       let settled = false;
       let answered = false;
@@ -98,7 +102,12 @@ export class ServiceTransport {
         req.destroy();
         reject(err);
       };
-      const req = send(url, {
+      // Plain options, not a URL: Node turns a URL into these on every request.
+      const req = send({
+        protocol: this.base.protocol,
+        hostname: this.hostname,
+        port: this.base.port,
+        path: this.basePath + path.replace(/^\//, ''),
         method,
         agent: this.agent,
         headers: body ? { ...headers, 'content-length': String(body.byteLength) } : headers,

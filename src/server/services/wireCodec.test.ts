@@ -18,6 +18,17 @@ describe('msgpack blob codec (ext type 1)', () => {
     expect(Buffer.from(back.outputs.depth.data).equals(Buffer.from(depth.data))).toBe(true);
   });
 
+  it('encodes and decodes small and big bodies alike, one after another (kept and one-off codecs)', () => {
+    const big = f32(Array.from({ length: 200_000 }, (_, i) => i / 7), [400, 500]); // 800 KB
+    const bodies = [{ a: 1 }, { outputs: { big } }, { b: 'two', c: [1, 2] }, { outputs: { big, n: 2 } }, {}];
+    for (const body of bodies) {
+      const back = decodeMsgpack(encodeMsgpack(body)) as Record<string, unknown>;
+      expect(back).toEqual(body);
+    }
+    // A small body right after a big one is as small as it was before it.
+    expect(encodeMsgpack({ a: 1 }).byteLength).toBe(encode({ a: 1 }).byteLength);
+  });
+
   it('writes the ext payload as tag, big-endian header length, msgpack header, raw bytes', () => {
     const a = makeNdArray('uint8', [2], new Uint8Array([7, 9]));
     const bytes = encodeMsgpack(a);

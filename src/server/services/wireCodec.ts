@@ -3,7 +3,7 @@
 // - JSON: IMAGE port values as base64 PNG strings, other arrays as {"__ndarray__": base64, dtype, shape}.
 // Both decode arrays to the shared `NdArray` value ({dtype, shape, data}). The Python SDK's codec.py
 // speaks the same wire; vectors/msgpack.json, json-wire.json and png.json hold both sides to it.
-import { decode, encode, ExtensionCodec } from '@msgpack/msgpack';
+import { decode, Decoder, encode, Encoder, ExtensionCodec } from '@msgpack/msgpack';
 import { parseWireType } from '../../domain/flow/wireTypes.ts';
 import { isNdArray, makeNdArray, pictureKind, type NdArray } from '../../domain/services/ndarray.ts';
 import { decodePng, encodePng } from './png.ts';
@@ -54,12 +54,24 @@ extensionCodec.register({
   },
 });
 
+// One encoder and one decoder for every small body: the library's `encode`/`decode` functions build
+// a new one (and its working buffer) per call, a measurable share of a small call's cost
+// (docs/performance.md "Node-service calls"). Both are safe to re-enter (an ext codec encoding inside
+// an encode gets a fresh one) and `encode` returns a copy. A kept encoder keeps the largest buffer it
+// ever grew and a kept decoder the last bytes it read, so a big body (an image) gets one of its own.
+const KEEP_UNDER = 256 * 1024;
+const encodeOptions = { extensionCodec, ignoreUndefined: true };
+let encoder = new Encoder(encodeOptions);
+const decoder = new Decoder({ extensionCodec });
+
 export function encodeMsgpack(value: unknown): Uint8Array {
-  return encode(value, { extensionCodec, ignoreUndefined: true });
+  const bytes = encoder.encode(value);
+  if (bytes.byteLength >= KEEP_UNDER) encoder = new Encoder(encodeOptions);
+  return bytes;
 }
 
 export function decodeMsgpack(bytes: Uint8Array): unknown {
-  return decode(bytes, { extensionCodec });
+  return bytes.byteLength < KEEP_UNDER ? decoder.decode(bytes) : decode(bytes, { extensionCodec });
 }
 
 const b64 = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength).toString('base64');
