@@ -19,7 +19,10 @@ describe('msgpack blob codec (ext type 1)', () => {
   });
 
   it('encodes and decodes small and big bodies alike, one after another (kept and one-off codecs)', () => {
-    const big = f32(Array.from({ length: 200_000 }, (_, i) => i / 7), [400, 500]); // 800 KB
+    const big = f32(
+      Array.from({ length: 200_000 }, (_, i) => i / 7),
+      [400, 500],
+    ); // 800 KB
     const bodies = [{ a: 1 }, { outputs: { big } }, { b: 'two', c: [1, 2] }, { outputs: { big, n: 2 } }, {}];
     for (const body of bodies) {
       const back = decodeMsgpack(encodeMsgpack(body)) as Record<string, unknown>;
