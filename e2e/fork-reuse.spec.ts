@@ -74,6 +74,10 @@ test('the fork dialog previews the reused calls; the fork Log marks them reused'
   await page.getByTestId('fork-start').click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId('timeline-panel')).toContainText('fork_');
+  // The tab and the address now name the fork it shows, not the parent it was opened with.
+  const tab = page.locator('[data-testid="tab"][data-active="true"]');
+  await expect(tab.getByTestId('tab-detail')).toHaveText(/^fork_/);
+  await expect(page).toHaveURL(/[?&]run=fork_/);
   await page.getByTestId('run-play').click();
   await expect(page.getByTestId('timeline-count')).toHaveText(`${STEPS} steps`);
 

@@ -16,6 +16,12 @@ describe('locationFor', () => {
     expect(locationFor('http://h/?run=r1', null)).toBeNull();
     expect(locationFor('http://h/', null)).toBeNull();
   });
+
+  it("a run's tab puts the run it shows in ?run", () => {
+    expect(locationFor('http://h/?run=r1', null, 'r1')).toBeNull();
+    expect(locationFor('http://h/?run=r1', null, 'fork_2')).toBe('http://h/?run=fork_2');
+    expect(locationFor('http://h/?graph=a', null, 'r1')).toBe('http://h/?run=r1');
+  });
 });
 
 describe('startUrlSync', () => {
@@ -37,5 +43,19 @@ describe('startUrlSync', () => {
     expect(new URLSearchParams(window.location.search).get('graph')).toBe('team/b');
     store.getState().setActiveTab(a);
     expect(new URLSearchParams(window.location.search).get('graph')).toBe('first');
+  });
+
+  it("a run's tab that goes on to show a fork links the fork; a file's tab stays the file's", () => {
+    window.history.replaceState(null, '', '/?run=r1');
+    const store = createEditorStore();
+    const file = store.getState().openTab({ graph: emptyGraph('A'), savedId: 'a', title: 'A' });
+    const run = store.getState().openTab({ graph: emptyGraph('A'), runId: 'r1', title: 'A' });
+    stop = startUrlSync(store);
+    expect(window.location.search).toBe('?run=r1');
+    store.getState().showRunInTab(run, 'fork_2');
+    expect(store.getState().tabs.find((t) => t.id === run)?.runId).toBe('fork_2');
+    expect(window.location.search).toBe('?run=fork_2');
+    store.getState().showRunInTab(file, 'fork_3');
+    expect(store.getState().tabs.find((t) => t.id === file)?.runId).toBeNull();
   });
 });

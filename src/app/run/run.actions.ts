@@ -53,6 +53,7 @@ function followFresh(
   });
   liveClient().follow(runId, 0);
   followedRun(runId);
+  if (tabId) editorStore.getState().showRunInTab(tabId, runId);
 }
 
 /** A fork's timeline before its own log arrives: the parent's steps, shown at the fork point. */

@@ -76,6 +76,11 @@ export interface DocSlice {
     read: { unreadable: UnreadableFile } | { graph: GraphDef; warnings: Issue[] },
   ): void;
   setStateVisible(visible: boolean): void;
+  /**
+   * A run's tab now shows another run (a fork made in it, a branch, a run picked in Runs): its label
+   * names the run it shows. A graph file's tab stays the file's.
+   */
+  showRunInTab(tabId: string, runId: string): void;
 }
 
 let tabCounter = 0;
@@ -252,6 +257,11 @@ export const createDocSlice: StateCreator<EditorState, [], [], DocSlice> = (set,
         dirty: false,
         revision: t.revision + 1,
       }));
+    },
+    showRunInTab(tabId, runId) {
+      const tab = get().tabs.find((t) => t.id === tabId);
+      if (tab?.runId == null || tab.runId === runId) return;
+      patchTab(tabId, (t) => ({ ...t, runId }));
     },
     reloadTab(tabId, graph, diskText) {
       patchTab(tabId, (t) => ({
