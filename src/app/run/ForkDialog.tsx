@@ -51,8 +51,11 @@ export function ForkDialog({ runId, step, onClose }: { runId: string; step: numb
           data-state={preview.state}
           data-reused={p?.reused}
           data-live-from={p?.live_from_step ?? ''}
-          className={`mb-3 rounded border px-2 py-1.5 text-xs ${
-            preview.state === 'failed' ? 'border-red-800 text-red-300' : 'border-zinc-700 text-zinc-200'
+          // A callout (tinted, an accent on the left), not a bordered box that reads as a text field.
+          className={`mb-3 rounded-r border-l-2 px-2 py-1.5 text-xs ${
+            preview.state === 'failed'
+              ? 'border-red-600 bg-red-950/40 text-red-300'
+              : 'border-sky-600 bg-zinc-800/70 text-zinc-200'
           }`}
         >
           {preview.state === 'loading' && 'Replaying the recording to see what the fork can reuse…'}
