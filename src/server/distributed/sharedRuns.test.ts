@@ -47,6 +47,14 @@ describe.skipIf(!hasRedis() || !hasPostgres())('one store when distributed', () 
       `run ${runId} forwarded to PostgreSQL`,
     );
 
+  /** Until PostgreSQL's copy of a run has at least `steps` steps. */
+  const stepsInPostgres = (runId: string, steps: number) =>
+    waitFor(
+      async () => ((await log.getRun(runId))?.steps ?? 0) >= steps,
+      20_000,
+      'a few steps in PostgreSQL',
+    );
+
   beforeAll(async () => {
     team = await startTeam(['a', 'b']);
     ({ log } = team);
@@ -170,11 +178,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('one store when distributed', () 
 
   it('PostgreSQL stopped in the middle of a run on A: its copy catches up to exactly A’s log', async () => {
     const runId = await startRun(a.url, { ...demoGraph(60), name: 'shared_runs_outage' }, 30);
-    await waitFor(
-      async () => ((await log.getRun(runId))?.steps ?? 0) >= 3,
-      20_000,
-      'a few steps in PostgreSQL',
-    );
+    await stepsInPostgres(runId, 3);
     await team.pg.halt('fast');
     // The run goes on in A's SQLite meanwhile.
     const before = (await api(a.url, 'GET', `/api/runs/${runId}`)).body.last_seq as number;
@@ -195,11 +199,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('one store when distributed', () 
 
   it('an instance stopped while PostgreSQL was down forwards what it lacks when it starts again', async () => {
     const runId = await startRun(a.url, { ...demoGraph(30), name: 'shared_runs_restart' }, 20);
-    await waitFor(
-      async () => ((await log.getRun(runId))?.steps ?? 0) >= 2,
-      20_000,
-      'a few steps in PostgreSQL',
-    );
+    await stepsInPostgres(runId, 2);
     await team.pg.halt('immediate');
     await waitStatus(a.url, runId, ['done'], 60_000);
     const local = await fullLog(a.url, runId);
