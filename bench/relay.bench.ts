@@ -11,16 +11,11 @@
 //    Goal: p50 under 100 ms, p99 under 250 ms (a remote viewer still reads as live).
 // Runs: REPS runs, alternately subscribed B-first and A-first; each run's percentile a sample.
 // `npx tsx bench/run-all.ts relay` runs only this one.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { EventEnvelope } from '../src/domain/protocol/protocol.ts';
-import { createServer, type StatewireServer } from '../src/server/app.ts';
 import { batchEvents, connectClient, waitStatus } from '../src/server/test/liveClient.testutil.ts';
-import { startPostgres } from '../src/server/test/pgServer.ts';
-import { startRedis } from '../src/server/test/redisServer.ts';
 import { api, demoGraph } from '../src/server/test/serverProcess.testutil.ts';
+import { startTeam } from '../src/server/test/teamServers.testutil.ts';
 import { figure, percentile, type BenchResult } from './figures.ts';
 
 const REPS = 3;
@@ -48,23 +43,9 @@ async function viewer(url: string) {
 }
 
 export async function run(): Promise<BenchResult> {
-  const [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
-  const dirs: string[] = [];
-  const servers: StatewireServer[] = [];
-  const instance = async (name: string) => {
-    const dir = mkdtempSync(join(tmpdir(), `statewire-relay-${name}-`));
-    dirs.push(dir);
-    const server = await createServer({
-      workspace: dir,
-      port: 0,
-      distDir: join(dir, 'dist'),
-      distributed: { redisUrl: redis.url, databaseUrl: pg.url },
-    });
-    servers.push(server);
-    return (await server.listen()).url;
-  };
+  const team = await startTeam(['a', 'b']);
   try {
-    const [a, b] = [await instance('a'), await instance('b')];
+    const [a, b] = team.instances.map((i) => i.url) as [string, string];
     const onA: { p50: number[]; p99: number[] } = { p50: [], p99: [] };
     const onB: { p50: number[]; p99: number[] } = { p50: [], p99: [] };
     let events = 0;
@@ -110,9 +91,7 @@ export async function run(): Promise<BenchResult> {
       ],
     };
   } finally {
-    await Promise.allSettled(servers.map((s) => s.close()));
-    await Promise.allSettled([redis.stop(), pg.stop()]);
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    await team.close();
   }
 }
 

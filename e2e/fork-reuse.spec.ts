@@ -3,50 +3,12 @@
 // opens the fork dialog, which shows the server's preview — all 4 recorded calls after step 2
 // reused — before anything starts; the fork, played to its end, answers them from the recording,
 // and its Log marks each of those calls "reused".
+import { llmLoopGraph } from '../src/server/test/llmLoop.testutil.ts';
 import { expect, test } from './fixtures.ts';
 import { startRun, untilRunDone } from './restRuns.ts';
 
 const STEPS = 6;
-const GRAPH = {
-  name: 'reuse_llm',
-  step_budget: STEPS,
-  eval_graph: false,
-  nodes: [
-    {
-      id: 'goal',
-      type: 'constant',
-      config: { value: 'find the door', wire_type: 'TEXT' },
-      position: { x: 0, y: 0 },
-    },
-    {
-      id: 'loop_in',
-      type: 'iterIn',
-      config: {
-        version: 3,
-        pairedWith: 'loop_out',
-        initPorts: [{ name: 'goal', wire_type: 'TEXT', persist: true }],
-      },
-      position: { x: 250, y: 0 },
-    },
-    {
-      id: 'think',
-      type: 'llmCall',
-      config: { profile: '', template: 'Goal: {instruction}. Next move?' },
-      position: { x: 500, y: 0 },
-    },
-    {
-      id: 'loop_out',
-      type: 'iterOut',
-      config: { pairedWith: 'loop_in', ports: [{ name: 'note', wire_type: 'TEXT', persist: true }] },
-      position: { x: 750, y: 0 },
-    },
-  ],
-  edges: [
-    { id: 'e1', source: 'goal', target: 'loop_in', sourceHandle: 'value', targetHandle: 'init_goal' },
-    { id: 'e2', source: 'loop_in', target: 'think', sourceHandle: 'init_goal', targetHandle: 'instruction' },
-    { id: 'e3', source: 'think', target: 'loop_out', sourceHandle: 'response', targetHandle: 'note' },
-  ],
-};
+const GRAPH = llmLoopGraph('reuse_llm', STEPS);
 
 test('the fork dialog previews the reused calls; the fork Log marks them reused', async ({
   page,

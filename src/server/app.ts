@@ -19,8 +19,7 @@ import { ServiceSnapshotStore } from './db/serviceSnapshotStore.ts';
 import { SqliteRunLog } from './db/sqliteRunLog.ts';
 import { DEFAULT_MAX_VALUE_MB, MB } from './db/valueLimits.ts';
 import { redactUrl, type DistributedConfig } from './distributed/config.ts';
-import { loadRegistry } from './plugins/loadRegistry.ts';
-import { previewFork } from './replay/forkPreview.ts';
+import { forkPlanner } from './replay/forkPreview.ts';
 import { replayPlugin } from './replay/replay.plugin.ts';
 import { installDistributed } from './distributed/distributedMode.ts';
 import { remoteRunsPlugin } from './distributed/remoteRuns.plugin.ts';
@@ -197,13 +196,7 @@ export async function createServer(opts: ServerOptions): Promise<StatewireServer
   runs.serviceState = new ServiceSnapshots(services, new ServiceSnapshotStore(db, store.blobs));
   // A fork reuses its parent's recorded calls up to the first step that differs, which the same
   // offline replay as its preview finds (docs/replay.md "Re-run without paying twice").
-  runs.forkPlanner = async (parent, step, graph) => {
-    const loaded = await loadRegistry(join(workspace, 'nodes'), false);
-    if (typeof loaded === 'string') throw new Error(loaded);
-    const plan = await previewFork(store, parent, { step, graph, registry: loaded.registry });
-    const pastRecording = plan.recorded_until_step === null ? null : plan.recorded_until_step + 1;
-    return { liveFromStep: plan.live_from_step ?? pastRecording };
-  };
+  runs.forkPlanner = forkPlanner(store, join(workspace, 'nodes'));
   // Distributed mode: batches on BullMQ + PostgreSQL, viewers on any instance (distributedMode.ts).
   const distributed = await installDistributed({ io, hub, store, workspace, config: opts.distributed });
   // The graphs: the workspace's folder, or in distributed mode PostgreSQL, shared by every instance

@@ -23,6 +23,9 @@ const USAGE =
   '                       [--user NAME] [--user-token NAME=TOKEN]...\n' +
   '                       [--service NAME=URL]... [--services FILE]';
 
+/** An environment variable's value; empty = unset. */
+const env = (name: string) => (process.env[name] ? process.env[name] : undefined);
+
 export async function serveCommand(argv: string[]): Promise<number> {
   let values: {
     port?: string;
@@ -78,7 +81,6 @@ export async function serveCommand(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const env = (name: string) => (process.env[name] ? process.env[name] : undefined); // empty = unset
   const portText = values.port ?? env('PORT') ?? String(DEFAULT_PORT);
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -96,30 +98,16 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const maxWorkers = positiveNumber(values['max-workers'], '--max-workers', true);
   if (maxWorkers === null) return 2;
   const host = values.host ?? env('HOST') ?? DEFAULT_HOST;
-  const token = values.token ?? env('STATEWIRE_TOKEN');
-  const tokenError = token === undefined ? undefined : tokenProblem(token);
-  if (tokenError) {
-    console.error(
-      `statewire serve: invalid ${values.token !== undefined ? '--token' : 'STATEWIRE_TOKEN'}: ${tokenError}`,
-    );
-    return 2;
-  }
-  const user = values.user ?? env('STATEWIRE_USER');
-  const userProblem = user === undefined ? undefined : displayNameProblem(user);
-  if (userProblem) {
-    console.error(
-      `statewire serve: invalid ${values.user !== undefined ? '--user' : 'STATEWIRE_USER'}: ${userProblem}`,
-    );
-    return 2;
-  }
+  const token = checkedText(values.token, '--token', 'STATEWIRE_TOKEN', tokenProblem);
+  if (token === null) return 2;
+  const user = checkedText(values.user, '--user', 'STATEWIRE_USER', displayNameProblem);
+  if (user === null) return 2;
   const userTokens: UserToken[] = [];
   for (const entry of values['user-token'] ?? []) {
     const eq = entry.indexOf('=');
     const label = eq < 0 ? '' : entry.slice(0, eq);
     const problem =
-      eq < 0
-        ? 'expected NAME=TOKEN'
-        : (displayNameProblem(label) ?? tokenProblem(entry.slice(eq + 1)) ?? undefined);
+      eq < 0 ? 'expected NAME=TOKEN' : (displayNameProblem(label) ?? tokenProblem(entry.slice(eq + 1)));
     if (problem) {
       // The entry holds a secret: name it by its label only.
       console.error(`statewire serve: invalid --user-token ${JSON.stringify(label)}: ${problem}`);
@@ -237,8 +225,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
  */
 function positiveNumber(flag: string | undefined, name: string, integer = false): number | undefined | null {
   const variable = `STATEWIRE_${name.replace(/^--/, '').replace(/-/g, '_').toUpperCase()}`;
-  const fromEnv = process.env[variable] ? process.env[variable] : undefined;
-  const text = flag ?? fromEnv;
+  const text = flag ?? env(variable);
   if (text === undefined) return undefined;
   const n = Number(text);
   if (text.trim() !== '' && Number.isFinite(n) && n > 0 && (!integer || Number.isInteger(n))) return n;
@@ -246,6 +233,23 @@ function positiveNumber(flag: string | undefined, name: string, integer = false)
     `statewire serve: invalid ${flag !== undefined ? name : variable} ${JSON.stringify(text)} ` +
       `(expected ${integer ? 'a whole number' : 'a number'} above 0)`,
   );
+  return null;
+}
+
+/**
+ * The flag, else its variable, refused naming whichever gave it when `problem` finds one: null once
+ * said (exit 2), undefined when neither is set.
+ */
+function checkedText(
+  flag: string | undefined,
+  name: string,
+  variable: string,
+  problem: (text: string) => string | undefined,
+): string | undefined | null {
+  const text = flag ?? env(variable);
+  const why = text === undefined ? undefined : problem(text);
+  if (why === undefined) return text;
+  console.error(`statewire serve: invalid ${flag !== undefined ? name : variable}: ${why}`);
   return null;
 }
 

@@ -3,18 +3,14 @@
 // REST API; socket.io clients connected to B subscribe to an episode's run from seq 0 while the
 // worker executes it and must receive every event of its log exactly once, in seq order, up to its
 // run_result — the first part replayed from PostgreSQL, the rest relayed live from the worker.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
-import { createServer, type StatewireServer } from '../app.ts';
-import { PgRunLog } from '../db/pgRunLog.ts';
 import { withoutFullValues } from '../socket/compact.ts';
 import { batchEvents, connectClient, type RecordingClient } from '../test/liveClient.testutil.ts';
-import { hasPostgres, startPostgres, type PgServer } from '../test/pgServer.ts';
-import { hasRedis, startRedis, type RedisServer } from '../test/redisServer.ts';
+import { hasPostgres } from '../test/pgServer.ts';
+import { hasRedis } from '../test/redisServer.ts';
 import { api, demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
+import { startTeam, type Team } from '../test/teamServers.testutil.ts';
 import { startWorkerProcess, type WorkerProcess } from '../test/workerProcess.testutil.ts';
 import { wholeLog } from './remoteRuns.plugin.ts';
 import { redactUrl } from './config.ts';
@@ -22,41 +18,28 @@ import { redactUrl } from './config.ts';
 const STEPS = 150;
 
 describe.skipIf(!hasRedis() || !hasPostgres())('a viewer on another server instance', () => {
-  let redis: RedisServer;
-  let pg: PgServer;
-  let log: PgRunLog;
+  let team: Team;
   let worker: WorkerProcess | undefined;
-  const servers: StatewireServer[] = [];
-  const dirs: string[] = [];
   const clients: RecordingClient[] = [];
 
   const startInstance = async (name: string) => {
-    const dir = mkdtempSync(join(tmpdir(), `statewire-${name}-`));
-    dirs.push(dir);
-    const server = await createServer({
-      workspace: dir,
-      port: 0,
-      distDir: join(dir, 'dist'),
-      distributed: { redisUrl: redis.url, databaseUrl: pg.url },
-    });
-    servers.push(server);
+    const instance = await team.startInstance(name);
     // What `statewire serve` prints about the mode.
-    expect(server.distributed).toEqual({ redis: redactUrl(redis.url), postgres: redactUrl(pg.url) });
-    return { server, ...(await server.listen()) };
+    expect(instance.server.distributed).toEqual({
+      redis: redactUrl(team.redis.url),
+      postgres: redactUrl(team.pg.url),
+    });
+    return instance;
   };
 
   beforeAll(async () => {
-    [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
-    log = await PgRunLog.connect(pg.url);
+    team = await startTeam();
   }, 120_000);
 
   afterAll(async () => {
     for (const c of clients) c.close();
     await worker?.kill9();
-    await Promise.allSettled(servers.map((s) => s.close()));
-    await log?.close();
-    await Promise.allSettled([redis?.stop(), pg?.stop()]);
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    await team?.close();
   }, 120_000);
 
   it('follows an episode executed by a worker started through instance A, with no gap and no duplicate', async () => {
@@ -91,7 +74,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('a viewer on another server insta
     const batchId = start.body.batch_id as string;
     const runId = `${batchId}_e1`;
     // The worker starts after the jobs are queued: episode 1 is taken as soon as it is ready.
-    worker = await startWorkerProcess({ redisUrl: redis.url, databaseUrl: pg.url }, 'wx');
+    worker = await startWorkerProcess({ redisUrl: team.redis.url, databaseUrl: team.pg.url }, 'wx');
 
     // B does not have the run in its SQLite: it answers from PostgreSQL once the worker created it.
     const running = await waitFor(
@@ -118,7 +101,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('a viewer on another server insta
       90_000,
       'run_result on every viewer',
     );
-    const stored = await wholeLog(log, runId);
+    const stored = await wholeLog(team.log, runId);
     const lastSeq = stored[stored.length - 1]!.seq;
     // Part of it really came live: the run was still going when the viewers subscribed.
     expect(ackedSeq).toBeLessThan(lastSeq);

@@ -18,16 +18,15 @@ import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import {
   EventsQuerySchema,
   RunIdParamSchema,
+  RunListQuerySchema,
   StateQuerySchema,
 } from '../../domain/protocol/protocol.rest.ts';
-import { RunListQuerySchema } from '../../domain/protocol/protocol.rest.ts';
-import { BUNDLE_MEDIA_TYPE } from '../../domain/protocol/runBundle.schema.ts';
 import type { PgRunLog } from '../db/pgRunLog.ts';
 import { listedRuns } from '../db/runList.ts';
 import type { RunLog, StoredRun } from '../db/runLog.ts';
 import type { RunStore } from '../db/runStore.ts';
 import { conflict, notFound, parseOr400 } from '../errors/errors.ts';
-import { bundleFileName, bundleStream } from '../runs/bundleExport.ts';
+import { sendBundle } from '../runs/bundle.routes.ts';
 import { pgSource, type RemoteCopies } from './remoteCopies.ts';
 import { reduceState, type RunStateView } from '../runs/stateAt.ts';
 import { foldWriters, writersUpTo } from '../runs/writers.ts';
@@ -132,12 +131,7 @@ export const remoteRunsPlugin: FastifyPluginAsync<RemoteRunsPluginOptions> = asy
     const { id: runId } = parseOr400(RunIdParamSchema, req.params, 'params');
     const row = await log.getRun(runId);
     if (!row) return; // the route answers its own 404
-    if (route === '/api/runs/:id/bundle')
-      return reply
-        .header('content-type', BUNDLE_MEDIA_TYPE)
-        .header('content-disposition', `attachment; filename="${bundleFileName(row.graph_name, row.id)}"`)
-        .header('cache-control', 'no-store')
-        .send(bundleStream(pgSource(log, row.id), row.id));
+    if (route === '/api/runs/:id/bundle') return sendBundle(reply, row, pgSource(log, row.id));
     const body = await remoteAnswer(route, row, req.query, log);
     return reply.send(body);
   });

@@ -4,41 +4,23 @@
 // based on the same etag, one on A and one on B at the same moment, are decided exactly once (the
 // other gets 409 `stale` with the winner's etag); every saved version is kept with the SHA-256 runs
 // record, an identical re-save adds none; folders, moves and deletes behave as the folder store's.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
-import { createServer, type StatewireServer } from '../app.ts';
 import { graphVersionOf } from '../runs/graphVersion.ts';
-import { hasPostgres, startPostgres, type PgServer } from '../test/pgServer.ts';
-import { hasRedis, startRedis, type RedisServer } from '../test/redisServer.ts';
+import { hasPostgres } from '../test/pgServer.ts';
+import { hasRedis } from '../test/redisServer.ts';
 import { api, demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
+import { startTeam, type Team } from '../test/teamServers.testutil.ts';
 import { redactUrl } from './config.ts';
 
 describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instances (PostgreSQL)', () => {
-  let redis: RedisServer;
-  let pg: PgServer;
-  const servers: StatewireServer[] = [];
+  let team: Team;
   const sockets: Socket[] = [];
-  const dirs: string[] = [];
   let a: string;
   let b: string;
-
-  const startInstance = async (name: string) => {
-    const dir = mkdtempSync(join(tmpdir(), `statewire-graphs-${name}-`));
-    dirs.push(dir);
-    const server = await createServer({
-      workspace: dir,
-      port: 0,
-      distDir: join(dir, 'dist'),
-      distributed: { redisUrl: redis.url, databaseUrl: pg.url },
-    });
-    servers.push(server);
-    expect(server.graphs).toBe(`${redactUrl(pg.url)} (table graphs)`);
-    return (await server.listen()).url;
-  };
 
   /** A socket.io client counting `graphs_changed` notices. */
   const noticesOn = async (url: string) => {
@@ -56,15 +38,15 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
   const graph = (name: string, stepBudget: number): GraphDef => ({ ...demoGraph(stepBudget), name });
 
   beforeAll(async () => {
-    [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
-    [a, b] = [await startInstance('a'), await startInstance('b')];
+    team = await startTeam(['a', 'b']);
+    for (const { server } of team.instances)
+      expect(server.graphs).toBe(`${redactUrl(team.pg.url)} (table graphs)`);
+    [a, b] = team.instances.map((i) => i.url) as [string, string];
   }, 120_000);
 
   afterAll(async () => {
     for (const s of sockets) s.close();
-    await Promise.allSettled(servers.map((s) => s.close()));
-    await Promise.allSettled([redis?.stop(), pg?.stop()]);
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    await team?.close();
   }, 120_000);
 
   it('a graph saved on A is listed and read on B, and B’s editors are told', async () => {
@@ -101,11 +83,11 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
     });
     expect((await api(b, 'GET', '/api/graphs/folders')).body).toEqual({
       folders: ['team', 'team/nav'],
-      root: `${redactUrl(pg.url)} (table graphs)`,
+      root: `${redactUrl(team.pg.url)} (table graphs)`,
     });
     await waitFor(() => onB.count > 0, 10_000, 'graphs_changed on B');
     // Nothing went to either instance's graphs folder: the database is the one place.
-    for (const d of dirs) expect(readdirSync(join(d, 'graphs'))).toEqual([]);
+    for (const { dir } of team.instances) expect(readdirSync(join(dir, 'graphs'))).toEqual([]);
     // A second create of the same name is refused on the other instance too.
     const again = await api(b, 'POST', '/api/graphs', { ...graph('Shared Nav', 41), folder: 'team/nav' });
     expect(again.status).toBe(409);
@@ -253,8 +235,8 @@ describe.skipIf(!hasRedis() || !hasPostgres())('graphs shared by server instance
 
   it('after PostgreSQL restarts, editors hear of writes again (the LISTEN connection is opened again)', async () => {
     const onB = await noticesOn(b);
-    await pg.halt('fast');
-    await pg.start();
+    await team.pg.halt('fast');
+    await team.pg.start();
     // Opened again, B tells its editors once (writes may have been missed while it was cut).
     await waitFor(() => onB.count > 0, 30_000, 'graphs_changed on B after the restart');
     await new Promise((r) => setTimeout(r, 400));

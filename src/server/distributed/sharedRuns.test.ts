@@ -4,48 +4,23 @@
 // paging), reads its events and state, follows it live, exports its bundle and forks it — the fork
 // runs on B and A lists it. And PostgreSQL stopped in the middle of a run on A: once it is back,
 // the run's PostgreSQL copy catches up to exactly A's log.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
-import { createServer, type StatewireServer } from '../app.ts';
-import { PgRunLog } from '../db/pgRunLog.ts';
+import type { PgRunLog } from '../db/pgRunLog.ts';
 import { connectClient, fullLog, waitStatus, type RecordingClient } from '../test/liveClient.testutil.ts';
-import { hasPostgres, startPostgres, type PgServer } from '../test/pgServer.ts';
-import { hasRedis, startRedis, type RedisServer } from '../test/redisServer.ts';
+import { hasPostgres } from '../test/pgServer.ts';
+import { hasRedis } from '../test/redisServer.ts';
 import { api, demoGraph, waitFor } from '../test/serverProcess.testutil.ts';
+import { startTeam, type Team, type TeamInstance } from '../test/teamServers.testutil.ts';
 import { wholeLog } from './remoteRuns.plugin.ts';
 
-interface Instance {
-  server: StatewireServer;
-  url: string;
-  dir: string;
-}
-
 describe.skipIf(!hasRedis() || !hasPostgres())('one store when distributed', () => {
-  let redis: RedisServer;
-  let pg: PgServer;
+  let team: Team;
   let log: PgRunLog;
-  const servers: StatewireServer[] = [];
-  const dirs: string[] = [];
   const clients: RecordingClient[] = [];
-  let a: Instance;
-  let b: Instance;
-
-  const startInstance = async (name: string, workspace?: string): Promise<Instance> => {
-    const dir = workspace ?? mkdtempSync(join(tmpdir(), `statewire-${name}-`));
-    if (!workspace) dirs.push(dir);
-    const server = await createServer({
-      workspace: dir,
-      port: 0,
-      distDir: join(dir, 'dist'),
-      distributed: { redisUrl: redis.url, databaseUrl: pg.url },
-    });
-    servers.push(server);
-    return { server, url: (await server.listen()).url, dir };
-  };
+  let a: TeamInstance;
+  let b: TeamInstance;
 
   const startRun = async (base: string, graph: unknown, stepDelayMs: number): Promise<string> => {
     const r = await api(base, 'POST', '/api/navigate/run', {
@@ -72,19 +47,23 @@ describe.skipIf(!hasRedis() || !hasPostgres())('one store when distributed', () 
       `run ${runId} forwarded to PostgreSQL`,
     );
 
+  /** Until PostgreSQL's copy of a run has at least `steps` steps. */
+  const stepsInPostgres = (runId: string, steps: number) =>
+    waitFor(
+      async () => ((await log.getRun(runId))?.steps ?? 0) >= steps,
+      20_000,
+      'a few steps in PostgreSQL',
+    );
+
   beforeAll(async () => {
-    [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
-    log = await PgRunLog.connect(pg.url);
-    a = await startInstance('a');
-    b = await startInstance('b');
+    team = await startTeam(['a', 'b']);
+    ({ log } = team);
+    [a, b] = team.instances as [TeamInstance, TeamInstance];
   }, 120_000);
 
   afterAll(async () => {
     for (const c of clients) c.close();
-    await Promise.allSettled(servers.map((s) => s.close()));
-    await log?.close();
-    await Promise.allSettled([redis?.stop(), pg?.stop()]);
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    await team?.close();
   }, 120_000);
 
   it('a run started on A is listed, read, followed live, exported and forked on B', async () => {
@@ -199,12 +178,8 @@ describe.skipIf(!hasRedis() || !hasPostgres())('one store when distributed', () 
 
   it('PostgreSQL stopped in the middle of a run on A: its copy catches up to exactly A’s log', async () => {
     const runId = await startRun(a.url, { ...demoGraph(60), name: 'shared_runs_outage' }, 30);
-    await waitFor(
-      async () => ((await log.getRun(runId))?.steps ?? 0) >= 3,
-      20_000,
-      'a few steps in PostgreSQL',
-    );
-    await pg.halt('fast');
+    await stepsInPostgres(runId, 3);
+    await team.pg.halt('fast');
     // The run goes on in A's SQLite meanwhile.
     const before = (await api(a.url, 'GET', `/api/runs/${runId}`)).body.last_seq as number;
     await waitFor(
@@ -212,7 +187,7 @@ describe.skipIf(!hasRedis() || !hasPostgres())('one store when distributed', () 
       20_000,
       'the run going on while PostgreSQL is down',
     );
-    await pg.start();
+    await team.pg.start();
     await waitStatus(a.url, runId, ['done'], 60_000);
     await forwarded(runId, 60_000);
     const local = await fullLog(a.url, runId);
@@ -224,18 +199,14 @@ describe.skipIf(!hasRedis() || !hasPostgres())('one store when distributed', () 
 
   it('an instance stopped while PostgreSQL was down forwards what it lacks when it starts again', async () => {
     const runId = await startRun(a.url, { ...demoGraph(30), name: 'shared_runs_restart' }, 20);
-    await waitFor(
-      async () => ((await log.getRun(runId))?.steps ?? 0) >= 2,
-      20_000,
-      'a few steps in PostgreSQL',
-    );
-    await pg.halt('immediate');
+    await stepsInPostgres(runId, 2);
+    await team.pg.halt('immediate');
     await waitStatus(a.url, runId, ['done'], 60_000);
     const local = await fullLog(a.url, runId);
     await a.server.close(); // with the run's last steps in SQLite only
-    await pg.start();
+    await team.pg.start();
     expect((await log.getRun(runId))?.last_seq ?? 0).toBeLessThan(local[local.length - 1]!.seq);
-    a = await startInstance('a', a.dir);
+    a = await team.startInstance({ name: 'a', workspace: a.dir });
     await forwarded(runId, 60_000);
     expect(await wholeLog(log, runId)).toEqual(local);
     expect((await log.getRun(runId))?.status).toBe('done');

@@ -2,11 +2,14 @@
 // fork dialog; docs/replay.md "Re-run without paying twice"): the run's recording replayed offline,
 // with the fork's graph, from the fork's step, through the rule the fork itself follows
 // (engine/effectReuse.ts, over the calls runs/forkReuse.ts picks) — so the count and the place
-// where live calls start are what the fork will do, not an estimate. Nothing is called.
+// where live calls start are what the fork will do, not an estimate. Nothing is called. The fork
+// itself asks the same preview for the step its live calls start at (`forkPlanner`, wired in app.ts).
 import type { ForkPreview } from '../../domain/protocol/replay.schema.ts';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { NodeRegistry } from '../../engine/registry.ts';
 import type { RunStore } from '../db/runStore.ts';
+import { loadRegistry } from '../plugins/loadRegistry.ts';
+import type { ForkPlanner } from '../ports/forkPlan.ts';
 import { containerDifferences } from '../runs/containerDiff.ts';
 import { reusableCalls } from '../runs/forkReuse.ts';
 import { decodeGraph } from '../workspace/graphCodec.ts';
@@ -79,5 +82,20 @@ export async function previewFork(
     node_id: null,
     reason: null,
     message: `${calls(reused)} reused: every recorded call after step ${opts.step} is unchanged`,
+  };
+}
+
+/**
+ * The run manager's ForkPlanner (ports/forkPlan.ts): a fork's preview, with a registry of its own
+ * loaded from `pluginDir` as a replay's is, read as the step its live calls start at — past the
+ * recording's last call when none differs.
+ */
+export function forkPlanner(store: RunStore, pluginDir: string): ForkPlanner {
+  return async (parent, step, graph) => {
+    const loaded = await loadRegistry(pluginDir, false);
+    if (typeof loaded === 'string') throw new Error(loaded);
+    const plan = await previewFork(store, parent, { step, graph, registry: loaded.registry });
+    const pastRecording = plan.recorded_until_step === null ? null : plan.recorded_until_step + 1;
+    return { liveFromStep: plan.live_from_step ?? pastRecording };
   };
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { ForkPreview } from '../../domain/protocol/replay.schema.ts';
+import { waitStatus } from '../test/liveClient.testutil.ts';
 import { startTallyService, tallyGraph, type TallyService } from '../test/tallyService.testutil.ts';
 import {
   api,
@@ -35,14 +36,11 @@ type Effect = {
   from?: { run_id: string; key: string };
 };
 
-async function ended(runId: string): Promise<void> {
-  await waitFor(
-    async () =>
-      ['done', 'error', 'stopped'].includes((await api(server.url, 'GET', `/api/runs/${runId}`)).body.status),
-    60_000,
-    `run ${runId} to end`,
-  );
-}
+/** Until the run has ended, whichever way. */
+const ended = (runId: string) => waitStatus(server.url, runId, ['done', 'error', 'stopped'], 60_000);
+/** What a fork of `runId` from `body.step` would reuse (it calls nothing). */
+const previewFork = (body: object, runId = parent) =>
+  api(server.url, 'POST', `/api/runs/${runId}/fork/preview`, body);
 async function effects(runId: string): Promise<Effect[]> {
   const { body } = await api(server.url, 'GET', `/api/runs/${runId}/events?type=effect&limit=5000`);
   return (body.events as EventEnvelope[]).map((e) => e.data as Effect);
@@ -104,7 +102,7 @@ describe('a fork reuses its parent recorded calls until the first that differs',
 
   it('late with another k, forked from step 1: the preview says 2 reused, live from step 4, and the fork does that', async () => {
     const body = { step: 1, graph: tallyGraph(STEPS, 3) };
-    const preview = (await api(server.url, 'POST', `/api/runs/${parent}/fork/preview`, body)) as {
+    const preview = (await previewFork(body)) as {
       status: number;
       body: ForkPreview;
     };
@@ -166,8 +164,7 @@ describe('a fork reuses its parent recorded calls until the first that differs',
   }, 60_000);
 
   it('a fork with the graph unchanged reuses every call: nothing reaches the service', async () => {
-    const preview = (await api(server.url, 'POST', `/api/runs/${parent}/fork/preview`, { step: 1 }))
-      .body as ForkPreview;
+    const preview = (await previewFork({ step: 1 })).body as ForkPreview;
     expect(preview).toMatchObject({
       reused: 8,
       recorded: 8,
@@ -188,8 +185,7 @@ describe('a fork reuses its parent recorded calls until the first that differs',
   }, 60_000);
 
   it('a fork from a later step reuses only what comes after it; fresh_effects reuses nothing', async () => {
-    const preview = (await api(server.url, 'POST', `/api/runs/${parent}/fork/preview`, { step: 4 }))
-      .body as ForkPreview;
+    const preview = (await previewFork({ step: 4 })).body as ForkPreview;
     expect(preview).toMatchObject({ reused: 4, recorded: 4, live_from_step: null });
     const before = service.calls.length;
     await forkAndRun({ step: 4 });
@@ -204,8 +200,7 @@ describe('a fork reuses its parent recorded calls until the first that differs',
   }, 60_000);
 
   it('a run with no recorded calls after the step, an unknown run, a graph with other containers', async () => {
-    const none = (await api(server.url, 'POST', `/api/runs/${parent}/fork/preview`, { step: 6 }))
-      .body as ForkPreview;
+    const none = (await previewFork({ step: 6 })).body as ForkPreview;
     expect(none).toMatchObject({
       reused: 0,
       recorded: 0,
@@ -213,11 +208,11 @@ describe('a fork reuses its parent recorded calls until the first that differs',
       live_from_step: null,
       message: 'no recorded calls after step 6: every call of the fork is live',
     });
-    const unknown = await api(server.url, 'POST', '/api/runs/nope/fork/preview', { step: 1 });
+    const unknown = await previewFork({ step: 1 }, 'nope');
     expect(unknown.status).toBe(404);
     const g = tallyGraph(STEPS);
     (g.containers as unknown[]).push({ id: 'extra', states: {} });
-    const other = await api(server.url, 'POST', `/api/runs/${parent}/fork/preview`, { step: 1, graph: g });
+    const other = await previewFork({ step: 1, graph: g });
     expect(other.status).toBe(409);
     expect(other.body.error.message).toContain("container 'extra' is new");
   }, 60_000);

@@ -5,38 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReplayVerdict } from '../../domain/protocol/replay.schema.ts';
 import { createServer, type StatewireServer } from '../app.ts';
+import { llmLoopGraph } from '../test/llmLoop.testutil.ts';
 import { tempWorkspace, waitFor } from '../test/serverProcess.testutil.ts';
 
 const STEPS = 6;
-const graph = (template: string) => ({
-  name: 'replay_llm',
-  step_budget: STEPS,
-  eval_graph: false,
-  nodes: [
-    { id: 'goal', type: 'constant', config: { value: 'find the door', wire_type: 'TEXT' } },
-    {
-      id: 'loop_in',
-      type: 'iterIn',
-      config: {
-        version: 3,
-        pairedWith: 'loop_out',
-        initPorts: [{ name: 'goal', wire_type: 'TEXT', persist: true }],
-      },
-    },
-    { id: 'think', type: 'llmCall', config: { profile: '', template } },
-    {
-      id: 'loop_out',
-      type: 'iterOut',
-      config: { pairedWith: 'loop_in', ports: [{ name: 'note', wire_type: 'TEXT', persist: true }] },
-    },
-  ],
-  edges: [
-    { id: 'e1', source: 'goal', target: 'loop_in', sourceHandle: 'value', targetHandle: 'init_goal' },
-    { id: 'e2', source: 'loop_in', target: 'think', sourceHandle: 'init_goal', targetHandle: 'instruction' },
-    { id: 'e3', source: 'think', target: 'loop_out', sourceHandle: 'response', targetHandle: 'note' },
-  ],
-});
-const TEMPLATE = 'Goal: {instruction}. Next move?';
+const graph = (template?: string) => llmLoopGraph('replay_llm', STEPS, template);
 
 let server: StatewireServer;
 let ws: ReturnType<typeof tempWorkspace>;
@@ -66,8 +39,8 @@ describe('replay of recorded LLM calls', () => {
   let runId = '';
 
   it('a run replays identically, every LLM call answered from the recording', async () => {
-    runId = (await call('POST', '/api/navigate/run', { loop_definition: graph(TEMPLATE), step_delay_ms: 0 }))
-      .body.execution_id;
+    runId = (await call('POST', '/api/navigate/run', { loop_definition: graph(), step_delay_ms: 0 })).body
+      .execution_id;
     await done(runId);
     const r = await call('POST', `/api/runs/${runId}/replay`, { verify: true });
     expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -3,15 +3,31 @@
 // stores one as a new read-only run. Imported runs can be inspected, replayed on the timeline and
 // forked (a fork is an ordinary new run); restoring them to continue is refused with 409.
 // Part of the runs plugin (runs.plugin.ts), which registers these routes in its context.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BUNDLE_IMPORT_ROUTE, BUNDLE_MEDIA_TYPE } from '../../domain/protocol/runBundle.schema.ts';
 import { RunIdParamSchema } from '../../domain/protocol/protocol.rest.ts';
 import type { RunStore } from '../db/runStore.ts';
-import { bundleFileName, bundleStream, storeSource } from './bundleExport.ts';
+import { bundleFileName, bundleStream, storeSource, type BundleSource } from './bundleExport.ts';
 import { BundleError } from './bundleFormat.ts';
 import { importBundle, ImportedRuns } from './bundleImport.ts';
 import type { RunManager } from './runManager.ts';
 import { ApiError, conflict, notFound, parseOr400 } from '../errors/errors.ts';
+
+/**
+ * Answers with a run's bundle as a `.swrun` download, read from `source`: this server's store here,
+ * PostgreSQL for another instance's run (distributed/remoteRuns.plugin.ts).
+ */
+export function sendBundle(
+  reply: FastifyReply,
+  row: { id: string; graph_name: string },
+  source: BundleSource,
+): FastifyReply {
+  return reply
+    .header('content-type', BUNDLE_MEDIA_TYPE)
+    .header('content-disposition', `attachment; filename="${bundleFileName(row.graph_name, row.id)}"`)
+    .header('cache-control', 'no-store')
+    .send(bundleStream(source, row.id));
+}
 
 /** How far a bundle may decompress, relative to the body limit (gzip bombs stop here). */
 export const UNCOMPRESSED_FACTOR = 16;
@@ -53,11 +69,7 @@ export function registerBundleRoutes(
     const { id } = parseOr400(RunIdParamSchema, req.params, 'params');
     const row = store.getRun(id);
     if (!row) throw notFound(`no run ${JSON.stringify(id)}`);
-    return reply
-      .header('content-type', BUNDLE_MEDIA_TYPE)
-      .header('content-disposition', `attachment; filename="${bundleFileName(row.graph_name, row.id)}"`)
-      .header('cache-control', 'no-store')
-      .send(bundleStream(storeSource(store, row.id), row.id));
+    return sendBundle(reply, row, storeSource(store, row.id));
   });
 
   app.post(BUNDLE_IMPORT_ROUTE, async (req, reply) => {

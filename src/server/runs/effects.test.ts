@@ -9,36 +9,10 @@ import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { BlobStore } from '../db/blobStore.ts';
 import { recordedCalls } from '../db/effectStore.ts';
 import { createServer, type StatewireServer } from '../app.ts';
+import { llmLoopGraph } from '../test/llmLoop.testutil.ts';
 import { tempWorkspace, waitFor } from '../test/serverProcess.testutil.ts';
 
-const GRAPH = {
-  name: 'effects',
-  step_budget: 6,
-  eval_graph: false,
-  nodes: [
-    { id: 'goal', type: 'constant', config: { value: 'find the door', wire_type: 'TEXT' } },
-    {
-      id: 'loop_in',
-      type: 'iterIn',
-      config: {
-        version: 3,
-        pairedWith: 'loop_out',
-        initPorts: [{ name: 'goal', wire_type: 'TEXT', persist: true }],
-      },
-    },
-    { id: 'think', type: 'llmCall', config: { profile: '', template: 'Goal: {instruction}. Next move?' } },
-    {
-      id: 'loop_out',
-      type: 'iterOut',
-      config: { pairedWith: 'loop_in', ports: [{ name: 'note', wire_type: 'TEXT', persist: true }] },
-    },
-  ],
-  edges: [
-    { id: 'e1', source: 'goal', target: 'loop_in', sourceHandle: 'value', targetHandle: 'init_goal' },
-    { id: 'e2', source: 'loop_in', target: 'think', sourceHandle: 'init_goal', targetHandle: 'instruction' },
-    { id: 'e3', source: 'think', target: 'loop_out', sourceHandle: 'response', targetHandle: 'note' },
-  ],
-};
+const GRAPH = llmLoopGraph('effects', 6);
 
 let server: StatewireServer;
 let ws: ReturnType<typeof tempWorkspace>;

@@ -1,6 +1,6 @@
 // Test helpers for the dependency fault tests (PostgreSQL restarted, Redis paused or restarted): a
-// whole distributed setup — REAL Redis and PostgreSQL started here, one in-process server instance
-// in distributed mode and REAL `statewire worker` processes — and the check that a batch recorded
+// whole distributed setup — a team of one in-process server instance on REAL Redis and PostgreSQL
+// (teamServers.testutil.ts) and REAL `statewire worker` processes — and the check that a batch recorded
 // every episode exactly once, each like an uninterrupted run of the same episode.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,16 +10,17 @@ import type { EpisodeRow } from '../../domain/batch/batch.types.ts';
 import type { GraphDef } from '../../domain/graph/graph.schema.ts';
 import type { EventEnvelope, RunResultData } from '../../domain/protocol/protocol.ts';
 import { createRegistry } from '../../engine/registry.ts';
-import { createServer, type StatewireServer } from '../app.ts';
+import type { StatewireServer } from '../app.ts';
 import { buildJobs } from '../batch/batchManager.ts';
 import { runEpisode } from '../batch/episodeRun.ts';
-import { PgRunLog } from '../db/pgRunLog.ts';
+import type { PgRunLog } from '../db/pgRunLog.ts';
 import { SqliteRunLog } from '../db/sqliteRunLog.ts';
 import { wholeLog } from '../distributed/remoteRuns.plugin.ts';
-import { startPostgres, type PgServer } from './pgServer.ts';
-import { startRedis, type RedisServer } from './redisServer.ts';
+import type { PgServer } from './pgServer.ts';
+import type { RedisServer } from './redisServer.ts';
 import { decodeGraph } from '../workspace/graphCodec.ts';
 import { api, demoGraph, waitFor } from './serverProcess.testutil.ts';
+import { startTeam, type TeamInstance } from './teamServers.testutil.ts';
 import { startWorkerProcess, type WorkerProcess } from './workerProcess.testutil.ts';
 
 /** The demo graph of `steps` steps as the batch API takes it (decoded once, for every fault test). */
@@ -43,16 +44,9 @@ export interface FaultCluster {
 
 /** Redis, PostgreSQL, one server instance and `workers` worker processes (`--concurrency 1` each). */
 export async function startFaultCluster(workers: number): Promise<FaultCluster> {
-  const [redis, pg] = await Promise.all([startRedis(), startPostgres()]);
-  const dir = mkdtempSync(join(tmpdir(), 'statewire-faults-'));
-  const log = await PgRunLog.connect(pg.url);
-  const server = await createServer({
-    workspace: dir,
-    port: 0,
-    distDir: join(dir, 'dist'),
-    distributed: { redisUrl: redis.url, databaseUrl: pg.url },
-  });
-  const { url } = await server.listen();
+  const team = await startTeam(['faults']);
+  const { redis, pg, log } = team;
+  const [{ server, url }] = team.instances as [TeamInstance];
   const urls = { redisUrl: redis.url, databaseUrl: pg.url };
   const procs = await Promise.all(
     Array.from({ length: workers }, (_, i) => startWorkerProcess(urls, `w${i + 1}`)),
@@ -66,10 +60,7 @@ export async function startFaultCluster(workers: number): Promise<FaultCluster> 
     workers: procs,
     async close() {
       await Promise.allSettled(procs.map((w) => w.kill9()));
-      await server.close().catch(() => undefined);
-      await log.close().catch(() => undefined);
-      await Promise.allSettled([redis.stop(), pg.stop()]);
-      rmSync(dir, { recursive: true, force: true });
+      await team.close();
     },
   };
 }

@@ -3,7 +3,7 @@
 // with their step, node link and sender; the run store keeps the last 500)
 // and the editor's own messages (opens, saves, refusals, import errors). Run lines are newest
 // first so a streaming run keeps its latest fire in view; clicking a node name focuses the node.
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { editorStore, useEditor } from '../../store/editor.store.ts';
 import { useRun, type RunLogLine } from '../../run/run.store.ts';
 import { useRowVirtualizer } from '../useRowVirtualizer.ts';
@@ -21,31 +21,61 @@ interface RunRowProps {
   measure: (el: HTMLElement | null) => void;
 }
 
+interface LineRowProps extends Omit<RunRowProps, 'line'> {
+  className: string;
+  /** What tests tell rows apart by: `data-kind`, `data-node`… (an undefined one is not rendered). */
+  data?: Record<`data-${string}`, string | undefined>;
+  children: ReactNode;
+}
+
+/** The row of one run log line: measured by the virtualizer, `run-log-line` to the tests. */
+function LineRow({ index, measure, className, data, children }: LineRowProps) {
+  return (
+    <tr ref={measure} data-index={index} className={className} data-testid="run-log-line" {...data}>
+      {children}
+    </tr>
+  );
+}
+
+const StepCell = ({ step }: { step: number | undefined }) => (
+  <td className="px-1 text-right whitespace-nowrap text-zinc-500 tabular-nums">{step ?? ''}</td>
+);
+
+/** A node's name that focuses it on the canvas (or `focus`, the node that stands for it there). */
+function NodeLink({
+  nodeId,
+  focus = nodeId,
+  children,
+}: {
+  nodeId: string;
+  focus?: string;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="hover:text-sky-300 hover:underline"
+      title={`focus ${nodeId}`}
+      onClick={() => editorStore.getState().focus([focus])}
+    >
+      {children}
+    </button>
+  );
+}
+
 /** A node's report or an event a node service pushed: step, the node (a link) or service, message. */
 function EventRow({ line, index, measure }: RunRowProps) {
   const ev = line.event!;
   return (
-    <tr
-      ref={measure}
-      data-index={index}
+    <LineRow
+      index={index}
+      measure={measure}
       className={TONE[line.level]}
-      data-testid="run-log-line"
-      data-kind="event"
-      data-node={ev.node_id}
-      data-service={ev.service}
+      data={{ 'data-kind': 'event', 'data-node': ev.node_id, 'data-service': ev.service }}
     >
-      <td className="px-1 text-right whitespace-nowrap text-zinc-500 tabular-nums">{ev.step ?? ''}</td>
+      <StepCell step={ev.step} />
       <td className="max-w-[220px] truncate px-1 whitespace-nowrap">
-        {ev.node_id ? (
-          <button
-            type="button"
-            className="hover:text-sky-300 hover:underline"
-            title={`focus ${ev.node_id}`}
-            onClick={() => editorStore.getState().focus([ev.node_id!])}
-          >
-            {ev.node_id}
-          </button>
-        ) : null}
+        {ev.node_id ? <NodeLink nodeId={ev.node_id}>{ev.node_id}</NodeLink> : null}
       </td>
       <td className="px-1 whitespace-nowrap text-zinc-500" title={ev.code}>
         {ev.service ? `service ${ev.service}` : ev.code}
@@ -53,7 +83,7 @@ function EventRow({ line, index, measure }: RunRowProps) {
       <td colSpan={2} className="px-1 break-words" title={`${ev.code}: ${ev.message}`}>
         {ev.message}
       </td>
-    </tr>
+    </LineRow>
   );
 }
 
@@ -64,16 +94,13 @@ function EventRow({ line, index, measure }: RunRowProps) {
 function EffectRow({ line, index, measure }: RunRowProps) {
   const ef = line.effect!;
   return (
-    <tr
-      ref={measure}
-      data-index={index}
+    <LineRow
+      index={index}
+      measure={measure}
       className={TONE[line.level]}
-      data-testid="run-log-line"
-      data-kind="effect"
-      data-mode={ef.mode}
-      data-node={ef.node_id}
+      data={{ 'data-kind': 'effect', 'data-mode': ef.mode, 'data-node': ef.node_id }}
     >
-      <td className="px-1 text-right whitespace-nowrap text-zinc-500 tabular-nums">{ef.step}</td>
+      <StepCell step={ef.step} />
       <td className="max-w-[220px] truncate px-1 whitespace-nowrap">{ef.node_id}</td>
       <td className="px-1 whitespace-nowrap text-zinc-500">call</td>
       <td colSpan={2} className="px-1">
@@ -88,7 +115,7 @@ function EffectRow({ line, index, measure }: RunRowProps) {
         ) : null}
         {ef.mode === 'reused' && ef.from ? `answer of run ${ef.from.run_id}` : `effect ${ef.mode}`}
       </td>
-    </tr>
+    </LineRow>
   );
 }
 
@@ -98,39 +125,33 @@ function RunRow({ line, index, measure }: RunRowProps) {
   if (!x && line.effect) return <EffectRow line={line} index={index} measure={measure} />;
   if (!x) {
     return (
-      <tr ref={measure} data-index={index} className={TONE[line.level]} data-testid="run-log-line">
+      <LineRow index={index} measure={measure} className={TONE[line.level]}>
         <td colSpan={5} className="px-1">
           {line.text}
         </td>
-      </tr>
+      </LineRow>
     );
   }
   return (
-    <tr
-      ref={measure}
-      data-index={index}
+    <LineRow
+      index={index}
+      measure={measure}
       className={x.error ? 'text-red-300' : 'text-zinc-300'}
-      data-testid="run-log-line"
-      data-node={x.node_id}
+      data={{ 'data-node': x.node_id }}
     >
-      <td className="px-1 text-right whitespace-nowrap text-zinc-500 tabular-nums">{x.step}</td>
+      <StepCell step={x.step} />
       <td className="max-w-[220px] truncate px-1 whitespace-nowrap">
-        <button
-          type="button"
-          className="hover:text-sky-300 hover:underline"
-          title={`focus ${x.node_id}`}
-          // A dynamic fire-list child (`<spawner>::dyn<i>`) is not on the canvas: focus its spawner.
-          onClick={() => editorStore.getState().focus([x.parent_node_id ?? x.node_id])}
-        >
+        {/* A dynamic fire-list child (`<spawner>::dyn<i>`) is not on the canvas: focus its spawner. */}
+        <NodeLink nodeId={x.node_id} focus={x.parent_node_id ?? x.node_id}>
           {x.label}
-        </button>
+        </NodeLink>
       </td>
       <td className="px-1 whitespace-nowrap text-zinc-500">{x.node_type}</td>
       <td className="px-1 text-right whitespace-nowrap text-zinc-400 tabular-nums">{x.duration_ms} ms</td>
       <td className="max-w-0 truncate px-1 text-red-400" title={x.error ?? undefined}>
         {x.error ?? ''}
       </td>
-    </tr>
+    </LineRow>
   );
 }
 
