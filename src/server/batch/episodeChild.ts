@@ -1,10 +1,13 @@
 // An episode child process of the embedded pool (forked by embeddedPool.ts with tsx's loader). It
 // loads the same node registry as the parent (built-ins + the workspace's plugin folder), then runs
-// the episodes the parent sends it one at a time with `runEpisode`, writing the run log through the
-// parent over IPC. With node services it runs its own ServiceManager and executor endpoints (the
+// the episodes the parent sends it one at a time with `runEpisode`, writing the run log through its
+// own connection to the parent's SQLite file (episodeDbLog.ts), or through the parent over IPC when
+// the parent's log is no file (poolProtocol.ts). With node services it runs its own ServiceManager and executor endpoints (the
 // services call back into this process's engine; episodeServices.ts says which processes it shares).
 // It exits when the parent disconnects (or dies), so no child outlives its pool: its per-worker
 // service processes are stopped first.
+import type { EpisodeLog } from '../db/runLog.ts';
+import { EpisodeDbLog } from './episodeDbLog.ts';
 import { IpcRunLog } from './ipcRunLog.ts';
 import type { FromChild, ToChild } from './poolProtocol.ts';
 import { runEpisode } from './episodeRun.ts';
@@ -19,11 +22,20 @@ let worker = 'embedded';
 let stepDelayMs = 0;
 let stopRequested = false;
 let services: EpisodeServices | undefined;
-const log = new IpcRunLog(send);
+let log: EpisodeLog = new IpcRunLog(send);
 
 async function init(m: Extract<ToChild, { t: 'init' }>): Promise<void> {
   worker = m.worker;
   stepDelayMs = m.stepDelayMs;
+  if (m.database !== null) {
+    const file = m.database;
+    try {
+      log = new EpisodeDbLog(file, (c) => send({ t: 'committed', ...c }));
+    } catch (err) {
+      send({ t: 'fatal', error: `episode worker: cannot open ${file}: ${(err as Error).message}` });
+      return;
+    }
+  }
   let failures: string[] = [];
   if (m.pluginDir === null) registry = createRegistry();
   else {
@@ -67,7 +79,7 @@ async function run(m: Extract<ToChild, { t: 'job' }>): Promise<void> {
 process.on('message', (m: ToChild) => {
   if (m.t === 'init') void init(m);
   else if (m.t === 'job') void run(m);
-  else if (m.t === 'reply') log.settle(m);
+  else if (m.t === 'reply' && log instanceof IpcRunLog) log.settle(m);
   else if (m.t === 'stop') stopRequested = true;
 });
 process.on('disconnect', () => {

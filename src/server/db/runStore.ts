@@ -304,6 +304,14 @@ export class RunStore {
     return () => this.listeners.delete(fn);
   }
 
+  /**
+   * Another connection to this file (an episode child: batch/episodeDbLog.ts) committed to `runId`:
+   * the change listeners hear of it as of a commit made here.
+   */
+  writtenElsewhere(runId: string): void {
+    this.changed(runId);
+  }
+
   private changed(runId: string, deleted = false): void {
     for (const fn of this.listeners) fn(runId, deleted);
   }

@@ -65,9 +65,28 @@ export class SqliteRunLog implements RunLog {
   }
   async commit(runId: string, batch: CommitBatch): Promise<void> {
     this.store.commit(runId, batch);
-    if (batch.plain) this.flatOutAt = performance.now();
+    this.afterCommit(runId, { plain: batch.plain === true, ended: Boolean(batch.endedAt) });
+  }
+
+  /**
+   * An episode child committed to `runId` through its own connection to the file
+   * (batch/episodeDbLog.ts) and told the pool: what follows a commit made here.
+   */
+  committedElsewhere(runId: string, c: { plain: boolean; ended: boolean }): void {
+    this.store.writtenElsewhere(runId);
+    this.afterCommit(runId, c);
+  }
+
+  private afterCommit(runId: string, c: { plain: boolean; ended: boolean }): void {
+    if (c.plain) this.flatOutAt = performance.now();
     // An ended episode is only read from now on: pack it in the background (compaction.ts).
-    if (batch.endedAt) this.store.compaction.runEnded(runId);
+    if (c.ended) this.store.compaction.runEnded(runId);
+  }
+
+  /** The database file, for an episode child's own connection (null: in memory, no other process can open it). */
+  get file(): string | null {
+    const name = this.db.name;
+    return name === '' || name === ':memory:' ? null : name;
   }
   async getRun(id: string): Promise<StoredRun | undefined> {
     return this.store.getRun(id);

@@ -1,0 +1,73 @@
+// The EpisodeLog of an episode child that writes the run database itself: its own connection to the
+// parent's SQLite file (WAL mode takes writers from several processes, one transaction at a time;
+// busy_timeout makes one wait for another). Each commit is one transaction, as in the parent, so a
+// killed child leaves a log that ends at its last committed step's checkpoint. After each commit the
+// pool is told what is now in the log (`Committed`); the parent reads those events back for its live
+// viewers and schedules compaction, which stays with the parent: this connection never compacts.
+import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
+import type { Checkpoint } from '../../engine/run.api.ts';
+import { openDatabase } from '../db/database.ts';
+import type { CommitBatch, EpisodeLog, NewRun, StoredRun } from '../db/runLog.ts';
+import { RunStore } from '../db/runStore.ts';
+
+/** What one commit put in the log: seqs `from`..`to` of `runId` (0..0: none), published by the parent. */
+export interface Committed {
+  runId: string;
+  from: number;
+  to: number;
+  /** Plain roots (an episode driven flat out: the parent holds compaction back meanwhile). */
+  plain: boolean;
+  /** The run row got its end (the parent packs the run). */
+  ended: boolean;
+}
+
+export class EpisodeDbLog implements EpisodeLog {
+  private readonly store: RunStore;
+
+  constructor(
+    file: string,
+    private readonly onCommitted: (c: Committed) => void,
+  ) {
+    this.store = new RunStore(openDatabase(file));
+  }
+
+  async createRun(r: NewRun): Promise<void> {
+    this.store.createRun(r);
+  }
+
+  async commit(runId: string, batch: CommitBatch): Promise<void> {
+    this.store.commit(runId, batch);
+    const parts = [...(batch.earlier ?? []), batch];
+    const first = parts.find((p) => p.events.length > 0)?.events[0];
+    const last = [...parts]
+      .reverse()
+      .find((p) => p.events.length > 0)
+      ?.events.at(-1);
+    this.onCommitted({
+      runId,
+      from: first?.seq ?? 0,
+      to: last?.seq ?? 0,
+      plain: batch.plain === true,
+      ended: Boolean(batch.endedAt),
+    });
+  }
+
+  async getRun(id: string): Promise<StoredRun | undefined> {
+    return this.store.getRun(id);
+  }
+
+  async events(runId: string, after: number, limit: number, type?: string): Promise<EventEnvelope[]> {
+    return this.store.events(runId, after, limit, type);
+  }
+
+  async lastCheckpoint(runId: string): Promise<(Checkpoint & { seq: number }) | undefined> {
+    const steps = this.store.checkpointSteps(runId);
+    const last = steps[steps.length - 1];
+    return last === undefined ? undefined : this.store.checkpoint(runId, last);
+  }
+
+  /** The parent keeps the file open: it folds the WAL back when it closes (closeDatabase). */
+  close(): void {
+    this.store.db.close();
+  }
+}
