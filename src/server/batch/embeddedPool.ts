@@ -2,15 +2,15 @@
 // episode at a time (episodeChild.ts). However many batches run, their children together never
 // exceed the pool's `maxWorkers` (workerSlots.ts): a batch forks a child only once it holds a slot,
 // so a batch started while the slots are taken waits (its status reads `queued`) and starts as they
-// free up. A child writes its episodes' log itself, through its own connection to `log`'s SQLite
-// file (episodeDbLog.ts), and tells the parent what each commit put there: the parent reads those
-// events back, in commit order, for `onEvents` (the live viewers), and keeps compaction (it packs
-// ended episodes, held back while episodes run flat out). The events never cross the channel: the
-// child's engine runs on one core while the other is free for the parent and SQLite. A log that is
-// no file (in memory) is written here instead: the child's calls arrive over IPC and are answered
-// from `log` (ipcRunLog.ts), and each commit is passed to `onEvents` as it lands. A child that dies mid-episode is replaced
-// and its episode retried on the new child, resuming from the last committed checkpoint; after
-// `maxAttempts` attempts the episode is recorded as `error`.
+// free up. A child writes its episodes' log itself, from a writer thread with its own connection to
+// `log`'s SQLite file (episodeWriter.ts, episodeDbLog.ts), and tells the parent what each commit put
+// there: the parent reads those events back, in commit order, for `onEvents` (the live viewers), and
+// keeps compaction (it packs ended episodes, held back while episodes run flat out). The events
+// never cross the channel, and the child's engine steps while its last group commit is written. A
+// log that is no file (in memory) is written here instead: the child's calls arrive over IPC and are
+// answered from `log` (ipcRunLog.ts), each commit passed to `onEvents` as it lands. A child that
+// dies mid-episode is replaced and its episode retried on the new child, resuming from the last
+// committed checkpoint; after `maxAttempts` attempts the episode is recorded as `error`.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';

@@ -28,7 +28,11 @@ export class EpisodeDbLog implements EpisodeLog {
     file: string,
     private readonly onCommitted: (c: Committed) => void,
   ) {
-    this.store = new RunStore(openDatabase(file));
+    const db = openDatabase(file);
+    // The parent's writes (compaction chunks, a run deleted) may hold the file a while: a commit
+    // that waits is better than an attempt lost (after this long it fails, and the episode resumes).
+    db.pragma('busy_timeout = 10000');
+    this.store = new RunStore(db);
   }
 
   async createRun(r: NewRun): Promise<void> {

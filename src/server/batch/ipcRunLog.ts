@@ -1,6 +1,7 @@
-// The EpisodeLog of an episode child: the calls runEpisode makes (createRun, commit, getRun,
-// lastCheckpoint, events) go to the parent process, which owns the database, and their answers come
-// back as replies. A commit travels without what its envelopes repeat (commitWire.ts). The archive (RunLog) stays with the parent; an episode has no use for it.
+// An EpisodeLog over messages: the calls runEpisode makes (createRun, commit, getRun,
+// lastCheckpoint, events) go to whoever writes the log — an episode child's writer thread
+// (episodeWriter.ts), or the pool's parent when its log is no file — and their answers come back
+// as replies. A commit travels without what its envelopes repeat (commitWire.ts). The archive (RunLog) stays with the parent; an episode has no use for it.
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint } from '../../engine/run.api.ts';
 import type { CommitBatch, EpisodeLog, NewRun, StoredRun } from '../db/runLog.ts';

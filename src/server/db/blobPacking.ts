@@ -49,6 +49,7 @@ export class BlobPacker {
    */
   packNext(upTo: number): boolean {
     let packed = false;
+    // IMMEDIATE: episode children write this file too (see RunStore.atomically).
     this.db.transaction(() => {
       const after = this.maxPacked.get()?.m ?? 0;
       const limit = Math.min(upTo, this.highestId() - 1);
@@ -69,7 +70,7 @@ export class BlobPacker {
       // Exactly the rows now in the segment (the big ones it skipped stay).
       for (const b of blobs) this.deleteRow.run(b.id);
       packed = true;
-    })();
+    }).immediate();
     return packed;
   }
 }

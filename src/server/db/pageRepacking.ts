@@ -48,6 +48,7 @@ export class PageRepacker {
    */
   packNext(rid: number, after: number): number | undefined {
     let next: number | undefined;
+    // IMMEDIATE: episode children write this file too (see RunStore.atomically).
     this.db.transaction(() => {
       if (after === 0) after = this.lastPacked.get(rid)?.seq ?? 0;
       const group: PageRow[] = [];
@@ -69,7 +70,7 @@ export class PageRepacker {
       for (const p of group) this.deletePage.run(rid, p.seq);
       this.insertPage.run(rid, last.seq, events[0]!.seq, events.length, encodePackedPage(events));
       next = last.seq;
-    })();
+    }).immediate();
     return next;
   }
 }

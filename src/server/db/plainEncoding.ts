@@ -85,6 +85,7 @@ export class PlainEncoder {
   encodeNext(rid: number): boolean {
     let any = false;
     try {
+      // IMMEDIATE: episode children write this file too (see RunStore.atomically).
       this.db.transaction(() => {
         const budget = { rows: 0, text: 0 };
         const events = this.take(this.events.all(rid, ROWS_PER_CHUNK), (e) => e.data, budget);
@@ -122,7 +123,7 @@ export class PlainEncoder {
             this.insertCheckpoint.run(rid, r.seq, r.step, isPlainRoot(r.root) ? this.encode(r.root) : r.root);
         }
         any = budget.rows > 0;
-      })();
+      }).immediate();
     } catch (err) {
       // The blobs the rolled-back transaction inserted are gone: the store must not remember them.
       this.blobs.resetCaches();

@@ -261,7 +261,10 @@ export class RunStore {
    */
   private atomically(fn: () => void): void {
     try {
-      this.db.transaction(fn)();
+      // IMMEDIATE: episode children write this file through connections of their own
+      // (batch/episodeDbLog.ts); a transaction that read before taking the write lock would fail
+      // at once (SQLITE_BUSY_SNAPSHOT) if one of them committed in between, instead of waiting.
+      this.db.transaction(fn).immediate();
     } catch (err) {
       this.blobs.resetCaches();
       this.shapes.resetCaches();

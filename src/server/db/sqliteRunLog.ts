@@ -1,6 +1,8 @@
 // The embedded `RunLog`: the synchronous SQLite `RunStore` behind the asynchronous interface, plus
-// the batch tables. One process owns the database file (the server, or `statewire batch`); batch
-// worker processes send their events to it rather than opening the file themselves.
+// the batch tables. One process owns the database file (the server, or `statewire batch`): it
+// migrates, compacts and closes it. Embedded episode children write their runs' logs into the same
+// file through connections of their own (batch/episodeDbLog.ts) and report each commit
+// (`committedElsewhere`), so compaction and change listeners hear of them as of commits made here.
 import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';
 import type { Checkpoint } from '../../engine/run.api.ts';
 import { closeDatabase, openDatabase, type Db } from './database.ts';
