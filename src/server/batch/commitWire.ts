@@ -51,8 +51,3 @@ export function unpackCommit(runId: string, wire: WireCommit): CommitBatch {
   const last = steps.pop() ?? { events: [] };
   return { ...rest, ...(steps.length > 0 ? { earlier: steps } : {}), ...last };
 }
-
-/** A proxied log call's arguments as the log takes them: a commit's packed batch unpacked. */
-export function callArgs(method: string, args: unknown[]): unknown[] {
-  return method === 'commit' ? [args[0], unpackCommit(args[0] as string, args[1] as WireCommit)] : args;
-}

@@ -21,7 +21,7 @@ import type { CommitBatch, RunLog } from '../db/runLog.ts';
 import type { SqliteRunLog } from '../db/sqliteRunLog.ts';
 import type { Committed } from './episodeDbLog.ts';
 import type { BatchExecutor } from './batchManager.ts';
-import { callArgs } from './commitWire.ts';
+import { unpackCommit, type WireCommit } from './commitWire.ts';
 import { failEpisode, type EpisodeJob } from './episodeRun.ts';
 import type { ServiceEntry } from '../services/servicesConfig.ts';
 import { PROXIED_METHODS, type FromChild, type ToChild } from './poolProtocol.ts';
@@ -204,7 +204,10 @@ class PoolRun {
     const p = (async () => {
       if (!PROXIED.has(m.method)) throw new Error(`RunLog.${m.method} is not available to episode workers`);
       const fn = this.opts.log[m.method] as (...a: unknown[]) => Promise<unknown>;
-      const args = callArgs(m.method, m.args);
+      const args =
+        m.method === 'commit'
+          ? [m.args[0], unpackCommit(m.args[0] as string, m.args[1] as WireCommit)]
+          : m.args;
       const value = await fn.apply(this.opts.log, args);
       if (m.method === 'commit') {
         // A group commit carries whole steps before its own events: all of them are in the log now.

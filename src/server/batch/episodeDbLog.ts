@@ -41,16 +41,17 @@ export class EpisodeDbLog implements EpisodeLog {
 
   async commit(runId: string, batch: CommitBatch): Promise<void> {
     this.store.commit(runId, batch);
-    const parts = [...(batch.earlier ?? []), batch];
-    const first = parts.find((p) => p.events.length > 0)?.events[0];
-    const last = [...parts]
-      .reverse()
-      .find((p) => p.events.length > 0)
-      ?.events.at(-1);
+    // Its seqs: rows, the pre-encoded page's (eventPages.pageOut) and each step's last.
+    let from = batch.page?.first ?? Infinity;
+    let to = batch.page?.last ?? 0;
+    for (const p of [...(batch.earlier ?? []), batch]) {
+      from = Math.min(from, p.events[0]?.seq ?? Infinity);
+      to = Math.max(to, p.events[p.events.length - 1]?.seq ?? 0, p.through ?? 0);
+    }
     this.onCommitted({
       runId,
-      from: first?.seq ?? 0,
-      to: last?.seq ?? 0,
+      from: to > 0 ? from : 0,
+      to,
       plain: batch.plain === true,
       ended: Boolean(batch.endedAt),
     });

@@ -1,12 +1,11 @@
 // The writer thread of an episode child (worker_threads): its own connection to the run database
-// (episodeDbLog.ts) answers the episode's log calls, which the child's main thread sends it as the
-// pool's parent would get them (ipcRunLog.ts: a commit packed by commitWire.ts). The engine runs on
-// the main thread while a group commit is written here, so an episode uses two cores: one steps, the
-// other writes. Messages are answered in arrival order, one at a time (the store is synchronous), so
+// (episodeDbLog.ts) answers the episode's log calls, which the child's main thread sends it as
+// messages (ipcRunLog.ts), a commit with its event page encoded already (eventPages.pageOut). The
+// engine runs on the main thread while a group commit is written here, so an episode uses two
+// cores: one steps and prepares commits, the other writes them. Messages are answered in arrival order, one at a time (the store is synchronous), so
 // commits reach the file in the order the episode made them.
 import { parentPort, workerData } from 'node:worker_threads';
 import { EpisodeDbLog, type Committed } from './episodeDbLog.ts';
-import { callArgs } from './commitWire.ts';
 import type { ProxiedMethod } from './poolProtocol.ts';
 
 /** Main thread → writer: a log call (as ipcRunLog.ts sends it). */
@@ -44,7 +43,7 @@ if (port) {
     if (!log) return;
     const fn = log[m.method] as (...a: unknown[]) => Promise<unknown>;
     // The store is synchronous: the call is done when it returns; its promise only carries the value.
-    fn.apply(log, callArgs(m.method, m.args)).then(
+    fn.apply(log, m.args).then(
       (value) => post({ t: 'reply', id: m.id, ok: true, value: value ?? null }),
       (err: unknown) =>
         post({ t: 'reply', id: m.id, ok: false, error: err instanceof Error ? err.message : String(err) }),

@@ -14,7 +14,11 @@ export class IpcRunLog implements EpisodeLog {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 
-  constructor(private readonly send: (m: FromChild) => void) {}
+  constructor(
+    private readonly send: (m: FromChild) => void,
+    /** A commit's form on the way: packed for the pool's parent (JSON over IPC), else as given. */
+    private readonly wire: (batch: CommitBatch) => unknown = packCommit,
+  ) {}
 
   private call<T>(method: ProxiedMethod, ...args: unknown[]): Promise<T> {
     const id = this.nextId++;
@@ -37,7 +41,7 @@ export class IpcRunLog implements EpisodeLog {
     return this.call('createRun', r);
   }
   commit(runId: string, batch: CommitBatch): Promise<void> {
-    return this.call('commit', runId, packCommit(batch));
+    return this.call('commit', runId, this.wire(batch));
   }
   getRun(id: string): Promise<StoredRun | undefined> {
     return this.call('getRun', id);
