@@ -8,7 +8,7 @@
 // It exits when the parent disconnects (or dies), so no child outlives its pool: its per-worker
 // service processes are stopped first.
 import { Worker } from 'node:worker_threads';
-import { prepareCommit } from '../db/preparedCommit.ts';
+import { pageOut } from '../db/eventPages.ts';
 import { IpcRunLog } from './ipcRunLog.ts';
 import type { FromWriter, WriterData } from './episodeWriter.ts';
 import type { FromChild, ToChild } from './poolProtocol.ts';
@@ -39,10 +39,10 @@ function startWriter(file: string): Promise<string | undefined> {
   // A worker thread does not inherit the process's loader hooks: it registers tsx's itself.
   const boot = `import(${JSON.stringify(TSX_API)}).then((m) => { m.register(); return import(${JSON.stringify(WRITER)}); })`;
   const thread = new Worker(boot, { eval: true, workerData: { file } satisfies WriterData });
-  // Prepared here (page, plain roots: preparedCommit.ts), off the writer; then cloned, mostly strings.
+  // Structured clone, not JSON: cheaper on both sides; the page is encoded here, off the writer.
   log = new IpcRunLog((m) => {
     if (m.t === 'call') thread.postMessage(m);
-  }, prepareCommit);
+  }, pageOut);
   thread.on('error', (err) => {
     console.error(`episode writer thread failed: ${err.message}`);
     process.exit(1);

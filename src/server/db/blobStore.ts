@@ -44,12 +44,6 @@ interface Decoded {
   bytes: number;
 }
 
-/** `value` as a plain root (BlobStore.putPlain), or undefined when it must be encoded at once. */
-export function plainRoot(value: unknown): string | undefined {
-  const text = JSON.stringify(value ?? null);
-  return text.includes('"$sw') || text.includes('"dtype"') ? undefined : ` ${text}`;
-}
-
 /** A root written by `putPlain` (not yet encoded into blobs). */
 export const isPlainRoot = (root: string): boolean => root.charCodeAt(0) === 32;
 
@@ -98,7 +92,9 @@ export class BlobStore implements BlobSink, BlobSource {
    * plain, it would not read back as itself.
    */
   putPlain(value: unknown): string {
-    return plainRoot(value) ?? this.put(value);
+    const text = JSON.stringify(value ?? null);
+    if (text.includes('"$sw') || text.includes('"dtype"')) return this.put(value);
+    return ` ${text}`;
   }
 
   remembered(value: object): Encoded {

@@ -113,18 +113,7 @@ interface EventRow {
 export const IMPORTING = 'importing';
 
 /** Event types whose payloads repeat big values step after step: stored through the blob store. */
-export const BLOB_ENCODED: ReadonlySet<string> = new Set([
-  'nav_step',
-  'restored',
-  'state_written',
-  'viewer_data',
-]);
-
-/** A payload's plain-root text made before its commit (preparedCommit.ts), with the step it is of. */
-export interface PreparedRoot {
-  root: string;
-  step?: number;
-}
+const BLOB_ENCODED = new Set(['nav_step', 'restored', 'state_written', 'viewer_data']);
 
 export interface StepPart {
   events: readonly EventEnvelope[];
@@ -147,11 +136,6 @@ export interface CommitBatch extends StepPart {
   plain?: boolean;
   /** The commit's paged events, encoded already (eventPages.pageOut): `events` hold none of them. */
   page?: EncodedPage;
-  /**
-   * With `plain`: the data of its blob-encoded events and its checkpoints' states are PreparedRoots
-   * (preparedCommit.ts), written as they are.
-   */
-  rootsReady?: boolean;
 }
 
 const toSummary = (r: RunRow): StoredRun => ({
@@ -352,11 +336,7 @@ export class RunStore {
    */
   commit(runId: string, batch: CommitBatch): void {
     const rid = this.rid(runId);
-    const root = batch.rootsReady
-      ? (v: unknown) => (v as PreparedRoot).root
-      : batch.plain
-        ? (v: unknown) => this.blobs.putPlain(v)
-        : (v: unknown) => this.blobs.put(v);
+    const root = batch.plain ? (v: unknown) => this.blobs.putPlain(v) : (v: unknown) => this.blobs.put(v);
     this.atomically(() => {
       let lastSeq = 0;
       // Seqs only grow: paged events have no (run, seq) key of their own to refuse a repeated seq.
