@@ -1,4 +1,4 @@
-// How an episode child sends a commit to the embedded pool's parent (ipcRunLog.ts → embeddedPool.ts):
+// How an episode's commit travels to its writer (ipcRunLog.ts → episodeWriter.ts, or embeddedPool.ts):
 // the same CommitBatch, without what every envelope repeats. A demo step is ~57 events, and each
 // envelope spells out `runId`, its keys and an ISO `ts` that changes once a millisecond: ~30 % of the
 // bytes the child stringifies and the parent parses on the IPC channel. Here a part is its first seq

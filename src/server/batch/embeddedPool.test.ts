@@ -55,7 +55,7 @@ const navSteps = async (runId: string) =>
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 describe('EmbeddedPool', () => {
-  it('runs each episode as its own run on 2 children; the parent writes every event and publishes it', async () => {
+  it('runs each episode as its own run on 2 children, each writing the file itself; the parent publishes every event in order', async () => {
     const { manager, rows, events } = setup();
     const { batchId, done } = await manager.start({
       graph: demo(10),
@@ -90,7 +90,7 @@ describe('EmbeddedPool', () => {
   it('retries the episode of a killed child on a new one (resuming its run), and records error after 3 deaths', async () => {
     const kills = new Map<number, number>();
     let batchId = '';
-    const { manager, rows } = setup({
+    const { manager, rows, events } = setup({
       stepDelayMs: 25,
       onEvents: (e, pool) => {
         // Episode 1: killed once at step 3 or later. Episode 2: killed after each step it commits, 3 times.
@@ -121,6 +121,11 @@ describe('EmbeddedPool', () => {
     expect(all.at(-1)!.type).toBe('run_result');
     const view = (await manager.get(batchId))!;
     expect(view.progress).toMatchObject({ completed: 2, failed: 1, total: 3 });
+    // Live viewers saw every committed event of each run once, in order, across the kills.
+    for (const r of rows) {
+      const published = events.filter((e) => e.runId === r.run_id).map((e) => e.seq);
+      expect(published).toEqual(range((await log.getRun(r.run_id))!.last_seq));
+    }
   }, 120_000);
 
   it('cancel stops the episodes in flight (interrupted, resumable) and starts no more', async () => {

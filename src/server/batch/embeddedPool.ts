@@ -2,11 +2,15 @@
 // episode at a time (episodeChild.ts). However many batches run, their children together never
 // exceed the pool's `maxWorkers` (workerSlots.ts): a batch forks a child only once it holds a slot,
 // so a batch started while the slots are taken waits (its status reads `queued`) and starts as they
-// free up. The parent is the only process that opens the run database:
-// a child's run-log calls arrive here over IPC, are answered from `log`, and every committed batch
-// of events is passed to `onEvents` (the live viewers). A child that dies mid-episode is replaced
-// and its episode retried on the new child, resuming from the last committed checkpoint; after
-// `maxAttempts` attempts the episode is recorded as `error`.
+// free up. A child writes its episodes' log itself, from a writer thread with its own connection to
+// `log`'s SQLite file (episodeWriter.ts, episodeDbLog.ts), and tells the parent what each commit put
+// there: the parent reads those events back, in commit order, for `onEvents` (the live viewers), and
+// keeps compaction (it packs ended episodes, held back while episodes run flat out). The events
+// never cross the channel, and the child's engine steps while its last group commit is written. A
+// log that is no file (in memory) is written here instead: the child's calls arrive over IPC and are
+// answered from `log` (ipcRunLog.ts), each commit passed to `onEvents` as it lands. A child that
+// dies mid-episode is replaced and its episode retried on the new child, resuming from the last
+// committed checkpoint; after `maxAttempts` attempts the episode is recorded as `error`.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
@@ -14,6 +18,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { CommitBatch, RunLog } from '../db/runLog.ts';
+import type { SqliteRunLog } from '../db/sqliteRunLog.ts';
+import type { Committed } from './episodeDbLog.ts';
 import type { BatchExecutor } from './batchManager.ts';
 import { unpackCommit, type WireCommit } from './commitWire.ts';
 import { failEpisode, type EpisodeJob } from './episodeRun.ts';
@@ -57,6 +63,9 @@ interface Worker {
   tail: string[];
 }
 
+/** The SQLite file an episode child may open itself (null: its log calls come here). */
+const fileOf = (log: RunLog): string | null => (log.kind === 'sqlite' ? (log as SqliteRunLog).file : null);
+
 /** One batch on the pool: its queue, its workers, its per-episode attempts. */
 class PoolRun {
   readonly queue: EpisodeJob[];
@@ -66,6 +75,10 @@ class PoolRun {
   private spawned = 0;
   private readyOnce = false;
   private startFailures = 0;
+  /** Per run, the last seq passed to `onEvents` (children writing the file themselves). */
+  private readonly published = new Map<string, number>();
+  /** Publications in order: each reads its events back once the ones before it went out. */
+  private publishing: Promise<void> = Promise.resolve();
   private resolve!: () => void;
   private reject!: (e: Error) => void;
   readonly finished = new Promise<void>((res, rej) => {
@@ -146,6 +159,7 @@ class PoolRun {
       worker: name,
       pluginDir: this.opts.pluginDir,
       stepDelayMs: this.opts.stepDelayMs ?? 0,
+      database: fileOf(this.opts.log),
       services: this.opts.services?.() ?? [],
     });
   }
@@ -168,6 +182,7 @@ class PoolRun {
     } else if (m.t === 'fatal') {
       this.fail(new Error(m.error));
     } else if (m.t === 'call') void this.answer(w, m);
+    else if (m.t === 'committed') this.committed(m);
     else if (m.t === 'row') {
       const job = w.job;
       w.job = undefined;
@@ -213,6 +228,37 @@ class PoolRun {
     }
   }
 
+  /** A child's own commit is in the file: compaction hears of it, live viewers get its events. */
+  private committed(c: Committed): void {
+    (this.opts.log as SqliteRunLog).committedElsewhere(c.runId, c);
+    if (c.to > 0) this.publishThrough(c.runId, c.to, c.from - 1);
+  }
+
+  /**
+   * Reads `runId`'s events after the last ones published (or `from`, the first time) through `to`
+   * back from the log and passes them to `onEvents`, after every publication queued before.
+   */
+  private publishThrough(runId: string, to: number, from: number): Promise<void> {
+    const onEvents = this.opts.onEvents;
+    if (!onEvents) return this.publishing;
+    this.publishing = this.publishing.then(async () => {
+      try {
+        let after = this.published.get(runId) ?? from;
+        while (after < to) {
+          const events = await this.opts.log.events(runId, after, Math.min(to - after, 1000));
+          if (events.length === 0) break;
+          onEvents(events);
+          after = events[events.length - 1]!.seq;
+          this.published.set(runId, after);
+        }
+      } catch (err) {
+        // Committed is what counts; a viewer's trouble must not stop the batch.
+        console.error(`statewire: live broadcast of ${runId} failed: ${(err as Error).message}`);
+      }
+    });
+    return this.publishing;
+  }
+
   /** Hands the worker its next episode, or lets it go when there is none. */
   private next(w: Worker): void {
     const job = this.cancelled ? undefined : this.queue.shift();
@@ -222,6 +268,11 @@ class PoolRun {
       return;
     }
     w.job = job;
+    // Where its live events start: what the log holds now (read before the child can commit).
+    if (this.opts.onEvents && fileOf(this.opts.log) && !this.published.has(job.runId))
+      void this.opts.log.getRun(job.runId).then((r) => {
+        if (!this.published.has(job.runId)) this.published.set(job.runId, r?.last_seq ?? 0);
+      });
     this.attempts.set(job.episode, (this.attempts.get(job.episode) ?? 0) + 1);
     this.onStart?.(job);
     this.send(w, { t: 'job', job });
@@ -252,6 +303,13 @@ class PoolRun {
 
   private async onGone(w: Worker, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
     await Promise.allSettled([...w.calls]);
+    // A child killed between a commit and its notice: what it committed still reaches the viewers
+    // before a retry (or failEpisode) writes after it.
+    const runId = w.job?.runId;
+    const lastSeq = runId !== undefined ? (await this.opts.log.getRun(runId))?.last_seq : undefined;
+    if (runId !== undefined && lastSeq !== undefined && this.published.has(runId))
+      await this.publishThrough(runId, lastSeq, lastSeq);
+    else await this.publishing;
     this.workers.delete(w);
     this.slots.release();
     const job = w.job;

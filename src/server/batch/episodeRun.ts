@@ -1,5 +1,6 @@
 // One batch episode = one run of its own, driven to its end and written through an `EpisodeLog` (the
-// SQLite file in this process, the parent process over IPC, or PostgreSQL for distributed workers).
+// SQLite file from this process or an episode child's writer thread, the pool's parent over IPC, or
+// PostgreSQL for distributed workers).
 // The log discipline is the run writer's (runs/runWriter.ts), as for interactive runs: envelopes
 // stamped {type, runId, seq, ts, data} with seq consecutive from 1, each root step's events committed
 // together with that step's checkpoint (steps run back to back are grouped, several whole steps to a

@@ -1,6 +1,7 @@
-// The EpisodeLog of an episode child: the calls runEpisode makes (createRun, commit, getRun,
-// lastCheckpoint, events) go to the parent process, which owns the database, and their answers come
-// back as replies. A commit travels without what its envelopes repeat (commitWire.ts). The archive (RunLog) stays with the parent; an episode has no use for it.
+// An EpisodeLog over messages: the calls runEpisode makes (createRun, commit, getRun,
+// lastCheckpoint, events) go to whoever writes the log — an episode child's writer thread
+// (episodeWriter.ts), or the pool's parent when its log is no file — and their answers come back
+// as replies. A commit travels without what its envelopes repeat (commitWire.ts). The archive (RunLog) stays with the parent; an episode has no use for it.
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import type { Checkpoint } from '../../engine/run.api.ts';
 import type { CommitBatch, EpisodeLog, NewRun, StoredRun } from '../db/runLog.ts';
@@ -13,7 +14,11 @@ export class IpcRunLog implements EpisodeLog {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 
-  constructor(private readonly send: (m: FromChild) => void) {}
+  constructor(
+    private readonly send: (m: FromChild) => void,
+    /** A commit's form on the way: packed for the pool's parent (JSON over IPC), else as given. */
+    private readonly wire: (batch: CommitBatch) => unknown = packCommit,
+  ) {}
 
   private call<T>(method: ProxiedMethod, ...args: unknown[]): Promise<T> {
     const id = this.nextId++;
@@ -36,7 +41,7 @@ export class IpcRunLog implements EpisodeLog {
     return this.call('createRun', r);
   }
   commit(runId: string, batch: CommitBatch): Promise<void> {
-    return this.call('commit', runId, packCommit(batch));
+    return this.call('commit', runId, this.wire(batch));
   }
   getRun(id: string): Promise<StoredRun | undefined> {
     return this.call('getRun', id);

@@ -49,27 +49,30 @@ export class BlobPacker {
    */
   packNext(upTo: number): boolean {
     let packed = false;
-    this.db.transaction(() => {
-      const after = this.maxPacked.get()?.m ?? 0;
-      const limit = Math.min(upTo, this.highestId() - 1);
-      if (limit <= after) return;
-      const blobs: SegmentBlob[] = [];
-      let bytes = 0;
-      let last = after;
-      for (const row of this.rowsAfter.iterate(after, limit) as IterableIterator<BlobRow>) {
-        last = row.id;
-        if (row.json.length > MAX_PACKED_BLOB) continue;
-        blobs.push({ id: row.id, value: row.json });
-        bytes += row.json.length;
-        if (bytes >= this.segmentBytes) break;
-      }
-      if (last === after) return;
-      const first = blobs[0]?.id ?? last;
-      this.insertSegment.run(last, first, encodeSegment(first, blobs));
-      // Exactly the rows now in the segment (the big ones it skipped stay).
-      for (const b of blobs) this.deleteRow.run(b.id);
-      packed = true;
-    })();
+    // IMMEDIATE: episode children write this file too (see RunStore.atomically).
+    this.db
+      .transaction(() => {
+        const after = this.maxPacked.get()?.m ?? 0;
+        const limit = Math.min(upTo, this.highestId() - 1);
+        if (limit <= after) return;
+        const blobs: SegmentBlob[] = [];
+        let bytes = 0;
+        let last = after;
+        for (const row of this.rowsAfter.iterate(after, limit) as IterableIterator<BlobRow>) {
+          last = row.id;
+          if (row.json.length > MAX_PACKED_BLOB) continue;
+          blobs.push({ id: row.id, value: row.json });
+          bytes += row.json.length;
+          if (bytes >= this.segmentBytes) break;
+        }
+        if (last === after) return;
+        const first = blobs[0]?.id ?? last;
+        this.insertSegment.run(last, first, encodeSegment(first, blobs));
+        // Exactly the rows now in the segment (the big ones it skipped stay).
+        for (const b of blobs) this.deleteRow.run(b.id);
+        packed = true;
+      })
+      .immediate();
     return packed;
   }
 }

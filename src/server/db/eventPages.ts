@@ -15,6 +15,7 @@ import {
   inflateRawSync,
 } from 'node:zlib';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
+import type { CommitBatch, StepPart } from './runStore.ts';
 
 /**
  * Event types stored in pages. The rest keep one row each: nav_step/restored are what the snapshot
@@ -90,3 +91,37 @@ export const pagedEnvelope = (runId: string, e: PagedEvent): EventEnvelope => ({
   ts: new Date(e.ts).toISOString(),
   data: e.data as EventEnvelope['data'],
 });
+
+/** A commit's page encoded before the commit (pageOut): seqs `first`..`last`, `n` events. */
+export interface EncodedPage {
+  first: number;
+  last: number;
+  n: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * `batch` with its paged events taken out into the one page its commit writes, encoded here: what
+ * RunStore.commit would do inside the transaction, done by whoever prepares the commit (an episode
+ * child's engine thread, while its writer thread writes the previous commit). Each step keeps its
+ * last seq (`through`), where its checkpoint sits.
+ */
+export function pageOut(batch: CommitBatch): CommitBatch {
+  const paged: PagedEvent[] = [];
+  const part = (p: StepPart): StepPart => {
+    const rows = [];
+    for (const e of p.events)
+      if (PAGED_TYPES.has(e.type))
+        paged.push({ seq: e.seq, type: e.type, ts: Date.parse(e.ts), data: e.data });
+      else rows.push(e);
+    const through = p.events[p.events.length - 1]?.seq;
+    return { ...p, events: rows, ...(through !== undefined ? { through } : {}) };
+  };
+  const earlier = batch.earlier?.map(part);
+  const out: CommitBatch = { ...batch, ...part(batch), ...(earlier ? { earlier } : {}) };
+  const first = paged[0];
+  const last = paged[paged.length - 1];
+  if (first && last)
+    out.page = { first: first.seq, last: last.seq, n: paged.length, bytes: encodePage(paged) };
+  return out;
+}

@@ -48,28 +48,31 @@ export class PageRepacker {
    */
   packNext(rid: number, after: number): number | undefined {
     let next: number | undefined;
-    this.db.transaction(() => {
-      if (after === 0) after = this.lastPacked.get(rid)?.seq ?? 0;
-      const group: PageRow[] = [];
-      let bytes = 0;
-      for (const page of this.pagesAfter.iterate(rid, after) as IterableIterator<PageRow>) {
-        // A packed page ends the group: pages are packed in seq order, never across one.
-        if (isPackedPage(page.data)) {
-          if (group.length > 0) break;
-          after = page.seq;
-          continue;
+    // IMMEDIATE: episode children write this file too (see RunStore.atomically).
+    this.db
+      .transaction(() => {
+        if (after === 0) after = this.lastPacked.get(rid)?.seq ?? 0;
+        const group: PageRow[] = [];
+        let bytes = 0;
+        for (const page of this.pagesAfter.iterate(rid, after) as IterableIterator<PageRow>) {
+          // A packed page ends the group: pages are packed in seq order, never across one.
+          if (isPackedPage(page.data)) {
+            if (group.length > 0) break;
+            after = page.seq;
+            continue;
+          }
+          group.push(page);
+          bytes += page.data.length;
+          if (bytes >= this.inputBytes) break;
         }
-        group.push(page);
-        bytes += page.data.length;
-        if (bytes >= this.inputBytes) break;
-      }
-      const last = group[group.length - 1];
-      if (!last) return;
-      const events: PagedEvent[] = group.flatMap((p) => decodePage(p.data));
-      for (const p of group) this.deletePage.run(rid, p.seq);
-      this.insertPage.run(rid, last.seq, events[0]!.seq, events.length, encodePackedPage(events));
-      next = last.seq;
-    })();
+        const last = group[group.length - 1];
+        if (!last) return;
+        const events: PagedEvent[] = group.flatMap((p) => decodePage(p.data));
+        for (const p of group) this.deletePage.run(rid, p.seq);
+        this.insertPage.run(rid, last.seq, events[0]!.seq, events.length, encodePackedPage(events));
+        next = last.seq;
+      })
+      .immediate();
     return next;
   }
 }

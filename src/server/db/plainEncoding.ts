@@ -85,44 +85,52 @@ export class PlainEncoder {
   encodeNext(rid: number): boolean {
     let any = false;
     try {
-      this.db.transaction(() => {
-        const budget = { rows: 0, text: 0 };
-        const events = this.take(this.events.all(rid, ROWS_PER_CHUNK), (e) => e.data, budget);
-        const cps = this.take(
-          budget.rows < ROWS_PER_CHUNK ? this.checkpoints.all(rid, ROWS_PER_CHUNK - budget.rows) : [],
-          (c) => c.root,
-          budget,
-        );
-        // The rows of the seq range are written anew, not updated in place: a plain root is many
-        // times its encoded root, and rows that shrink in place would leave their pages mostly
-        // empty for good (no vacuum reclaims a sparse page). Rewritten, the old pages empty out
-        // and are freed, and the new rows are packed densely.
-        if (events.length > 0) {
-          const lo = events[0]!.seq;
-          const hi = events[events.length - 1]!.seq;
-          const rows = this.eventRange.all(rid, lo, hi);
-          this.deleteEvents.run(rid, lo, hi);
-          for (const r of rows)
-            this.insertEvent.run(
-              rid,
-              r.seq,
-              r.type,
-              r.ts,
-              r.step,
-              r.enc,
-              r.enc === 1 && isPlainRoot(r.data) ? this.encode(r.data) : r.data,
-            );
-        }
-        if (cps.length > 0) {
-          const lo = cps[0]!.seq;
-          const hi = cps[cps.length - 1]!.seq;
-          const rows = this.checkpointRange.all(rid, lo, hi);
-          this.deleteCheckpoints.run(rid, lo, hi);
-          for (const r of rows)
-            this.insertCheckpoint.run(rid, r.seq, r.step, isPlainRoot(r.root) ? this.encode(r.root) : r.root);
-        }
-        any = budget.rows > 0;
-      })();
+      // IMMEDIATE: episode children write this file too (see RunStore.atomically).
+      this.db
+        .transaction(() => {
+          const budget = { rows: 0, text: 0 };
+          const events = this.take(this.events.all(rid, ROWS_PER_CHUNK), (e) => e.data, budget);
+          const cps = this.take(
+            budget.rows < ROWS_PER_CHUNK ? this.checkpoints.all(rid, ROWS_PER_CHUNK - budget.rows) : [],
+            (c) => c.root,
+            budget,
+          );
+          // The rows of the seq range are written anew, not updated in place: a plain root is many
+          // times its encoded root, and rows that shrink in place would leave their pages mostly
+          // empty for good (no vacuum reclaims a sparse page). Rewritten, the old pages empty out
+          // and are freed, and the new rows are packed densely.
+          if (events.length > 0) {
+            const lo = events[0]!.seq;
+            const hi = events[events.length - 1]!.seq;
+            const rows = this.eventRange.all(rid, lo, hi);
+            this.deleteEvents.run(rid, lo, hi);
+            for (const r of rows)
+              this.insertEvent.run(
+                rid,
+                r.seq,
+                r.type,
+                r.ts,
+                r.step,
+                r.enc,
+                r.enc === 1 && isPlainRoot(r.data) ? this.encode(r.data) : r.data,
+              );
+          }
+          if (cps.length > 0) {
+            const lo = cps[0]!.seq;
+            const hi = cps[cps.length - 1]!.seq;
+            const rows = this.checkpointRange.all(rid, lo, hi);
+            this.deleteCheckpoints.run(rid, lo, hi);
+            for (const r of rows)
+              this.insertCheckpoint.run(
+                rid,
+                r.seq,
+                r.step,
+                isPlainRoot(r.root) ? this.encode(r.root) : r.root,
+              );
+          }
+          any = budget.rows > 0;
+        })
+        .immediate();
     } catch (err) {
       // The blobs the rolled-back transaction inserted are gone: the store must not remember them.
       this.blobs.resetCaches();

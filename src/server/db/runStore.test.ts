@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../domain/protocol/protocol.ts';
 import { closeDatabase, openDatabase, SCHEMA_VERSION, type Db } from './database.ts';
+import { pageOut } from './eventPages.ts';
 import { RunStore } from './runStore.ts';
 import { testRun } from './testRun.testutil.ts';
 
@@ -28,6 +29,43 @@ afterEach(() => closeDatabase(db));
 describe('RunStore', () => {
   it('migrates to the current schema version', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+  });
+
+  it('a commit whose page was encoded beforehand (pageOut) stores what the commit itself would', () => {
+    newRun('q');
+    const group = (runId: string, seq: number) => {
+      const e = (type: EventEnvelope['type'], data: unknown) => ({ ...ev(seq++, type, data), runId });
+      return {
+        earlier: [
+          {
+            events: [e('nav_step', { step: 1 }), e('node_status', { node_id: 'a', status: 'done' })],
+            checkpoint: { step: 1, state: { x: 1 } },
+          },
+        ],
+        events: [
+          e('exec_log', { step: 2, node_id: 'a' }),
+          e('signal', { step: 2, name: 's' }),
+          e('viewer_data', { step: 2, fields: {} }),
+        ],
+        checkpoint: { step: 2, state: { x: 2 } },
+        steps: 2,
+        plain: true,
+      };
+    };
+    store.commit('r', group('r', 1));
+    const prepared = pageOut(group('q', 1));
+    expect(prepared.page).toMatchObject({ first: 2, last: 5, n: 3 });
+    expect(prepared.earlier?.[0]).toMatchObject({ through: 2 });
+    store.commit('q', prepared);
+    const strip = (es: EventEnvelope[]) => es.map(({ runId: _r, ...rest }) => rest);
+    expect(strip(store.events('q', 0, 100))).toEqual(strip(store.events('r', 0, 100)));
+    expect(store.getRun('q')).toMatchObject({ last_seq: 5, steps: 2 });
+    // Each checkpoint sits at its step's last seq, the paged events included.
+    for (const id of ['q', 'r']) expect(store.checkpointList(id, 100).map((c) => c.seq)).toEqual([2, 5]);
+    // A paged event beside a page is refused: its seq would be in no page.
+    expect(() =>
+      store.commit('q', { ...pageOut(group('q', 6)), events: [ev(9, 'node_status', {})] }),
+    ).toThrow(/belongs in the commit's page/);
   });
 
   it('round-trips events (plain, shape-interned and blob-encoded) with their seq, type and ts', () => {

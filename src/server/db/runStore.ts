@@ -9,7 +9,14 @@ import type { RunSummary } from '../../domain/protocol/protocol.rest.ts';
 import { BlobStore } from './blobStore.ts';
 import { Compactor } from './compaction.ts';
 import { ShapeStore } from './shapes.ts';
-import { decodePage, encodePage, PAGED_TYPES, pagedEnvelope, type PagedEvent } from './eventPages.ts';
+import {
+  decodePage,
+  encodePage,
+  PAGED_TYPES,
+  pagedEnvelope,
+  type EncodedPage,
+  type PagedEvent,
+} from './eventPages.ts';
 import type { Db } from './database.ts';
 import { blockInRanges, inPlan, keptRanges, type TailPlan } from './tailPlan.ts';
 import { StoredValueError, ValueTooLargeError, refusedValueEvent } from './valueLimits.ts';
@@ -111,6 +118,8 @@ const BLOB_ENCODED = new Set(['nav_step', 'restored', 'state_written', 'viewer_d
 export interface StepPart {
   events: readonly EventEnvelope[];
   checkpoint?: Checkpoint;
+  /** The step's last seq when its paged events travel in the commit's `page` (eventPages.pageOut). */
+  through?: number;
 }
 
 export interface CommitBatch extends StepPart {
@@ -125,6 +134,8 @@ export interface CommitBatch extends StepPart {
    * durable form, for a run driven flat out; compaction encodes them once the run has ended.
    */
   plain?: boolean;
+  /** The commit's paged events, encoded already (eventPages.pageOut): `events` hold none of them. */
+  page?: EncodedPage;
 }
 
 const toSummary = (r: RunRow): StoredRun => ({
@@ -261,7 +272,10 @@ export class RunStore {
    */
   private atomically(fn: () => void): void {
     try {
-      this.db.transaction(fn)();
+      // IMMEDIATE: episode children write this file through connections of their own
+      // (batch/episodeDbLog.ts); a transaction that read before taking the write lock would fail
+      // at once (SQLITE_BUSY_SNAPSHOT) if one of them committed in between, instead of waiting.
+      this.db.transaction(fn).immediate();
     } catch (err) {
       this.blobs.resetCaches();
       this.shapes.resetCaches();
@@ -304,6 +318,14 @@ export class RunStore {
     return () => this.listeners.delete(fn);
   }
 
+  /**
+   * Another connection to this file (an episode child: batch/episodeDbLog.ts) committed to `runId`:
+   * the change listeners hear of it as of a commit made here.
+   */
+  writtenElsewhere(runId: string): void {
+    this.changed(runId);
+  }
+
   private changed(runId: string, deleted = false): void {
     for (const fn of this.listeners) fn(runId, deleted);
   }
@@ -319,6 +341,9 @@ export class RunStore {
       let lastSeq = 0;
       // Seqs only grow: paged events have no (run, seq) key of their own to refuse a repeated seq.
       let prevSeq = this.q.lastSeq.get(rid)?.last_seq ?? 0;
+      const page = batch.page;
+      if (page && !(page.first > prevSeq))
+        throw new Error(`run ${runId}: event seq ${page.first} is not after seq ${prevSeq} (seqs only grow)`);
       // One page for the whole commit: a group of steps compresses as one (one deflate call, the
       // repeated node ids and keys of every step in one window), and readers take pages of many
       // steps anyway (compaction packs them so).
@@ -330,6 +355,8 @@ export class RunStore {
           prevSeq = e.seq;
           lastSeq = e.seq;
           if (PAGED_TYPES.has(e.type)) {
+            if (page)
+              throw new Error(`run ${runId}: event ${e.seq} (${e.type}) belongs in the commit's page`);
             paged.push({ seq: e.seq, type: e.type, ts: Date.parse(e.ts), data: e.data });
             continue;
           }
@@ -352,10 +379,16 @@ export class RunStore {
             );
           }
         }
+        if (part.through !== undefined) lastSeq = Math.max(lastSeq, part.through);
         if (part.checkpoint)
           this.q.insertCheckpoint.run(rid, lastSeq, part.checkpoint.step, root(part.checkpoint.state));
       }
-      this.putPage(rid, paged);
+      if (page) {
+        // From another thread it arrives as a plain Uint8Array: bound as the same BLOB.
+        const bytes = Buffer.from(page.bytes.buffer, page.bytes.byteOffset, page.bytes.byteLength);
+        this.q.insertPage.run(rid, page.last, page.first, page.n, bytes);
+        lastSeq = Math.max(lastSeq, page.last);
+      } else this.putPage(rid, paged);
       this.q.updateCounters.run({
         id: runId,
         last_seq: lastSeq,

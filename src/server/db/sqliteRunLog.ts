@@ -1,6 +1,8 @@
 // The embedded `RunLog`: the synchronous SQLite `RunStore` behind the asynchronous interface, plus
-// the batch tables. One process owns the database file (the server, or `statewire batch`); batch
-// worker processes send their events to it rather than opening the file themselves.
+// the batch tables. One process owns the database file (the server, or `statewire batch`): it
+// migrates, compacts and closes it. Embedded episode children write their runs' logs into the same
+// file through connections of their own (batch/episodeDbLog.ts) and report each commit
+// (`committedElsewhere`), so compaction and change listeners hear of them as of commits made here.
 import type { BatchRecord, EpisodeRow } from '../../domain/batch/batch.types.ts';
 import type { Checkpoint } from '../../engine/run.api.ts';
 import { closeDatabase, openDatabase, type Db } from './database.ts';
@@ -65,9 +67,28 @@ export class SqliteRunLog implements RunLog {
   }
   async commit(runId: string, batch: CommitBatch): Promise<void> {
     this.store.commit(runId, batch);
-    if (batch.plain) this.flatOutAt = performance.now();
+    this.afterCommit(runId, { plain: batch.plain === true, ended: Boolean(batch.endedAt) });
+  }
+
+  /**
+   * An episode child committed to `runId` through its own connection to the file
+   * (batch/episodeDbLog.ts) and told the pool: what follows a commit made here.
+   */
+  committedElsewhere(runId: string, c: { plain: boolean; ended: boolean }): void {
+    this.store.writtenElsewhere(runId);
+    this.afterCommit(runId, c);
+  }
+
+  private afterCommit(runId: string, c: { plain: boolean; ended: boolean }): void {
+    if (c.plain) this.flatOutAt = performance.now();
     // An ended episode is only read from now on: pack it in the background (compaction.ts).
-    if (batch.endedAt) this.store.compaction.runEnded(runId);
+    if (c.ended) this.store.compaction.runEnded(runId);
+  }
+
+  /** The database file, for an episode child's own connection (null: in memory, no other process can open it). */
+  get file(): string | null {
+    const name = this.db.name;
+    return name === '' || name === ':memory:' ? null : name;
   }
   async getRun(id: string): Promise<StoredRun | undefined> {
     return this.store.getRun(id);
