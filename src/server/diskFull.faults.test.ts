@@ -213,4 +213,47 @@ function diskFullSuite(): void {
       step: row.steps + 1,
     });
   });
+
+  it('a run driven flat out (group commits between steps) ends error the same way, with no gap', async () => {
+    // The group commit that hits the full disk is the one made between two steps (flushIfDue), not a
+    // step's own: it used to reject the step loop's promise, which nothing awaited, and end the server.
+    const base = srv!.url;
+    const start = await api(base, 'POST', '/api/navigate/run', {
+      loop_definition: demoGraph(100_000),
+      step_delay_ms: 0,
+    });
+    expect(start.status).toBe(200);
+    const runId = start.body.execution_id as string;
+    await waitFor(
+      async () => (await api(base, 'GET', `/api/runs/${runId}`)).body.steps >= 40,
+      20_000,
+      '40 steps',
+    );
+    fill();
+    const failed = await waitFor(
+      async () => {
+        const s = (await api(base, 'GET', '/api/navigate/run/status')).body;
+        return s.execution_id === runId && s.status === 'error' ? s : undefined;
+      },
+      20_000,
+      'the run to stop on the full disk',
+    );
+    expect(failed.error).toMatch(/disk is full/);
+    freeAll();
+    const row = await waitFor(
+      async () => {
+        const r = (await api(base, 'GET', `/api/runs/${runId}`)).body;
+        return r.status === 'error' ? r : undefined;
+      },
+      10_000,
+      'the failure to be recorded',
+    );
+    expect(row.error).toMatch(/disk is full/);
+    expect(row.steps).toBe(failed.step);
+    expect(row.checkpoints).toEqual(Array.from({ length: row.steps }, (_, i) => i + 1));
+    const log = await fullLog(base, runId);
+    expect(log.map((e) => e.seq)).toEqual(Array.from({ length: row.last_seq }, (_, i) => i + 1));
+    expect(log.filter((e) => e.type === 'nav_step')).toHaveLength(row.steps);
+    expect(log.find((e) => e.type === 'error_event')?.data).toMatchObject({ code: 'storage-failed' });
+  });
 }

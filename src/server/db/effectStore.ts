@@ -135,7 +135,9 @@ export class SqliteEffectStore implements EffectStore {
   ): void {
     const { step, node_id, index, kind, request } = call;
     try {
-      this.recordTx(key, { step, node_id, index, kind, request }, response, ms, from);
+      // IMMEDIATE: the write lock first. Episode children write the same file (batch/episodeDbLog.ts);
+      // a transaction that read first would fail at once on their commit instead of waiting for it.
+      this.recordTx.immediate(key, { step, node_id, index, kind, request }, response, ms, from);
     } catch (err) {
       // Rolled back (disk full…): the blob ids it remembered name rows that were never stored.
       this.blobs.resetCaches();

@@ -51,7 +51,8 @@ export class ServiceSnapshotStore {
    */
   transaction(fn: () => void): void {
     try {
-      this.db.transaction(fn)();
+      // IMMEDIATE, as every write transaction on the run database (runStore.ts `atomically`).
+      this.db.transaction(fn).immediate();
     } catch (err) {
       this.blobs.resetCaches();
       throw err;

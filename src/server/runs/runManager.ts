@@ -252,7 +252,14 @@ export class RunManager {
         while (run.status === 'running' && !this.closing) {
           await this.advance(run, run.stepDelayMs === 0);
           if (run.status !== 'running') break;
-          run.flushIfDue();
+          try {
+            run.flushIfDue();
+          } catch (err) {
+            // The log refused the group commit (disk full…): the run ends here, as for a step's own
+            // commit. Thrown on, it rejected this loop's promise, which nothing awaits: the server died.
+            this.storageFailed(run, err);
+            break;
+          }
           await this.delay(run);
         }
         // Whatever stopped the loop, nothing staged may stay unwritten.
