@@ -74,21 +74,29 @@ describe.skipIf(!hasRedis() || !hasPostgres())('distributed batch with a worker 
         sets: [],
       });
 
-      // Kill w1 while it is inside an episode that has committed a few steps and has some left.
+      // Kill w1 while it is inside an episode that has committed a few steps and has some left. It is
+      // frozen (SIGSTOP) while that is checked: a worker steps faster than the check's round trips,
+      // and one that finished its episode between the check and the kill has nothing to resume.
       const victim = workers[0]!;
       const killed = await waitFor(
         async () => {
           if (reported.size < EPISODES / 5) return undefined; // mid-batch
-          const active = await queue.getActive();
-          for (const job of active) {
-            if (job.processedBy !== victim.name) continue;
-            const run = await log.getRun(job.data.runId);
-            if (run && run.steps >= 2 && run.steps <= STEPS - 4) {
-              await victim.kill9();
-              return { episode: job.data.episode, runId: job.data.runId, steps: run.steps };
+          victim.proc.kill('SIGSTOP');
+          try {
+            await new Promise((r) => setTimeout(r, 100)); // a commit already sent lands meanwhile
+            const active = await queue.getActive();
+            for (const job of active) {
+              if (job.processedBy !== victim.name) continue;
+              const run = await log.getRun(job.data.runId);
+              if (run && run.status === 'running' && run.steps >= 2 && run.steps < STEPS) {
+                await victim.kill9();
+                return { episode: job.data.episode, runId: job.data.runId, steps: run.steps };
+              }
             }
+            return undefined;
+          } finally {
+            if (victim.proc.exitCode === null && victim.proc.signalCode === null) victim.proc.kill('SIGCONT');
           }
-          return undefined;
         },
         60_000,
         `${victim.name} in the middle of an episode`,
