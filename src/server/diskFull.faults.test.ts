@@ -54,6 +54,22 @@ function diskFullSuite(): void {
   const freeAll = () => {
     filled = freeSpace(filler, Infinity, filled);
   };
+  /** Starts a long demo run, waits until it has `steps` steps, then fills the disk; the run's id. */
+  const runThenFillDisk = async (base: string, stepDelayMs: number, steps: number): Promise<string> => {
+    const start = await api(base, 'POST', '/api/navigate/run', {
+      loop_definition: demoGraph(100_000),
+      step_delay_ms: stepDelayMs,
+    });
+    expect(start.status).toBe(200);
+    const runId = start.body.execution_id as string;
+    await waitFor(
+      async () => (await api(base, 'GET', `/api/runs/${runId}`)).body.steps >= steps,
+      20_000,
+      `${steps} steps`,
+    );
+    fill();
+    return runId;
+  };
   const temps = () => readdirSync(graphsDir).filter((n) => n.endsWith('.tmp'));
   /** A graph file bigger than a few pages, so a nearly full disk gives a SHORT write, not ENOSPC. */
   const bigGraph = (tag: string) => ({ ...demoGraph(), description: `${tag} `.repeat(8000) });
@@ -144,18 +160,7 @@ function diskFullSuite(): void {
 
   it('a run that fills the disk mid-way ends error with the reason; its committed steps stay restorable', async () => {
     const base = srv!.url;
-    const start = await api(base, 'POST', '/api/navigate/run', {
-      loop_definition: demoGraph(100_000),
-      step_delay_ms: 5,
-    });
-    expect(start.status).toBe(200);
-    const runId = start.body.execution_id as string;
-    await waitFor(
-      async () => (await api(base, 'GET', `/api/runs/${runId}`)).body.steps >= 5,
-      20_000,
-      '5 steps',
-    );
-    fill();
+    const runId = await runThenFillDisk(base, 5, 5);
     const failed = await waitFor(
       async () => {
         const s = (await api(base, 'GET', '/api/navigate/run/status')).body;
@@ -218,18 +223,7 @@ function diskFullSuite(): void {
     // The group commit that hits the full disk is the one made between two steps (flushIfDue), not a
     // step's own: it used to reject the step loop's promise, which nothing awaited, and end the server.
     const base = srv!.url;
-    const start = await api(base, 'POST', '/api/navigate/run', {
-      loop_definition: demoGraph(100_000),
-      step_delay_ms: 0,
-    });
-    expect(start.status).toBe(200);
-    const runId = start.body.execution_id as string;
-    await waitFor(
-      async () => (await api(base, 'GET', `/api/runs/${runId}`)).body.steps >= 40,
-      20_000,
-      '40 steps',
-    );
-    fill();
+    const runId = await runThenFillDisk(base, 0, 40);
     const failed = await waitFor(
       async () => {
         const s = (await api(base, 'GET', '/api/navigate/run/status')).body;
